@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages eqsat needs, only those that are missing.
+# Idempotent; run as root on a Debian 12 machine.
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build pkg-config
+  libboost-dev libboost-graph-dev libeigen3-dev catch2
+  nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
+  python3-numpy python3-numexpr
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
