@@ -1,0 +1,30 @@
+// The `eqsat` program: a thin shell over the library. Parses the command
+// line, runs the chosen subcommand, and maps errors to exit codes.
+#include "command.hpp"
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace eqsat::tools;
+  CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
+  app.require_subcommand(1);
+  Action action;
+  add_extract_command(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kBadUsage;
+  }
+  try {
+    return action();
+  } catch (const std::exception& e) {
+    // Commands report user errors themselves; anything reaching here is a
+    // bug, reported rather than crashing.
+    std::cerr << "eqsat: internal error: " << e.what() << "\n";
+    return kUserError;
+  }
+}
