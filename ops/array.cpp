@@ -1,0 +1,91 @@
+#include "array.hpp"
+
+#include "hash.hpp"
+#include "type_error.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <string_view>
+
+namespace eqsat::ops {
+
+namespace {
+std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
+  // Round up so vector loads of the last elements stay inside the buffer.
+  const std::size_t padded = (std::max<std::size_t>(nbytes, 1) + Array::kAlignment - 1) /
+                             Array::kAlignment * Array::kAlignment;
+  auto* p = static_cast<std::byte*>(::operator new[](padded, std::align_val_t(Array::kAlignment)));
+  std::memset(p, 0, padded);
+  return std::shared_ptr<std::byte[]>(
+      p, [](std::byte* q) { ::operator delete[](q, std::align_val_t(Array::kAlignment)); });
+}
+}  // namespace
+
+Array::Array(DType dtype, Dims shape) : dtype_(dtype), shape_(std::move(shape)) {
+  size_ = 1;
+  for (auto d : shape_) {
+    if (d < 0) throw TypeError("array shape has an unknown or negative dimension");
+    size_ *= d;
+  }
+  buffer_ = allocate(nbytes());
+}
+
+Array Array::scalar(DType dtype, double value) {
+  return filled(dtype, {}, value);
+}
+
+Array Array::filled(DType dtype, Dims shape, double value) {
+  Array a(dtype, std::move(shape));
+  visit_dtype(dtype, [&]<class T>(std::type_identity<T>) {
+    std::fill_n(a.data<T>(), a.size(), static_cast<T>(value));
+  });
+  return a;
+}
+
+double Array::element(std::int64_t i) const {
+  return visit_dtype(
+      dtype_, [&]<class T>(std::type_identity<T>) { return static_cast<double>(data<T>()[i]); });
+}
+
+std::optional<double> Array::uniform_value() const {
+  if (size_ == 0) return std::nullopt;
+  return visit_dtype(dtype_, [&]<class T>(std::type_identity<T>) -> std::optional<double> {
+    const T* p = data<T>();
+    // Compare bytes so NaN constants are recognised as uniform too.
+    for (std::int64_t i = 1; i < size_; ++i)
+      if (std::memcmp(p + i, p, sizeof(T)) != 0) return std::nullopt;
+    return static_cast<double>(p[0]);
+  });
+}
+
+Array Array::clone() const {
+  Array a(dtype_, shape_);
+  if (size_ > 0) std::memcpy(a.bytes(), bytes(), nbytes());
+  return a;
+}
+
+Array Array::reshaped(Dims shape) const {
+  Array a = *this;
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  if (n != size_) throw TypeError("reshape changes the number of elements");
+  a.shape_ = std::move(shape);
+  return a;
+}
+
+bool Array::same_value(const Array& other) const {
+  return dtype_ == other.dtype_ && shape_ == other.shape_ &&
+         (size_ == 0 || std::memcmp(bytes(), other.bytes(), nbytes()) == 0);
+}
+
+std::size_t Array::hash() const {
+  std::size_t h = std::hash<std::string_view>{}(
+      std::string_view(reinterpret_cast<const char*>(bytes()), size_ == 0 ? 0 : nbytes()));
+  h = hash_combine(h, static_cast<std::size_t>(dtype_));
+  for (auto d : shape_) h = hash_combine(h, static_cast<std::size_t>(d));
+  return h;
+}
+
+}  // namespace eqsat::ops

@@ -1,0 +1,64 @@
+#include "op.hpp"
+
+#include "type_error.hpp"
+#include "type_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <initializer_list>
+
+namespace eqsat::ops {
+
+namespace {
+
+constexpr std::uint32_t attr_mask(std::initializer_list<AttrKey> keys) {
+  std::uint32_t mask = 0;
+  for (AttrKey k : keys) mask |= 1u << static_cast<int>(k);
+  return mask;
+}
+
+constexpr std::array<OpInfo, kNumOps> make_catalogue() {
+  using enum AttrKey;  // the attribute keys of op_list.hpp are written bare
+  return {
+#define EQSAT_OP_INFO(id, name, group, lo, hi, rule, ...) \
+  OpInfo{name, OpGroup::group, lo, hi, &type_rules::rule, attr_mask({__VA_ARGS__})},
+      EQSAT_OPS(EQSAT_OP_INFO)
+#undef EQSAT_OP_INFO
+  };
+}
+
+constexpr std::array<OpInfo, kNumOps> kCatalogue = make_catalogue();
+
+}  // namespace
+
+const OpInfo& op_info(OpKind kind) {
+  return kCatalogue[static_cast<int>(kind)];
+}
+
+std::optional<OpKind> parse_op(std::string_view name) {
+  for (int i = 0; i < kNumOps; ++i) {
+    const OpInfo& info = kCatalogue[i];
+    if (info.name == name && info.group != OpGroup::Leaf && static_cast<OpKind>(i) != OpKind::Fn)
+      return static_cast<OpKind>(i);
+  }
+  return std::nullopt;
+}
+
+Type check_op(OpKind kind, Attrs& attrs, std::span<const TermRef> operands) {
+  const OpInfo& info = op_info(kind);
+  const int n = static_cast<int>(operands.size());
+  if (n < info.min_arity || (info.max_arity >= 0 && n > info.max_arity)) {
+    if (info.min_arity == info.max_arity)
+      throw TypeError(fmt::format("{} takes {} operand{}, got {}", info.name, info.min_arity,
+                                  info.min_arity == 1 ? "" : "s", n));
+    throw TypeError(fmt::format("{} takes at least {} operand{}, got {}", info.name, info.min_arity,
+                                info.min_arity == 1 ? "" : "s", n));
+  }
+  for (const auto& [key, value] : attrs.entries())
+    if (!info.accepts(key))
+      throw TypeError(fmt::format("{} has no attribute :{}", info.name, attr_key_name(key)));
+  return info.rule(kind, attrs, operands);
+}
+
+}  // namespace eqsat::ops

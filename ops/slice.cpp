@@ -1,0 +1,23 @@
+#include "slice.hpp"
+
+#include <algorithm>
+
+namespace eqsat::ops {
+
+ResolvedSlice resolve_slice(const SliceBounds& b, std::int64_t n) {
+  const std::int64_t step = b.step.value_or(1);
+  const std::int64_t lower = step > 0 ? 0 : -1;
+  const std::int64_t upper = step > 0 ? n : n - 1;
+  auto clamp = [&](std::optional<std::int64_t> v, std::int64_t fallback) {
+    if (!v) return fallback;
+    const std::int64_t i = *v < 0 ? *v + n : *v;
+    return std::clamp(i, lower, upper);
+  };
+  const std::int64_t start = clamp(b.start, step > 0 ? lower : upper);
+  const std::int64_t stop = clamp(b.stop, step > 0 ? upper : lower);
+  const std::int64_t span = step > 0 ? stop - start : start - stop;
+  const std::int64_t abs_step = step > 0 ? step : -step;
+  return {start, step, span > 0 ? (span + abs_step - 1) / abs_step : 0};
+}
+
+}  // namespace eqsat::ops

@@ -1,0 +1,644 @@
+#include "type_rules.hpp"
+
+#include "slice.hpp"
+#include "term.hpp"
+#include "type_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace eqsat::ops::type_rules {
+
+namespace {
+
+std::string_view name_of(OpKind kind) {
+  return op_name(kind);
+}
+
+const TensorType& tensor(OpKind kind, std::span<const TermRef> xs, std::size_t i) {
+  if (xs[i]->is_tuple())
+    throw TypeError(fmt::format("{}: operand {} is a tuple; select an element with (get I ...)",
+                                name_of(kind), i + 1));
+  return xs[i]->tensor_type();
+}
+
+// Broadcast shape of every operand.
+Dims broadcast_all(OpKind kind, std::span<const TermRef> xs) {
+  Dims out;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    try {
+      out = broadcast_dims(out, tensor(kind, xs, i).dims);
+    } catch (const TypeError& e) {
+      throw TypeError(fmt::format("{}: {}", name_of(kind), e.what()));
+    }
+  }
+  return out;
+}
+
+DType promoted(OpKind kind, std::span<const TermRef> xs) {
+  DType d = tensor(kind, xs, 0).dtype;
+  for (std::size_t i = 1; i < xs.size(); ++i) d = promote(d, tensor(kind, xs, i).dtype);
+  return d;
+}
+
+void require_integer_scalar(OpKind kind, const TensorType& t, const char* what) {
+  if (!t.is_scalar() || !is_integer(t.dtype))
+    throw TypeError(
+        fmt::format("{}: {} must be an integer scalar, got {}", name_of(kind), what, to_string(t)));
+}
+
+void require_float(OpKind kind, const TensorType& t, const char* what) {
+  if (!is_float(t.dtype))
+    throw TypeError(
+        fmt::format("{}: {} must be a float tensor, got {}", name_of(kind), what, to_string(t)));
+}
+
+// The integer value of a constant operand, when it is one.
+std::optional<std::int64_t> const_int(TermRef t) {
+  const Array* a = t->const_value();
+  if (!a || a->rank() != 0) return std::nullopt;
+  return static_cast<std::int64_t>(a->element(0));
+}
+
+std::int64_t int_attr(OpKind kind, const Attrs& attrs, AttrKey key) {
+  const AttrValue* v = attrs.find(key);
+  if (auto* i = std::get_if<std::int64_t>(v)) return *i;
+  throw TypeError(fmt::format("{}: :{} must be an integer", name_of(kind), attr_key_name(key)));
+}
+
+const IntList& int_list_attr(OpKind kind, const Attrs& attrs, AttrKey key) {
+  const AttrValue* v = attrs.find(key);
+  if (auto* l = std::get_if<IntList>(v)) return *l;
+  throw TypeError(
+      fmt::format("{}: :{} must be a list of integers", name_of(kind), attr_key_name(key)));
+}
+
+// Reads an axis attribute given as an integer or a list; absent: `fallback`.
+IntList axes_attr(OpKind kind, const Attrs& attrs, IntList fallback) {
+  const AttrValue* v = attrs.find(AttrKey::Axis);
+  if (!v) return fallback;
+  if (auto* i = std::get_if<std::int64_t>(v)) return {*i};
+  return int_list_attr(kind, attrs, AttrKey::Axis);
+}
+
+// Normalized, sorted, duplicate-free axes of a rank-`rank` tensor.
+IntList normalize_axes(OpKind kind, IntList axes, int rank) {
+  const std::string what(name_of(kind));
+  for (auto& a : axes) a = normalize_axis(a, rank, what.c_str());
+  std::ranges::sort(axes);
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    throw TypeError(fmt::format("{}: repeated axis", name_of(kind)));
+  return axes;
+}
+
+IntList all_axes(int rank) {
+  IntList a(rank);
+  std::iota(a.begin(), a.end(), 0);
+  return a;
+}
+
+TensorType elementwise(OpKind kind, std::span<const TermRef> xs, DType dtype) {
+  return {dtype, broadcast_all(kind, xs)};
+}
+
+Dims reduce_dims(const Dims& dims, const IntList& axes, bool keepdims) {
+  Dims out;
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+    if (std::ranges::binary_search(axes, i)) {
+      if (keepdims) out.push_back(1);
+    } else {
+      out.push_back(dims[i]);
+    }
+  }
+  return out;
+}
+
+TensorType reduction(OpKind kind, Attrs& attrs, std::span<const TermRef> xs, DType dtype) {
+  const TensorType& x = tensor(kind, xs, 0);
+  IntList axes = normalize_axes(kind, axes_attr(kind, attrs, all_axes(x.rank())), x.rank());
+  const bool keepdims = attrs.get_or<bool>(AttrKey::Keepdims, false);
+  attrs.set(AttrKey::Axis, axes).set(AttrKey::Keepdims, keepdims);
+  return {dtype, reduce_dims(x.dims, axes, keepdims)};
+}
+
+SliceBounds slice_bounds(OpKind kind, const Attrs& attrs) {
+  SliceBounds b;
+  if (attrs.has(AttrKey::Start)) b.start = int_attr(kind, attrs, AttrKey::Start);
+  if (attrs.has(AttrKey::Stop)) b.stop = int_attr(kind, attrs, AttrKey::Stop);
+  if (attrs.has(AttrKey::Step)) b.step = int_attr(kind, attrs, AttrKey::Step);
+  if (b.step == 0) throw TypeError(fmt::format("{}: :step must not be 0", name_of(kind)));
+  return b;
+}
+
+// Type of x[start:stop:step] along the (normalized, stored) :axis.
+TensorType sliced(OpKind kind, Attrs& attrs, const TensorType& x) {
+  if (x.rank() == 0) throw TypeError(fmt::format("{}: cannot slice a scalar", name_of(kind)));
+  const int axis =
+      normalize_axis(attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank(),
+                     std::string(name_of(kind)).c_str());
+  attrs.set(AttrKey::Axis, std::int64_t{axis});
+  const SliceBounds b = slice_bounds(kind, attrs);
+  TensorType out = x;
+  if (x.dims[axis] != kUnknownDim) out.dims[axis] = resolve_slice(b, x.dims[axis]).length;
+  return out;
+}
+
+void require_assignable(OpKind kind, const TensorType& target, const TensorType& value) {
+  const Dims b = broadcast_dims(value.dims, target.dims);
+  if (b.size() != target.dims.size() || !compatible({DType::F64, b}, {DType::F64, target.dims}))
+    throw TypeError(fmt::format("{}: value of shape {} does not fit a target of shape {}",
+                                name_of(kind), dims_to_string(value.dims),
+                                dims_to_string(target.dims)));
+}
+
+const IntList& shape_attr(OpKind kind, const Attrs& attrs) {
+  if (!attrs.has(AttrKey::Shape))
+    throw TypeError(fmt::format("{}: :shape is required", name_of(kind)));
+  return int_list_attr(kind, attrs, AttrKey::Shape);
+}
+
+void require_known_shape(OpKind kind, const IntList& shape) {
+  for (auto d : shape)
+    if (d < 0) throw TypeError(fmt::format("{}: :shape entries must be >= 0", name_of(kind)));
+}
+
+// The element types of a body (`fn`) operand.
+const TupleType& body_outputs(OpKind kind, TermRef fn) {
+  if (fn->kind() != OpKind::Fn)
+    throw TypeError(fmt::format("{}: first operand must be a body (fn)", name_of(kind)));
+  return std::get<TupleType>(fn->type());
+}
+
+const std::vector<TensorType>& body_params(TermRef fn) {
+  return fn->attrs().get<std::vector<TensorType>>(AttrKey::Params);
+}
+
+TensorType drop_leading(const TensorType& t) {
+  return {t.dtype, Dims(t.dims.begin() + 1, t.dims.end())};
+}
+
+TensorType with_leading(std::int64_t n, const TensorType& t) {
+  TensorType out{t.dtype, {n}};
+  out.dims.insert(out.dims.end(), t.dims.begin(), t.dims.end());
+  return out;
+}
+
+}  // namespace
+
+Type leaf_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
+  const AttrValue* type = attrs.find(AttrKey::Type);
+  if (!type || !std::holds_alternative<TensorType>(*type))
+    throw TypeError(fmt::format("{}: needs a tensor type", name_of(kind)));
+  if (kind == OpKind::Input && !std::holds_alternative<std::string>(*attrs.find(AttrKey::Name)))
+    throw TypeError("input: needs a name");
+  if (kind == OpKind::Nominal && int_attr(kind, attrs, AttrKey::Slot) < 0)
+    throw TypeError("nominal: slot must be >= 0");
+  return std::get<TensorType>(*type);
+}
+
+Type const_rule(OpKind, Attrs& attrs, std::span<const TermRef>) {
+  const AttrValue* v = attrs.find(AttrKey::Value);
+  if (!v || !std::holds_alternative<Array>(*v)) throw TypeError("const: needs a value");
+  return std::get<Array>(*v).type();
+}
+
+Type same_numeric_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (x.dtype == DType::Bool)
+    throw TypeError(fmt::format("{}: operand is bool; cast it to a number first", name_of(kind)));
+  return x;
+}
+
+Type float_unary_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  return TensorType{float_result(x.dtype), x.dims};
+}
+
+Type bool_unary_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return TensorType{DType::Bool, tensor(kind, xs, 0).dims};
+}
+
+Type cast_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const AttrValue* d = attrs.find(AttrKey::Dtype);
+  if (!d || !std::holds_alternative<DType>(*d)) throw TypeError("cast: :dtype is required");
+  return TensorType{std::get<DType>(*d), tensor(kind, xs, 0).dims};
+}
+
+Type arith_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const DType d = promoted(kind, xs);
+  if (d == DType::Bool)
+    throw TypeError(
+        fmt::format("{}: both operands are bool; cast one to a number first", name_of(kind)));
+  return elementwise(kind, xs, d);
+}
+
+Type div_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return elementwise(kind, xs, float_result(promoted(kind, xs)));
+}
+
+Type promote_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return elementwise(kind, xs, promoted(kind, xs));
+}
+
+Type compare_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return elementwise(kind, xs, DType::Bool);
+}
+
+Type where_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  if (tensor(kind, xs, 0).dtype != DType::Bool)
+    throw TypeError(
+        fmt::format("where: condition must be bool, got {}", to_string(tensor(kind, xs, 0))));
+  return elementwise(kind, xs, promote(tensor(kind, xs, 1).dtype, tensor(kind, xs, 2).dtype));
+}
+
+Type sum_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const DType d = tensor(kind, xs, 0).dtype;
+  return reduction(kind, attrs, xs, is_float(d) ? d : DType::I64);
+}
+
+Type extremum_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  return reduction(kind, attrs, xs, tensor(kind, xs, 0).dtype);
+}
+
+Type float_reduce_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  return reduction(kind, attrs, xs, float_result(tensor(kind, xs, 0).dtype));
+}
+
+Type softmax_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (x.rank() == 0) throw TypeError(fmt::format("{}: operand must have rank >= 1", name_of(kind)));
+  const std::int64_t axis = attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : -1;
+  attrs.set(AttrKey::Axis,
+            std::int64_t{normalize_axis(axis, x.rank(), std::string(name_of(kind)).c_str())});
+  return TensorType{float_result(x.dtype), x.dims};
+}
+
+Type dot_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& a = tensor(kind, xs, 0);
+  const TensorType& b = tensor(kind, xs, 1);
+  if (a.rank() == 0 || b.rank() == 0) throw TypeError("dot: operands must have rank >= 1");
+  const DType d = promote(a.dtype, b.dtype);
+  if (d == DType::Bool) throw TypeError("dot: operands are bool; cast them to a number first");
+  // numpy.matmul: a 1-D operand is a row (left) or a column (right) vector.
+  const Dims ad = a.rank() == 1 ? Dims{1, a.dims[0]} : a.dims;
+  const Dims bd = b.rank() == 1 ? Dims{b.dims[0], 1} : b.dims;
+  const std::int64_t k1 = ad[ad.size() - 1], k2 = bd[bd.size() - 2];
+  if (k1 != kUnknownDim && k2 != kUnknownDim && k1 != k2)
+    throw TypeError(fmt::format("dot: inner dimensions differ: {} and {} for shapes {} and {}", k1,
+                                k2, dims_to_string(a.dims), dims_to_string(b.dims)));
+  Dims batch;
+  try {
+    batch = broadcast_dims(Dims(ad.begin(), ad.end() - 2), Dims(bd.begin(), bd.end() - 2));
+  } catch (const TypeError& e) {
+    throw TypeError(fmt::format("dot: batch {}", e.what()));
+  }
+  if (a.rank() > 1) batch.push_back(ad[ad.size() - 2]);
+  if (b.rank() > 1) batch.push_back(bd[bd.size() - 1]);
+  return TensorType{d, batch};
+}
+
+Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  Dims shape = shape_attr(kind, attrs);
+  int inferred = -1;
+  std::int64_t known = 1;
+  for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
+    if (shape[i] == -1) {
+      if (inferred >= 0) throw TypeError("reshape: at most one -1 in :shape");
+      inferred = i;
+    } else if (shape[i] < 0) {
+      throw TypeError("reshape: :shape entries must be >= 0 or -1");
+    } else {
+      known *= shape[i];
+    }
+  }
+  const std::int64_t n = x.num_elements();
+  if (n != kUnknownDim) {
+    if (inferred >= 0) {
+      if (known == 0 || n % known != 0)
+        throw TypeError(
+            fmt::format("reshape: cannot reshape {} elements into {}", n, dims_to_string(shape)));
+      shape[inferred] = n / known;
+    } else if (known != n) {
+      throw TypeError(
+          fmt::format("reshape: cannot reshape {} elements into {}", n, dims_to_string(shape)));
+    }
+  } else if (inferred >= 0) {
+    shape[inferred] = kUnknownDim;
+  }
+  return TensorType{x.dtype, shape};
+}
+
+Type transpose_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  IntList perm =
+      attrs.has(AttrKey::Perm) ? int_list_attr(kind, attrs, AttrKey::Perm) : IntList(x.dims.size());
+  if (!attrs.has(AttrKey::Perm)) std::iota(perm.rbegin(), perm.rend(), 0);
+  IntList sorted = normalize_axes(kind, perm, x.rank());
+  if (static_cast<int>(perm.size()) != x.rank() || sorted != all_axes(x.rank()))
+    throw TypeError(fmt::format("transpose: :perm {} is not a permutation of {} axes",
+                                dims_to_string(perm), x.rank()));
+  for (auto& p : perm) p = normalize_axis(p, x.rank(), "transpose");
+  attrs.set(AttrKey::Perm, perm);
+  TensorType out{x.dtype, {}};
+  for (auto p : perm) out.dims.push_back(x.dims[p]);
+  return out;
+}
+
+Type expand_dims_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (!attrs.has(AttrKey::Axis)) throw TypeError("expand_dims: :axis is required");
+  const int axis =
+      normalize_axis(int_attr(kind, attrs, AttrKey::Axis), x.rank() + 1, "expand_dims");
+  attrs.set(AttrKey::Axis, std::int64_t{axis});
+  TensorType out = x;
+  out.dims.insert(out.dims.begin() + axis, 1);
+  return out;
+}
+
+Type squeeze_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  IntList unit;
+  for (int i = 0; i < x.rank(); ++i)
+    if (x.dims[i] == 1) unit.push_back(i);
+  const IntList axes = normalize_axes(kind, axes_attr(kind, attrs, unit), x.rank());
+  for (auto a : axes)
+    if (x.dims[a] != 1 && x.dims[a] != kUnknownDim)
+      throw TypeError(fmt::format("squeeze: axis {} has length {}, not 1", a, x.dims[a]));
+  attrs.set(AttrKey::Axis, axes);
+  return TensorType{x.dtype, reduce_dims(x.dims, axes, false)};
+}
+
+Type broadcast_to_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  const IntList& shape = shape_attr(kind, attrs);
+  require_known_shape(kind, shape);
+  require_assignable(kind, {x.dtype, shape}, x);
+  return TensorType{x.dtype, shape};
+}
+
+Type flip_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  attrs.set(AttrKey::Axis,
+            normalize_axes(kind, axes_attr(kind, attrs, all_axes(x.rank())), x.rank()));
+  return x;
+}
+
+Type concat_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& first = tensor(kind, xs, 0);
+  if (first.rank() == 0) throw TypeError("concat: operands must have rank >= 1");
+  const int axis = normalize_axis(
+      attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, first.rank(), "concat");
+  attrs.set(AttrKey::Axis, std::int64_t{axis});
+  TensorType out{promoted(kind, xs), first.dims};
+  for (std::size_t i = 1; i < xs.size(); ++i) {
+    const TensorType& t = tensor(kind, xs, i);
+    TensorType a = t, b = first;
+    if (t.rank() != first.rank())
+      throw TypeError(fmt::format("concat: operand {} has rank {}, expected {}", i + 1, t.rank(),
+                                  first.rank()));
+    a.dims[axis] = b.dims[axis] = kUnknownDim;
+    a.dtype = b.dtype;
+    if (!compatible(a, b))
+      throw TypeError(fmt::format("concat: shapes {} and {} differ off axis {}",
+                                  dims_to_string(first.dims), dims_to_string(t.dims), axis));
+    const std::int64_t d = t.dims[axis];
+    out.dims[axis] =
+        (out.dims[axis] == kUnknownDim || d == kUnknownDim) ? kUnknownDim : out.dims[axis] + d;
+    for (int k = 0; k < t.rank(); ++k)
+      if (k != axis && out.dims[k] == kUnknownDim) out.dims[k] = t.dims[k];
+  }
+  return out;
+}
+
+Type stack_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  TensorType shape = tensor(kind, xs, 0);
+  for (std::size_t i = 1; i < xs.size(); ++i) {
+    TensorType t = tensor(kind, xs, i);
+    t.dtype = shape.dtype;
+    if (!compatible(t, shape))
+      throw TypeError(fmt::format("stack: operand {} has shape {}, expected {}", i + 1,
+                                  dims_to_string(t.dims), dims_to_string(shape.dims)));
+    for (int k = 0; k < t.rank(); ++k)
+      if (shape.dims[k] == kUnknownDim) shape.dims[k] = t.dims[k];
+  }
+  const int axis =
+      normalize_axis(attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0,
+                     shape.rank() + 1, "stack");
+  attrs.set(AttrKey::Axis, std::int64_t{axis});
+  shape.dtype = promoted(kind, xs);
+  shape.dims.insert(shape.dims.begin() + axis, static_cast<std::int64_t>(xs.size()));
+  return shape;
+}
+
+Type dim_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (x.rank() == 0) throw TypeError("dim: operand must have rank >= 1");
+  const int axis = normalize_axis(
+      attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank(), "dim");
+  attrs.set(AttrKey::Axis, std::int64_t{axis});
+  return TensorType{DType::I64, {}};
+}
+
+Type index_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (x.rank() == 0) throw TypeError("index: cannot index a scalar");
+  require_integer_scalar(kind, tensor(kind, xs, 1), "the index");
+  return drop_leading(x);
+}
+
+Type slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  return sliced(kind, attrs, tensor(kind, xs, 0));
+}
+
+Type set_index_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  if (x.rank() == 0) throw TypeError(fmt::format("{}: cannot index a scalar", name_of(kind)));
+  require_integer_scalar(kind, tensor(kind, xs, 1), "the index");
+  require_assignable(kind, drop_leading(x), tensor(kind, xs, 2));
+  return x;
+}
+
+Type set_slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& x = tensor(kind, xs, 0);
+  require_assignable(kind, sliced(kind, attrs, x), tensor(kind, xs, 1));
+  return x;
+}
+
+Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
+  const IntList& shape = shape_attr(kind, attrs);
+  require_known_shape(kind, shape);
+  const DType d = attrs.get_or<DType>(AttrKey::Dtype, DType::F64);
+  attrs.set(AttrKey::Dtype, d);
+  return TensorType{d, shape};
+}
+
+Type full_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const TensorType& v = tensor(kind, xs, 0);
+  if (!v.is_scalar()) throw TypeError("full: the fill value must be a scalar");
+  const IntList& shape = shape_attr(kind, attrs);
+  require_known_shape(kind, shape);
+  const DType d = attrs.get_or<DType>(AttrKey::Dtype, v.dtype);
+  attrs.set(AttrKey::Dtype, d);
+  return TensorType{d, shape};
+}
+
+Type like_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return tensor(kind, xs, 0);
+}
+
+Type arange_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  require_integer_scalar(kind, tensor(kind, xs, 0), "the length");
+  const DType d = attrs.get_or<DType>(AttrKey::Dtype, DType::I64);
+  attrs.set(AttrKey::Dtype, d);
+  const auto n = const_int(xs[0]);
+  if (n && *n < 0) throw TypeError("arange: length must be >= 0");
+  return TensorType{d, {n.value_or(kUnknownDim)}};
+}
+
+Type fn_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const AttrValue* p = attrs.find(AttrKey::Params);
+  if (!p || !std::holds_alternative<std::vector<TensorType>>(*p))
+    throw TypeError("fn: needs parameter types");
+  const auto& params = std::get<std::vector<TensorType>>(*p);
+  TupleType out;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const TensorType& t = tensor(kind, xs, i);
+    if (xs[i]->uses_input())
+      throw TypeError("fn: a body may use only its parameters and constants");
+    for (auto slot : xs[i]->free_nominals())
+      if (slot >= static_cast<std::int64_t>(params.size()))
+        throw TypeError(
+            fmt::format("fn: nominal {} is not one of the {} parameters", slot, params.size()));
+    out.elements.push_back(t);
+  }
+  return out;
+}
+
+Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  const AttrValue* s = attrs.find(AttrKey::Scan);
+  if (!s || !std::holds_alternative<ScanSpec>(*s)) throw TypeError("scan: needs its layout");
+  const ScanSpec& spec = std::get<ScanSpec>(*s);
+  const auto nseq = spec.sequence_taps.size(), nmit = spec.mitsot_taps.size();
+  const std::size_t expected =
+      1 + spec.has_n_steps + nseq + nmit + spec.num_sitsot + spec.num_nonsequences;
+  if (xs.size() != expected)
+    throw TypeError(fmt::format("scan: expected {} operands, got {}", expected, xs.size()));
+  if (nseq == 0 && !spec.has_n_steps)
+    throw TypeError("scan: :n-steps is required when there are no sequences");
+  const TupleType& outs = body_outputs(kind, xs[0]);
+  const auto& params = body_params(xs[0]);
+
+  std::size_t at = 1;
+  std::optional<std::int64_t> steps;
+  if (spec.has_n_steps) {
+    require_integer_scalar(kind, tensor(kind, xs, at), ":n-steps");
+    steps = const_int(xs[at]);
+    if (steps && *steps < 0) throw TypeError("scan: :n-steps must be >= 0");
+    ++at;
+  }
+  std::vector<TensorType> expected_params, states;
+  bool steps_known = spec.has_n_steps ? steps.has_value() : true;
+  std::int64_t seq_steps = std::numeric_limits<std::int64_t>::max();
+  for (const auto& taps : spec.sequence_taps) {
+    const TensorType& seq = tensor(kind, xs, at++);
+    if (seq.rank() == 0) throw TypeError("scan: a sequence must have rank >= 1");
+    if (taps.empty() || !std::ranges::is_sorted(taps) || taps.front() < 0)
+      throw TypeError("scan: sequence taps must be ascending and >= 0");
+    for (std::size_t k = 0; k < taps.size(); ++k) expected_params.push_back(drop_leading(seq));
+    if (seq.dims[0] == kUnknownDim)
+      steps_known = steps_known && spec.has_n_steps;
+    else
+      seq_steps = std::min(seq_steps, std::max<std::int64_t>(0, seq.dims[0] - taps.back()));
+  }
+  if (!spec.has_n_steps && steps_known) steps = seq_steps;
+  for (const auto& taps : spec.mitsot_taps) {
+    const TensorType& init = tensor(kind, xs, at++);
+    if (taps.empty() || !std::ranges::is_sorted(taps) || taps.back() >= 0)
+      throw TypeError("scan: mit-sot taps must be ascending and < 0");
+    if (init.rank() == 0) throw TypeError("scan: a mit-sot's initial history must have rank >= 1");
+    if (init.dims[0] != kUnknownDim && init.dims[0] != -taps.front())
+      throw TypeError(
+          fmt::format("scan: mit-sot with taps down to {} needs {} initial steps, got {}",
+                      taps.front(), -taps.front(), init.dims[0]));
+    for (std::size_t k = 0; k < taps.size(); ++k) expected_params.push_back(drop_leading(init));
+    states.push_back(drop_leading(init));
+  }
+  for (std::int64_t i = 0; i < spec.num_sitsot; ++i) {
+    expected_params.push_back(tensor(kind, xs, at));
+    states.push_back(tensor(kind, xs, at++));
+  }
+  for (std::int64_t i = 0; i < spec.num_nonsequences; ++i)
+    expected_params.push_back(tensor(kind, xs, at++));
+
+  if (params.size() != expected_params.size())
+    throw TypeError(fmt::format("scan: the body takes {} parameters, the slots give {}",
+                                params.size(), expected_params.size()));
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (!compatible(params[i], expected_params[i]))
+      throw TypeError(fmt::format("scan: parameter {} has type {}, its slot gives {}", i + 1,
+                                  to_string(params[i]), to_string(expected_params[i])));
+  const std::size_t nout = static_cast<std::size_t>(spec.num_outputs());
+  if (outs.elements.size() != nout + spec.until)
+    throw TypeError(fmt::format("scan: the body returns {} values, expected {}",
+                                outs.elements.size(), nout + spec.until));
+  for (std::size_t i = 0; i < states.size(); ++i)
+    if (!compatible(outs.elements[i], states[i]))
+      throw TypeError(fmt::format("scan: body output {} has type {}, its state has type {}", i + 1,
+                                  to_string(outs.elements[i]), to_string(states[i])));
+  if (spec.until && outs.elements.back() != TensorType{DType::Bool, {}})
+    throw TypeError(fmt::format("scan: the stop flag must be a bool scalar, got {}",
+                                to_string(outs.elements.back())));
+  if (!spec.keep.empty() && spec.keep.size() != nout)
+    throw TypeError(fmt::format("scan: :keep needs one entry per output ({})", nout));
+  for (auto k : spec.keep)
+    if (k < 0) throw TypeError("scan: :keep entries must be `all` or >= 1");
+
+  TupleType result;
+  for (std::size_t i = 0; i < nout; ++i) {
+    std::int64_t len = (steps && !spec.until) ? *steps : kUnknownDim;
+    const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[i];
+    if (keep > 0 && len != kUnknownDim) len = std::min(len, keep);
+    result.elements.push_back(with_leading(len, i < states.size() ? states[i] : outs.elements[i]));
+  }
+  return result;
+}
+
+Type call_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TupleType& outs = body_outputs(kind, xs[0]);
+  const auto& params = body_params(xs[0]);
+  if (params.size() != xs.size() - 1)
+    throw TypeError(
+        fmt::format("call: the function takes {} arguments, got {}", params.size(), xs.size() - 1));
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (!compatible(params[i], tensor(kind, xs, i + 1)))
+      throw TypeError(fmt::format("call: argument {} has type {}, the parameter has type {}", i + 1,
+                                  to_string(tensor(kind, xs, i + 1)), to_string(params[i])));
+  if (outs.elements.size() == 1) return outs.elements[0];
+  return outs;
+}
+
+Type get_rule(OpKind, Attrs& attrs, std::span<const TermRef> xs) {
+  if (!xs[0]->is_tuple()) throw TypeError("get: operand is not a tuple");
+  const auto& elements = std::get<TupleType>(xs[0]->type()).elements;
+  const std::int64_t i = int_attr(OpKind::Get, attrs, AttrKey::Index);
+  if (i < 0 || i >= static_cast<std::int64_t>(elements.size()))
+    throw TypeError(
+        fmt::format("get: index {} out of range for a tuple of {}", i, elements.size()));
+  return elements[i];
+}
+
+Type grad_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  const TensorType& cost = tensor(kind, xs, 0);
+  if (!cost.is_scalar() || !is_float(cost.dtype))
+    throw TypeError(fmt::format("grad: the cost must be a float scalar, got {}", to_string(cost)));
+  if (xs[1]->kind() != OpKind::Input && xs[1]->kind() != OpKind::Nominal)
+    throw TypeError("grad: WRT must name a graph input or a parameter of the enclosing body");
+  const TensorType& wrt = tensor(kind, xs, 1);
+  require_float(kind, wrt, "WRT");
+  return wrt;
+}
+
+}  // namespace eqsat::ops::type_rules
