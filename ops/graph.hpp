@@ -3,9 +3,11 @@
 // The values themselves are hash-consed Terms; names are only for reading.
 #pragma once
 
+#include "diagnostic.hpp"
 #include "term.hpp"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace eqsat::ops {
@@ -21,6 +23,8 @@ struct Graph {
   std::vector<TermRef> inputs;     // Input terms, in positional order
   std::vector<NamedTerm> outputs;  // unnamed outputs are called out0, out1, ...
   std::vector<NamedTerm> defs;     // def name -> its `fn` term, in definition order
+  // Where each term was first written, for run-time error messages.
+  std::unordered_map<TermRef, SourceLocation> locations;
 
   // The name a `fn` term was defined under, or nullptr for a scan body.
   const std::string* def_name(TermRef fn) const {
@@ -28,7 +32,6 @@ struct Graph {
       if (d.term == fn) return &d.name;
     return nullptr;
   }
-  friend bool operator==(const Graph&, const Graph&) = default;
 };
 
 }  // namespace eqsat::ops
