@@ -1,0 +1,124 @@
+#include "cost_model.hpp"
+
+#include <vector>
+
+namespace eqsat::backend {
+
+using ops::OpKind;
+
+namespace {
+
+// Simple flops per element of an elementwise op, or 0 for transcendental
+// ones (costed separately).
+double flops_per_element(OpKind kind) {
+  switch (kind) {
+    case OpKind::Div:
+    case OpKind::Sqrt:
+    case OpKind::Reciprocal:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+bool is_transcendental(OpKind kind) {
+  switch (kind) {
+    case OpKind::Exp:
+    case OpKind::Expm1:
+    case OpKind::Log:
+    case OpKind::Log1p:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tanh:
+    case OpKind::Sigmoid:
+    case OpKind::Softplus:
+    case OpKind::Pow:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+double CostModel::elements(const ops::TensorType& t) const {
+  double n = 1;
+  for (auto d : t.dims) n *= static_cast<double>(d == ops::kUnknownDim ? w_.unknown_dim : d);
+  return n;
+}
+
+double CostModel::bytes(const ops::Type& t) const {
+  if (auto* tensor = std::get_if<ops::TensorType>(&t))
+    return elements(*tensor) * static_cast<double>(ops::dtype_size(tensor->dtype));
+  double b = 0;
+  for (const auto& e : std::get<ops::TupleType>(t).elements) b += bytes(e);
+  return b;
+}
+
+std::int64_t CostModel::trip_count(const ops::Type& scan_result) const {
+  const auto* tuple = std::get_if<ops::TupleType>(&scan_result);
+  if (tuple && !tuple->elements.empty() && !tuple->elements[0].dims.empty() &&
+      tuple->elements[0].dims[0] != ops::kUnknownDim)
+    return tuple->elements[0].dims[0];
+  return w_.unknown_trip_count;
+}
+
+double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
+                          const ops::Type& result) const {
+  switch (ops::op_info(kind).group) {
+    case ops::OpGroup::Leaf:
+      return 0;
+    case ops::OpGroup::Gradient:
+      return kInfiniteCost;
+    case ops::OpGroup::Control:
+      if (kind == OpKind::Scan)
+        return w_.call_overhead_ns +
+               w_.scan_step_overhead_ns * static_cast<double>(trip_count(result));
+      if (kind == OpKind::Call) return w_.call_overhead_ns;
+      return 0;  // fn and get are free: bookkeeping only
+    default:
+      break;
+  }
+  double moved = bytes(result);
+  for (const auto& t : operand_types) moved += bytes(t);
+  double cost = w_.call_overhead_ns + w_.ns_per_byte * moved;
+  const auto& out = std::get<ops::TensorType>(result);
+  const double n_out = elements(out);
+  const auto in_elements = [&](std::size_t i) {
+    return elements(std::get<ops::TensorType>(operand_types[i]));
+  };
+  switch (ops::op_info(kind).group) {
+    case ops::OpGroup::Unary:
+    case ops::OpGroup::Binary:
+    case ops::OpGroup::Select:
+      cost += n_out * (is_transcendental(kind) ? w_.ns_per_transcendental
+                                               : w_.ns_per_flop * flops_per_element(kind));
+      break;
+    case ops::OpGroup::Reduction:
+      cost +=
+          in_elements(0) *
+          (kind == OpKind::Logsumexp ? w_.ns_per_transcendental + w_.ns_per_flop : w_.ns_per_flop);
+      break;
+    case ops::OpGroup::Softmax:
+      cost += in_elements(0) * (w_.ns_per_transcendental + 3 * w_.ns_per_flop);
+      break;
+    case ops::OpGroup::LinAlg: {
+      // matmul: 2·m·n·k flops, k the contracted length.
+      const auto& a = std::get<ops::TensorType>(operand_types[0]);
+      const std::int64_t k = a.dims.back() == ops::kUnknownDim ? w_.unknown_dim : a.dims.back();
+      cost += 2 * n_out * static_cast<double>(k) * w_.ns_per_gemm_flop;
+      break;
+    }
+    default:
+      break;  // shape, indexing and creation ops only move memory
+  }
+  return cost;
+}
+
+double CostModel::op_cost(ops::TermRef term) const {
+  std::vector<ops::Type> operand_types;
+  for (ops::TermRef t : term->operands()) operand_types.push_back(t->type());
+  return op_cost(term->kind(), operand_types, term->type());
+}
+
+}  // namespace eqsat::backend

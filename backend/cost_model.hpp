@@ -1,0 +1,62 @@
+// The cost model of the CPU backend: what one op application is expected
+// to cost the executor, in nanoseconds, from static shapes — flops weighted
+// per op, bytes moved, and a fixed overhead per kernel call. Extraction
+// minimizes the sum over the chosen DAG, so a shared value is paid once.
+//
+//   CostModel model;                      // default weights, documented below
+//   double ns = model.op_cost(term);      // one application, operands excluded
+//
+// Loops: a scan's own cost is its per-step overhead times its trip count;
+// the body's cost is multiplied by the trip count by the extractor (see
+// `trip_count`). `grad` costs infinity: it never reaches the executor.
+#pragma once
+
+#include "ops/term.hpp"
+
+#include <limits>
+#include <span>
+
+namespace eqsat::backend {
+
+// Tunable weights. The defaults were measured on the development machine
+// (2 cores, AVX2) for contiguous f64 kernels; `bench/` can recalibrate them.
+struct CostWeights {
+  double call_overhead_ns = 40;        // dispatch and bookkeeping per kernel call
+  double ns_per_byte = 0.1;            // memory traffic (read operands + write result)
+  double ns_per_flop = 0.25;           // one simple arithmetic op per element
+  double ns_per_transcendental = 2.5;  // exp, log, sin, tanh, ... per element
+  double ns_per_gemm_flop = 0.06;      // matrix products run blocked and vectorized
+  double scan_step_overhead_ns = 60;   // per iteration of a scan
+  // Unknown dimensions count as this many elements.
+  std::int64_t unknown_dim = 64;
+  // Loops whose trip count cannot be proven count as this many steps.
+  std::int64_t unknown_trip_count = 100;
+};
+
+inline constexpr double kInfiniteCost = std::numeric_limits<double>::infinity();
+
+class CostModel {
+ public:
+  CostModel() = default;
+  explicit CostModel(const CostWeights& weights) : w_(weights) {}
+
+  // Cost of applying `kind` to operands of `operand_types`, producing
+  // `result` — the operands' own costs excluded. Works for terms and for
+  // e-nodes alike (both know their op and types).
+  double op_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                 const ops::Type& result) const;
+  double op_cost(ops::TermRef term) const;
+
+  // The number of steps a scan with this result type is expected to run.
+  std::int64_t trip_count(const ops::Type& scan_result) const;
+
+  const CostWeights& weights() const { return w_; }
+
+ private:
+  double elements(const ops::TensorType& t) const;
+  double bytes(const ops::Type& t) const;
+
+  CostWeights w_;
+};
+
+}  // namespace eqsat::backend
