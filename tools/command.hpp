@@ -1,10 +1,12 @@
-// The subcommands of the `eqsat` program. Each one adds its options to the
-// CLI11 app and, when it is the one chosen, stores the action that runs it.
+// The subcommands of the `eqsat` program. Each lives in its own
+// `cmd_NAME.cpp`, which registers itself with a static `CommandRegistration`;
+// main.cpp adds every registered subcommand to the CLI11 app, in name order.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace eqsat::tools {
 
@@ -14,7 +16,17 @@ enum ExitCode : int { kSuccess = 0, kUserError = 1, kBadUsage = 2 };
 // What a chosen subcommand runs after parsing; returns the exit status.
 using Action = std::function<int()>;
 
-// Each adds one subcommand to `app`; `action` is set when it is selected.
-void add_extract_command(CLI::App& app, Action& action);
+// Adds one subcommand's options to `app`; sets `action` from the
+// subcommand's callback so that it runs when selected.
+using AddCommand = void (*)(CLI::App& app, Action& action);
+
+// Registers a subcommand at static-initialization time:
+//   static const CommandRegistration kRegistration{"print", add_print_command};
+struct CommandRegistration {
+  CommandRegistration(std::string name, AddCommand add);
+};
+
+// Adds every registered subcommand to `app`, sorted by name.
+void add_registered_commands(CLI::App& app, Action& action);
 
 }  // namespace eqsat::tools

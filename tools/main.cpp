@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
   app.require_subcommand(1);
   Action action;
-  add_extract_command(app, action);
+  add_registered_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
