@@ -419,7 +419,7 @@ Type squeeze_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 
 Type broadcast_to_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
-  const IntList& shape = shape_attr(kind, attrs);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   require_assignable(kind, {x.dtype, shape}, x);
   return TensorType{x.dtype, shape};
@@ -528,7 +528,7 @@ Type set_slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 }
 
 Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
-  const IntList& shape = shape_attr(kind, attrs);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   const DType d = dtype_attr(kind, attrs, DType::F64);
   attrs.set(AttrKey::Dtype, d);
@@ -538,7 +538,7 @@ Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
 Type full_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& v = tensor(kind, xs, 0);
   if (!v.is_scalar()) throw TypeError("full: the fill value must be a scalar").about_operand(0);
-  const IntList& shape = shape_attr(kind, attrs);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   const DType d = dtype_attr(kind, attrs, v.dtype);
   attrs.set(AttrKey::Dtype, d);
