@@ -359,7 +359,9 @@ void EGraph::check_invariants() const {
   if (roots != live_classes_.size() || roots != num_classes_) fail("class count is stale");
   if (listed != num_visible_) fail("classes do not list every visible e-node once");
   for (std::size_t op = 0; op < by_op_.size(); ++op) {
-    if (by_op_[op] != expect_by_op[op]) fail("operator index is stale for " + std::string(Symbol::from_id_unchecked(static_cast<std::uint32_t>(op)).name()));
+    if (by_op_[op] != expect_by_op[op])
+      fail("operator index is stale for " +
+           std::string(Symbol::from_id_unchecked(static_cast<std::uint32_t>(op)).name()));
   }
 }
 

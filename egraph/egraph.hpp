@@ -99,15 +99,14 @@ class EGraph {
   // Visible e-nodes of class c (canonicalized), sorted by content.
   std::span<const ENodeId> nodes(EClassId c) const { return classes_[find(c).index()].nodes; }
   // Live e-nodes having class c (canonicalized) as a child, by id.
-  std::span<const ENodeId> parents(EClassId c) const {
-    return classes_[find(c).index()].parents;
-  }
+  std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
 
   ENodeRef node(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
-    return {Symbol::from_id_unchecked(r.op), r.payload, {children_.data() + r.first_child, r.arity}};
+    return {
+        Symbol::from_id_unchecked(r.op), r.payload, {children_.data() + r.first_child, r.arity}};
   }
   Symbol op(ENodeId n) const { return Symbol::from_id_unchecked(records_[n.index()].op); }
   Payload payload(ENodeId n) const { return records_[n.index()].payload; }
@@ -157,14 +156,14 @@ class EGraph {
  private:
   struct NodeRecord {
     Payload payload;
-    std::size_t hash;        // of the content the hash-cons holds it under
+    std::size_t hash;  // of the content the hash-cons holds it under
     std::uint32_t op;
     std::uint32_t first_child;
     std::uint32_t arity : 29;
     std::uint32_t dead : 1;  // a duplicate found by rebuild; not in the hash-cons
     std::uint32_t pruned : 1;
     std::uint32_t queued : 1;  // in the analysis worklist
-    EClassId cls;            // the class it was added to (find() it)
+    EClassId cls;              // the class it was added to (find() it)
   };
   struct EClass {
     std::vector<ENodeId> nodes;

@@ -17,7 +17,8 @@ inline std::uint64_t mix(std::uint64_t h) {
 }  // namespace
 
 std::size_t hash_enode(Symbol op, Payload payload, std::span<const EClassId> children) {
-  std::uint64_t h = (static_cast<std::uint64_t>(op.id()) << 32 | children.size()) * 0x9e3779b97f4a7c15ULL;
+  std::uint64_t h =
+      (static_cast<std::uint64_t>(op.id()) << 32 | children.size()) * 0x9e3779b97f4a7c15ULL;
   h ^= payload * 0xbf58476d1ce4e5b9ULL;
   for (EClassId c : children) h = (h ^ c.value()) * 0x94d049bb133111ebULL;
   return static_cast<std::size_t>(mix(h));

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "egraph/id.hpp"
-#include "egraph/syntax.hpp"
 #include "egraph/symbol.hpp"
+#include "egraph/syntax.hpp"
 
 #include <cstdint>
 #include <initializer_list>

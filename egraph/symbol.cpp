@@ -33,7 +33,9 @@ Symbol::Symbol(std::string_view name) {
   t.ids.emplace(t.names.back(), id_);
 }
 
-std::string_view Symbol::name() const { return table().names[id_]; }
+std::string_view Symbol::name() const {
+  return table().names[id_];
+}
 
 Symbol Symbol::from_id(std::uint32_t id) {
   if (id >= table().names.size()) throw std::out_of_range("Symbol::from_id: unknown symbol id");
