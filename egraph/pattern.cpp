@@ -51,7 +51,7 @@ bool is_var_name(std::string_view s) {
 }
 
 std::uint32_t read_head(Pattern& p, const SExpr& atom, const Syntax& syntax,
-                        std::span<const std::uint32_t> children) {
+                        std::span<const std::uint32_t> children, bool is_leaf) {
   std::string_view text = atom.atom;
   std::size_t at = text.rfind('@');
   if (at != std::string_view::npos && at > 0) {
@@ -59,14 +59,14 @@ std::uint32_t read_head(Pattern& p, const SExpr& atom, const Syntax& syntax,
     if (suffix == "_" || is_var_name(suffix)) {
       SExpr head = atom;
       head.atom = std::string(text.substr(0, at));
-      Head h = syntax.read(head);
+      Head h = syntax.read(head, is_leaf);
       PayloadMatch m =
           suffix == "_" ? PayloadMatch::any() : PayloadMatch::bind(p.payload_var(suffix));
       return p.op(h.op, m, children);
     }
     if (suffix.starts_with('?')) atom.fail("bad payload variable in '" + atom.atom + "'");
   }
-  Head h = syntax.read(atom);
+  Head h = syntax.read(atom, is_leaf);
   return p.op(h.op, PayloadMatch::exact(h.payload), children);
 }
 
@@ -76,7 +76,7 @@ std::uint32_t read_into(Pattern& p, const SExpr& s, const Syntax& syntax) {
       if (!is_var_name(s.atom)) s.fail("a variable needs a name after '?'");
       return p.var(s.atom);
     }
-    return read_head(p, s, syntax, {});
+    return read_head(p, s, syntax, {}, true);
   }
   if (s.items.empty()) s.fail("empty list: expected (OPERATOR CHILD...)");
   const SExpr& head = s.items[0];
@@ -85,7 +85,7 @@ std::uint32_t read_into(Pattern& p, const SExpr& s, const Syntax& syntax) {
   std::vector<std::uint32_t> children;
   for (std::size_t i = 1; i < s.items.size(); ++i)
     children.push_back(read_into(p, s.items[i], syntax));
-  return read_head(p, head, syntax, children);
+  return read_head(p, head, syntax, children, false);
 }
 
 void print_head(const Pattern::Node& n, const Pattern& p, const Syntax& syntax, std::string& out) {
