@@ -24,8 +24,12 @@ inline const Symbol kD("d"), kI("i"), kAdd("+"), kSub("-"), kMul("*"), kDiv("/")
 
 // A number's payload: its bits, with -0.0 read as 0.0 (egg's NotNan
 // compares them equal).
-inline Payload number_payload(double v) { return std::bit_cast<Payload>(v == 0.0 ? 0.0 : v); }
-inline double payload_number(Payload p) { return std::bit_cast<double>(p); }
+inline Payload number_payload(double v) {
+  return std::bit_cast<Payload>(v == 0.0 ? 0.0 : v);
+}
+inline double payload_number(Payload p) {
+  return std::bit_cast<double>(p);
+}
 
 inline const Syntax& syntax() {
   static const Syntax s{
@@ -99,9 +103,8 @@ inline Condition is_const(const char* var) {
   };
 }
 inline Condition is_sym(const char* var) {
-  return [v = Symbol(var)](const EGraph& g, EClassId, const Subst& s) {
-    return has_sym(g, s.get(v));
-  };
+  return
+      [v = Symbol(var)](const EGraph& g, EClassId, const Subst& s) { return has_sym(g, s.get(v)); };
 }
 inline Condition is_const_or_distinct_var(const char* var, const char* other) {
   return [v = Symbol(var), w = Symbol(other)](const EGraph& g, EClassId, const Subst& s) {
@@ -152,14 +155,12 @@ inline std::vector<Rewrite> rules() {
          "(* (pow ?f ?g) (+ (* (d ?x ?f) (/ ?g ?f)) (* (d ?x ?g) (ln ?f))))",
          {is_not_zero("?f"), is_not_zero("?g")}),
       rw("i-one", "(i 1 ?x)", "?x"),
-      rw("i-power-const", "(i (pow ?x ?c) ?x)", "(/ (pow ?x (+ ?c 1)) (+ ?c 1))",
-         {is_const("?c")}),
+      rw("i-power-const", "(i (pow ?x ?c) ?x)", "(/ (pow ?x (+ ?c 1)) (+ ?c 1))", {is_const("?c")}),
       rw("i-cos", "(i (cos ?x) ?x)", "(sin ?x)"),
       rw("i-sin", "(i (sin ?x) ?x)", "(* -1 (cos ?x))"),
       rw("i-sum", "(i (+ ?f ?g) ?x)", "(+ (i ?f ?x) (i ?g ?x))"),
       rw("i-dif", "(i (- ?f ?g) ?x)", "(- (i ?f ?x) (i ?g ?x))"),
-      rw("i-parts", "(i (* ?a ?b) ?x)",
-         "(- (* ?a (i ?b ?x)) (i (* (d ?x ?a) (i ?b ?x)) ?x))"),
+      rw("i-parts", "(i (* ?a ?b) ?x)", "(- (* ?a (i ?b ?x)) (i (* (d ?x ?a) (i ?b ?x)) ?x))"),
   };
 }
 

@@ -29,8 +29,7 @@ bool EGraph::MemoEq::operator()(ENodeId a, const Key& k) const {
       r.arity != k.children.size()) {
     return false;
   }
-  const EClassId* c = g->children_.data() + r.first_child;
-  return std::equal(k.children.begin(), k.children.end(), c);
+  return std::equal(k.children.begin(), k.children.end(), g->kids(r));
 }
 
 std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
@@ -50,12 +49,17 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   r.payload = payload;
   r.hash = key.hash;
   r.op = op.id();
-  r.first_child = static_cast<std::uint32_t>(children_.size());
   r.arity = static_cast<std::uint32_t>(canon.size());
+  if (canon.size() <= kInline) {
+    std::copy(canon.begin(), canon.end(), r.inline_kids);
+  } else {
+    r.first_child = static_cast<std::uint32_t>(children_.size());
+    children_.insert(children_.end(), canon.begin(), canon.end());
+  }
   r.cls = c;
   records_.push_back(r);
-  children_.insert(children_.end(), canon.begin(), canon.end());
   classes_.emplace_back();
+  touched_flag_.push_back(0);
   classes_.back().nodes.push_back(n);
   for (EClassId child : canon) {
     std::vector<ENodeId>& ps = classes_[child.index()].parents;
@@ -143,7 +147,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
   root.parents.insert(root.parents.end(), other.parents.begin(), other.parents.end());
   std::vector<ENodeId>().swap(other.nodes);
   std::vector<ENodeId>().swap(other.parents);
-  touched_.push_back(a);
+  touch(a);
   if (analysis_) analysis_->on_modify(*this, a);
   return true;
 }
@@ -163,7 +167,7 @@ std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>
     num_visible_ -= hidden;
     ++version_;
     clean_ = false;
-    touched_.push_back(c);
+    touch(c);
   }
   return hidden;
 }
@@ -172,14 +176,14 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
   {
     NodeRecord& r = records_[n.index()];
     if (r.dead) return;
-    EClassId* ch = children_.data() + r.first_child;
+    EClassId* ch = kids(r);
     bool stale = false;
     for (std::uint32_t i = 0; i < r.arity && !stale; ++i) stale = uf_.find(ch[i]) != ch[i];
     if (!stale) return;
     memo_.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
     r.hash = hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {ch, r.arity});
-    touched_.push_back(r.cls);  // its class's sort order may have changed
+    touch(r.cls);  // its class's sort order may have changed
   }
   auto [it, inserted] = memo_.insert(n);
   if (inserted) return;
@@ -193,14 +197,13 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
       rm.pruned = 0;
       EClassId cm = uf_.find_compress(rm.cls);
       classes_[cm.index()].nodes.push_back(m);
-      touched_.push_back(cm);
+      touch(cm);
     } else {
       --num_visible_;
     }
   }
-  for (std::uint32_t i = 0; i < r.arity; ++i) {
-    touched_.push_back(children_[r.first_child + i]);  // their parent lists hold n
-  }
+  const EClassId* ch = kids(r);
+  for (std::uint32_t i = 0; i < r.arity; ++i) touch(ch[i]);  // their parent lists hold n
   EClassId cn = r.cls, cm = rm.cls;
   if (merge(cn, cm)) ++unions;
 }
@@ -241,16 +244,26 @@ bool EGraph::less_by_content(ENodeId a, ENodeId b) const {
   if (x.op != y.op) return x.op < y.op;
   if (x.payload != y.payload) return x.payload < y.payload;
   if (x.arity != y.arity) return x.arity < y.arity;
-  const EClassId* cx = children_.data() + x.first_child;
-  const EClassId* cy = children_.data() + y.first_child;
+  const EClassId* cx = kids(x);
+  const EClassId* cy = kids(y);
   for (std::uint32_t i = 0; i < x.arity; ++i) {
     if (cx[i] != cy[i]) return cx[i] < cy[i];
   }
   return a < b;
 }
 
+void EGraph::touch(EClassId c) {
+  if (!touched_flag_[c.index()]) {
+    touched_flag_[c.index()] = 1;
+    touched_.push_back(c);
+  }
+}
+
 void EGraph::normalize_touched() {
-  for (EClassId& c : touched_) c = uf_.find_compress(c);
+  for (EClassId& c : touched_) {
+    touched_flag_[c.index()] = 0;
+    c = uf_.find_compress(c);
+  }
   std::sort(touched_.begin(), touched_.end());
   touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   for (EClassId c : touched_) {
@@ -366,7 +379,7 @@ void EGraph::check_invariants() const {
 }
 
 std::size_t EGraph::bytes() const {
-  std::size_t b = records_.capacity() * sizeof(NodeRecord) +
+  std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
                   live_classes_.capacity() * sizeof(EClassId);

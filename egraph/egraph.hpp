@@ -105,14 +105,13 @@ class EGraph {
 
   ENodeRef node(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
-    return {
-        Symbol::from_id_unchecked(r.op), r.payload, {children_.data() + r.first_child, r.arity}};
+    return {Symbol::from_id_unchecked(r.op), r.payload, {kids(r), r.arity}};
   }
   Symbol op(ENodeId n) const { return Symbol::from_id_unchecked(records_[n.index()].op); }
   Payload payload(ENodeId n) const { return records_[n.index()].payload; }
   std::span<const EClassId> children(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
-    return {children_.data() + r.first_child, r.arity};
+    return {kids(r), r.arity};
   }
   // The canonical class of e-node n.
   EClassId class_of(ENodeId n) const { return find(records_[n.index()].cls); }
@@ -154,11 +153,17 @@ class EGraph {
   std::string dump() const;
 
  private:
+  // Up to kInline children are stored in the record itself (one cache line
+  // to compare during a hash-cons probe), more in `children_`.
+  static constexpr std::uint32_t kInline = 2;
   struct NodeRecord {
     Payload payload;
     std::size_t hash;  // of the content the hash-cons holds it under
     std::uint32_t op;
-    std::uint32_t first_child;
+    union {
+      EClassId inline_kids[kInline];
+      std::uint32_t first_child;
+    };
     std::uint32_t arity : 29;
     std::uint32_t dead : 1;  // a duplicate found by rebuild; not in the hash-cons
     std::uint32_t pruned : 1;
@@ -190,9 +195,16 @@ class EGraph {
   };
   using Memo = absl::flat_hash_set<ENodeId, MemoHash, MemoEq>;
 
+  const EClassId* kids(const NodeRecord& r) const {
+    return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
+  }
+  EClassId* kids(NodeRecord& r) {
+    return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
+  }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
   void repair(ENodeId n, std::size_t& unions);
+  void touch(EClassId c);
   void normalize_touched();
   void rebuild_index();
   bool visible(const NodeRecord& r) const { return !r.dead && !r.pruned; }
@@ -200,8 +212,9 @@ class EGraph {
   std::unique_ptr<Analysis> analysis_;
   UnionFind uf_;
   std::vector<NodeRecord> records_;
-  std::vector<EClassId> children_;  // children of all e-nodes, by first_child
-  std::vector<EClass> classes_;     // by class id; empty unless canonical
+  std::vector<EClassId> children_;          // children of e-nodes with more than kInline
+  std::vector<std::uint8_t> touched_flag_;  // by class id: already in touched_
+  std::vector<EClass> classes_;             // by class id; empty unless canonical
   Memo memo_;
   std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
   std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined

@@ -230,7 +230,8 @@ void MatchProgram::run(State& s, std::size_t pc) const {
             }
             break;
         }
-        std::copy(n.children.begin(), n.children.end(), s.regs.begin() + in.other);
+        EClassId* out = s.regs.data() + in.other;
+        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = n.children[c];
         run(s, pc + 1);
         if (s.stop) return;
       }
