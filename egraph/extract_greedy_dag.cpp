@@ -1,11 +1,6 @@
 #include "egraph/extract_greedy_dag.hpp"
 
-#include "egraph/class_parents.hpp"
-
-#include <algorithm>
 #include <chrono>
-#include <deque>
-#include <limits>
 #include <memory>
 #include <utility>
 
@@ -13,24 +8,13 @@ namespace eqsat::egraph {
 
 namespace {
 
-// The classes a term DAG uses, each with the cost of the node it uses there,
-// sorted by class; `total` is the sum of those costs.
-struct CostSet {
-  std::vector<std::pair<ProblemClassId, double>> entries;
-  double total = 0.0;
-};
+// The classes a term DAG uses, each with the cost of its node there, sorted
+// by class.
+using CostSet = std::vector<std::pair<ProblemClassId, double>>;
 
-bool contains(const CostSet& set, ProblemClassId eclass) {
-  auto it = std::lower_bound(set.entries.begin(), set.entries.end(), eclass,
-                             [](const auto& entry, ProblemClassId c) { return entry.first < c; });
-  return it != set.entries.end() && it->first == eclass;
-}
-
-// Union by class; where both have a class, `a`'s entry is kept.
-std::vector<std::pair<ProblemClassId, double>> merge(
-    const std::vector<std::pair<ProblemClassId, double>>& a,
-    const std::vector<std::pair<ProblemClassId, double>>& b) {
-  std::vector<std::pair<ProblemClassId, double>> out;
+// Union by class; where both hold a class, `a`'s entry is kept.
+CostSet merge(const CostSet& a, const CostSet& b) {
+  CostSet out;
   out.reserve(a.size() + b.size());
   auto i = a.begin(), j = b.begin();
   while (i != a.end() && j != b.end()) {
@@ -48,70 +32,44 @@ std::vector<std::pair<ProblemClassId, double>> merge(
   return out;
 }
 
-// The cost set of `node` from its children's current sets, or null if one of
-// them contains the node's own class (choosing it would close a cycle).
-std::shared_ptr<const CostSet> node_cost_set(
-    const ProblemNode& node, const std::vector<std::shared_ptr<const CostSet>>& sets) {
-  std::vector<std::pair<ProblemClassId, double>> entries{{node.eclass, node.cost}};
-  ProblemClassId previous{std::numeric_limits<std::uint32_t>::max()};
-  for (ProblemClassId child : node.children) {
-    if (child == previous) continue;
-    previous = child;
-    const CostSet& set = *sets[child.value];
-    if (contains(set, node.eclass)) return nullptr;
-    entries = merge(entries, set.entries);
+// The cost set of `node` from its children's final sets.
+CostSet node_cost_set(const ProblemNode& node,
+                      const std::vector<std::shared_ptr<const CostSet>>& sets) {
+  CostSet set{{node.eclass, node.cost}};
+  for (std::size_t i = 0; i < node.children.size(); ++i) {
+    if (i > 0 && node.children[i] == node.children[i - 1]) continue;
+    set = merge(set, *sets[node.children[i].value]);
   }
-  auto result = std::make_shared<CostSet>();
-  result->entries = std::move(entries);
-  for (const auto& entry : result->entries) result->total += entry.second;
-  return result;
+  return set;
 }
 
-std::vector<std::optional<ProblemNodeId>> cost_set_choices(const ExtractionProblem& problem) {
-  const ClassParents parents(problem);
-  std::vector<std::shared_ptr<const CostSet>> sets(problem.num_classes());
-  std::vector<std::optional<ProblemNodeId>> best(problem.num_classes());
-  std::vector<bool> queued(problem.num_nodes(), false);
-  std::deque<ProblemNodeId> work;
-  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
-    const ProblemNode& node = problem.node(ProblemNodeId{n});
-    if (!node.subsumed && node.children.empty()) {
-      work.push_back(ProblemNodeId{n});
-      queued[n] = true;
-    }
-  }
-  while (!work.empty()) {
-    ProblemNodeId n = work.front();
-    work.pop_front();
-    queued[n.value] = false;
-    const ProblemNode& node = problem.node(n);
-    const auto& current = sets[node.eclass.value];
-    bool ready = true;
-    for (ProblemClassId child : node.children) ready = ready && sets[child.value] != nullptr;
-    if (!ready) continue;
-    auto set = node_cost_set(node, sets);
-    if (!set || (current && !(set->total < current->total))) continue;
-    sets[node.eclass.value] = std::move(set);
-    best[node.eclass.value] = n;
-    for (ProblemNodeId parent : parents.of(node.eclass)) {
-      if (!queued[parent.value]) {
-        queued[parent.value] = true;
-        work.push_back(parent);
-      }
-    }
-  }
-  return best;
+double total(const CostSet& set) {
+  double sum = 0.0;
+  for (const auto& entry : set) sum += entry.second;
+  return sum;
 }
 
 }  // namespace
 
 Extraction extract_greedy_dag(const ExtractionProblem& problem) {
   const auto start = std::chrono::steady_clock::now();
-  const auto preferred = cost_set_choices(problem);
-  std::vector<double> score(problem.num_nodes());
-  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n)
-    score[n] = problem.node(ProblemNodeId{n}).cost;
-  const auto choices = acyclic_choices(problem, preferred, score);
+  std::vector<std::shared_ptr<const CostSet>> sets(problem.num_classes());  // of resolved classes
+  std::vector<double> totals(problem.num_classes(), 0.0);
+  const auto choices = best_first_choices(
+      problem,
+      [&](ProblemNodeId n) {
+        const ProblemNode& node = problem.node(n);
+        // One child: its set plus this node, without building the union.
+        if (node.children.size() == 1) {
+          return node.cost + totals[node.children.front().value];
+        }
+        return total(node_cost_set(node, sets));
+      },
+      [&](ProblemClassId eclass, ProblemNodeId n) {
+        auto set = std::make_shared<const CostSet>(node_cost_set(problem.node(n), sets));
+        totals[eclass.value] = total(*set);
+        sets[eclass.value] = std::move(set);
+      });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return make_extraction(problem, choices, seconds, false);

@@ -2,7 +2,7 @@
 
 #include "egraph/class_parents.hpp"
 
-#include <deque>
+#include <limits>
 #include <queue>
 #include <string>
 #include <utility>
@@ -13,49 +13,52 @@ ExtractionError::ExtractionError(ProblemClassId root)
     : std::runtime_error("root class " + std::to_string(root.value) + " has no acyclic term"),
       root_(root) {}
 
-std::vector<std::optional<ProblemNodeId>> acyclic_choices(
-    const ExtractionProblem& problem, std::span<const std::optional<ProblemNodeId>> preferred,
-    std::span<const double> fallback_score) {
+std::vector<std::optional<ProblemNodeId>> best_first_choices(
+    const ExtractionProblem& problem, const std::function<double(ProblemNodeId)>& score,
+    const std::function<void(ProblemClassId, ProblemNodeId)>& on_resolve) {
   const ClassParents parents(problem);
   std::vector<std::optional<ProblemNodeId>> chosen(problem.num_classes());
   std::vector<std::uint32_t> pending(problem.num_nodes());
-  std::deque<ProblemClassId> preferred_ready;
   // Ready nodes by (score, id): a min-heap.
   using Ready = std::pair<double, std::uint32_t>;
-  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> fallback_ready;
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;
 
   auto becomes_ready = [&](ProblemNodeId n) {
     const ProblemNode& node = problem.node(n);
-    if (node.subsumed) return;
-    const auto& pref = preferred[node.eclass.value];
-    if (pref && *pref == n) preferred_ready.push_back(node.eclass);
-    fallback_ready.emplace(fallback_score[n.value], n.value);
+    if (node.subsumed || chosen[node.eclass.value]) return;
+    ready.emplace(score(n), n.value);
   };
   for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
     pending[n] = parents.distinct_children(ProblemNodeId{n});
+  }
+  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
     if (pending[n] == 0) becomes_ready(ProblemNodeId{n});
   }
-  auto resolve = [&](ProblemClassId eclass, ProblemNodeId n) {
+  while (!ready.empty()) {
+    const ProblemNodeId n{ready.top().second};
+    ready.pop();
+    const ProblemClassId eclass = problem.node(n).eclass;
+    if (chosen[eclass.value]) continue;
     chosen[eclass.value] = n;
+    if (on_resolve) on_resolve(eclass, n);
     for (ProblemNodeId parent : parents.of(eclass)) {
       if (--pending[parent.value] == 0) becomes_ready(parent);
     }
-  };
-  while (true) {
-    if (!preferred_ready.empty()) {
-      ProblemClassId eclass = preferred_ready.front();
-      preferred_ready.pop_front();
-      if (!chosen[eclass.value]) resolve(eclass, *preferred[eclass.value]);
-    } else if (!fallback_ready.empty()) {
-      ProblemNodeId n{fallback_ready.top().second};
-      fallback_ready.pop();
-      ProblemClassId eclass = problem.node(n).eclass;
-      if (!chosen[eclass.value]) resolve(eclass, n);
-    } else {
-      break;
-    }
   }
   return chosen;
+}
+
+std::vector<std::optional<ProblemNodeId>> acyclic_choices(
+    const ExtractionProblem& problem, std::span<const std::optional<ProblemNodeId>> preferred,
+    std::span<const double> fallback_score) {
+  constexpr double kFirst = -std::numeric_limits<double>::infinity();
+  return best_first_choices(
+      problem,
+      [&](ProblemNodeId n) {
+        const auto& pref = preferred[problem.node(n).eclass.value];
+        return pref && *pref == n ? kFirst : fallback_score[n.value];
+      },
+      nullptr);
 }
 
 Extraction make_extraction(const ExtractionProblem& problem,

@@ -4,6 +4,7 @@
 
 #include "egraph/extraction_problem.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -34,6 +35,18 @@ struct Extraction {
   double seconds = 0.0;    // wall time of the extractor
   bool optimal = false;    // proven minimal in dag_cost
 };
+
+// Chooses nodes best-first (Knuth's generalization of Dijkstra's algorithm):
+// a node becomes ready once all its child classes are resolved, and `score`
+// is then asked for it once; the ready node with the lowest score (ties by
+// id) resolves its class, if still open, and `on_resolve` (may be null)
+// runs. The choices are acyclic and a class gets one exactly when it has an
+// acyclic term. For scores that never fall below a child's (e.g. tree cost
+// with costs >= 0) each class gets its minimum. Subsumed nodes are never
+// chosen. O(E log N) plus the scoring.
+std::vector<std::optional<ProblemNodeId>> best_first_choices(
+    const ExtractionProblem& problem, const std::function<double(ProblemNodeId)>& score,
+    const std::function<void(ProblemClassId, ProblemNodeId)>& on_resolve);
 
 // Completes per-class preferences to acyclic choices. A class is resolved
 // by its preferred node once all that node's children are resolved; when no
