@@ -4,6 +4,14 @@
 #include "egraph/extract_greedy_dag.hpp"
 
 #include <coin/Cbc_C_Interface.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 
 #include <algorithm>
 #include <chrono>
@@ -180,11 +188,13 @@ struct Program {
   std::vector<std::vector<std::pair<int, double>>> columns;  // (row, coefficient)
   std::vector<double> col_lower, col_upper, objective, row_lower, row_upper;
   std::vector<bool> integer;
-  std::vector<int> node_column;   // by node, -1 if not a variable
-  std::vector<int> class_column;  // by class: activity, -1 if inactive
+  std::vector<int> node_column;           // by node, -1 if not a variable
+  std::vector<std::int32_t> column_node;  // by column, -1 if not a node's
+  std::vector<int> class_column;          // by class: activity, -1 if inactive
 
   int add_column(double lower, double upper, double cost, bool is_integer) {
     columns.emplace_back();
+    column_node.push_back(-1);
     col_lower.push_back(lower);
     col_upper.push_back(upper);
     objective.push_back(cost);
@@ -213,6 +223,7 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
         program.add_column(is_root[c.value] ? 1.0 : 0.0, 1.0, 0.0, false);
     for (ProblemNodeId n : pruned.nodes[c.value]) {
       program.node_column[n.value] = program.add_column(0.0, 1.0, problem.node(n).cost, true);
+      program.column_node.back() = static_cast<std::int32_t>(n.value);
       ++stats.nodes;
     }
   }
@@ -279,12 +290,15 @@ struct CbcDeleter {
   void operator()(Cbc_Model* model) const { Cbc_deleteModel(model); }
 };
 
-// Runs CBC; returns the incumbent's choices (empty if none) and whether it
-// is proven optimal.
-std::pair<std::vector<std::optional<ProblemNodeId>>, bool> solve(const ExtractionProblem& problem,
-                                                                 const Program& program,
-                                                                 const std::vector<int>& start,
-                                                                 double seconds) {
+// CBC's answer: the node columns at 1 in its incumbent.
+struct CbcResult {
+  bool found = false;   // an incumbent exists
+  bool proven = false;  // and it is proven optimal
+  std::vector<std::int32_t> node_columns;
+};
+
+// Runs CBC in this process with its own (soft) time limit.
+CbcResult run_cbc(const Program& program, const std::vector<int>& start, double seconds) {
   std::vector<CoinBigIndex> column_start{0};
   std::vector<int> rows;
   std::vector<double> values;
@@ -314,17 +328,109 @@ std::pair<std::vector<std::optional<ProblemNodeId>>, bool> solve(const Extractio
     Cbc_setMIPStartI(m, static_cast<int>(start.size()), start.data(), ones.data());
   }
   Cbc_solve(m);
-
-  std::vector<std::optional<ProblemNodeId>> choices(problem.num_classes());
+  CbcResult result;
   const double* solution = Cbc_bestSolution(m);
-  if (solution == nullptr) return {std::move(choices), false};
-  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
-    const int column = program.node_column[n];
-    if (column >= 0 && solution[column] > 0.5) {
-      choices[problem.node(ProblemNodeId{n}).eclass.value] = ProblemNodeId{n};
+  if (solution == nullptr) return result;
+  result.found = true;
+  result.proven = Cbc_isProvenOptimal(m) != 0;
+  for (std::size_t j = 0; j < program.column_node.size(); ++j) {
+    if (program.column_node[j] >= 0 && solution[j] > 0.5) {
+      result.node_columns.push_back(static_cast<std::int32_t>(j));
     }
   }
-  return {std::move(choices), Cbc_isProvenOptimal(m) != 0};
+  return result;
+}
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::write(fd, bytes, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    bytes += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+// Runs CBC in a child process so the deadline holds even where CBC does not
+// check its own limit (the root LP, preprocessing): CBC gets 90% of
+// `seconds`, and the child is killed at `seconds`, its answer then lost.
+// Falls back to running in this process if fork or pipe fails.
+CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& start,
+                                double seconds) {
+  int fds[2];
+  if (::pipe(fds) != 0) return run_cbc(program, start, seconds);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return run_cbc(program, start, seconds);
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    const CbcResult result = run_cbc(program, start, 0.9 * seconds);
+    const std::int32_t header[3] = {result.found, result.proven,
+                                    static_cast<std::int32_t>(result.node_columns.size())};
+    const bool ok = write_all(fds[1], header, sizeof header) &&
+                    write_all(fds[1], result.node_columns.data(),
+                              result.node_columns.size() * sizeof(std::int32_t));
+    ::_exit(ok ? 0 : 1);
+  }
+  ::close(fds[1]);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  std::vector<char> bytes;
+  bool complete = false;
+  while (true) {
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0.0) break;
+    pollfd waiting{fds[0], POLLIN, 0};
+    const int ready = ::poll(&waiting, 1, static_cast<int>(std::ceil(left * 1000.0)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    char buffer[1 << 16];
+    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      complete = got == 0;
+      break;
+    }
+    bytes.insert(bytes.end(), buffer, buffer + got);
+  }
+  ::close(fds[0]);
+  if (!complete) ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  CbcResult result;
+  std::int32_t header[3];
+  if (!complete || bytes.size() < sizeof header) return result;
+  std::memcpy(header, bytes.data(), sizeof header);
+  const std::size_t count = static_cast<std::size_t>(std::max(header[2], 0));
+  if (bytes.size() != sizeof header + count * sizeof(std::int32_t)) return result;
+  result.found = header[0] != 0;
+  result.proven = header[1] != 0;
+  result.node_columns.resize(count);
+  std::memcpy(result.node_columns.data(), bytes.data() + sizeof header,
+              count * sizeof(std::int32_t));
+  return result;
+}
+
+// The incumbent as per-class choices.
+std::vector<std::optional<ProblemNodeId>> choices_of(const ExtractionProblem& problem,
+                                                     const Program& program,
+                                                     const CbcResult& result) {
+  std::vector<std::optional<ProblemNodeId>> choices(problem.num_classes());
+  for (std::int32_t column : result.node_columns) {
+    if (column < 0 || static_cast<std::size_t>(column) >= program.column_node.size()) continue;
+    const std::int32_t n = program.column_node[column];
+    if (n >= 0) {
+      const ProblemNodeId node{static_cast<std::uint32_t>(n)};
+      choices[problem.node(node).eclass.value] = node;
+    }
+  }
+  return choices;
 }
 
 }  // namespace
@@ -356,9 +462,11 @@ Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& optio
     const double remaining = options.time_limit_seconds - seconds_since(start);
     if (remaining > 0.0) {
       stats.solver_ran = true;
-      auto [solved, proven] =
-          solve(problem, program, warm_start_columns(best, pruned, program), remaining);
-      if (std::any_of(solved.begin(), solved.end(), [](const auto& c) { return c.has_value(); })) {
+      const CbcResult result =
+          run_cbc_with_deadline(program, warm_start_columns(best, pruned, program), remaining);
+      const bool proven = result.proven;
+      const auto solved = choices_of(problem, program, result);
+      if (result.found) {
         // CBC's solution is acyclic up to its tolerances; acyclic_choices
         // keeps it unchanged when it is, and repairs it otherwise.
         const auto choices = acyclic_choices(problem, solved, scores);

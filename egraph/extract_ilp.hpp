@@ -31,7 +31,10 @@ struct IlpStats {
 // order variable with big-M constraints: a picked node's class is ordered
 // after each child class in the same strongly connected component. The
 // answer is the better of CBC's incumbent and the warm start; `optimal` is
-// CBC's proof. Throws ExtractionError if a root has no acyclic term.
+// CBC's proof. CBC runs in a forked child process, killed at the deadline,
+// because CBC does not check its limit everywhere (its root LP can take
+// minutes); its incumbent is kept when it returns in time. Throws
+// ExtractionError if a root has no acyclic term.
 Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& options = {},
                        IlpStats* stats = nullptr);
 
