@@ -34,10 +34,19 @@ std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::
 }
 
 // nlohmann's message without its "[json.exception.parse_error.101] parse
-// error at line 1, column 2: " prefix.
+// error at line 1, column 2: " prefix (we print the position ourselves).
 std::string short_parse_message(const std::string& what) {
-  const auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  std::string message = what;
+  if (const auto tag = message.find("] ");
+      message.starts_with("[json.") && tag != std::string::npos) {
+    message = message.substr(tag + 2);
+  }
+  if (message.starts_with("parse error")) {
+    if (const auto colon = message.find(": "); colon != std::string::npos) {
+      message = message.substr(colon + 2);
+    }
+  }
+  return message;
 }
 
 std::string quoted(const std::string& id) {
@@ -65,6 +74,8 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
     auto [line, column] = line_and_column(text, e.byte);
     throw SerializeError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
                          ": error: malformed JSON: " + short_parse_message(e.what()));
+  } catch (const Json::exception& e) {  // e.g. a number too large for a double
+    fail(file, "malformed JSON: " + short_parse_message(e.what()));
   }
   if (!doc.is_object()) fail(file, "the top level is not a JSON object");
   const Json* nodes = field(doc, "nodes");
