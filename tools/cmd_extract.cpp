@@ -7,6 +7,7 @@
 #include "egraph/extractor.hpp"
 #include "egraph/serialize.hpp"
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -69,7 +70,16 @@ void add_extract_command(CLI::App& app, Action& action) {
       ->add_option("--time-limit", options->time_limit,
                    "seconds for the ilp extractor; when reached, the best DAG found is printed "
                    "with optimal=false")
-      ->check(CLI::PositiveNumber)
+      ->check(
+          [](const std::string& value) -> std::string {
+            try {
+              const double seconds = std::stod(value);
+              if (std::isfinite(seconds) && seconds > 0.0) return "";
+            } catch (const std::exception&) {
+            }
+            return "the time limit must be a positive number of seconds, not " + value;
+          },
+          "SECONDS > 0")
       ->capture_default_str();
   command->callback([options, &action] { action = [options] { return run_extract(*options); }; });
 }
