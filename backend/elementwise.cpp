@@ -101,28 +101,40 @@ void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
         o = T(1) / (T(1) + (-a).exp());
         return;
       case OpKind::Expm1:
-        if constexpr (f64) vmath::expm1(x, y, n);
-        else o = a.expm1();
+        if constexpr (f64)
+          vmath::expm1(x, y, n);
+        else
+          o = a.expm1();
         return;
       case OpKind::Log1p:
-        if constexpr (f64) vmath::log1p(x, y, n);
-        else o = a.log1p();
+        if constexpr (f64)
+          vmath::log1p(x, y, n);
+        else
+          o = a.log1p();
         return;
       case OpKind::Sin:
-        if constexpr (f64) vmath::sin(x, y, n);
-        else o = a.sin();
+        if constexpr (f64)
+          vmath::sin(x, y, n);
+        else
+          o = a.sin();
         return;
       case OpKind::Cos:
-        if constexpr (f64) vmath::cos(x, y, n);
-        else o = a.cos();
+        if constexpr (f64)
+          vmath::cos(x, y, n);
+        else
+          o = a.cos();
         return;
       case OpKind::Tanh:
-        if constexpr (f64) vmath::tanh(x, y, n);
-        else o = a.tanh();
+        if constexpr (f64)
+          vmath::tanh(x, y, n);
+        else
+          o = a.tanh();
         return;
       case OpKind::Softplus:
-        if constexpr (f64) softplus_f64(x, y, n);
-        else o = a.max(T(0)) + (-a.abs()).exp().log1p();
+        if constexpr (f64)
+          softplus_f64(x, y, n);
+        else
+          o = a.max(T(0)) + (-a.abs()).exp().log1p();
         return;
       default:
         break;
@@ -188,10 +200,14 @@ void binary_scalar(const Broadcast<2>& plan, const T* a, const T* b, R* out, F f
   plan.for_each_run([&](const auto& offsets, std::int64_t at, std::int64_t n, const auto& inner) {
     const T* pa = a + offsets[0];
     const T* pb = b + offsets[1];
-    if (inner[0] && inner[1]) scalar_loop<true, true>(pa, pb, out + at, n, f);
-    else if (inner[0]) scalar_loop<true, false>(pa, pb, out + at, n, f);
-    else if (inner[1]) scalar_loop<false, true>(pa, pb, out + at, n, f);
-    else scalar_loop<false, false>(pa, pb, out + at, n, f);
+    if (inner[0] && inner[1])
+      scalar_loop<true, true>(pa, pb, out + at, n, f);
+    else if (inner[0])
+      scalar_loop<true, false>(pa, pb, out + at, n, f);
+    else if (inner[1])
+      scalar_loop<false, true>(pa, pb, out + at, n, f);
+    else
+      scalar_loop<false, false>(pa, pb, out + at, n, f);
   });
 }
 

@@ -5,9 +5,9 @@
 
 #include "ops/type_error.hpp"
 
+#include <fmt/format.h>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/topological_sort.hpp>
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
@@ -140,9 +140,8 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     if (t->kind() == OpKind::Scan || t->kind() == OpKind::Call) {
       in.step = t->kind() == OpKind::Scan ? Step::Scan : Step::Call;
       in.body = &context.body(t->operand(0));
-      in.num_out = t->is_tuple()
-                       ? static_cast<int>(std::get<ops::TupleType>(t->type()).elements.size())
-                       : 1;
+      in.num_out =
+          t->is_tuple() ? static_cast<int>(std::get<ops::TupleType>(t->type()).elements.size()) : 1;
     } else {
       in.step = is_view(t) ? Step::View : Step::Kernel;
     }
@@ -159,7 +158,8 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int s : code_[i].operands) last_use[s] = i;
   for (TermRef t : outputs) {
-    if (t->is_tuple()) context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
+    if (t->is_tuple())
+      context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
     output_slots_.push_back(slot_of.at(t));
     last_use[output_slots_.back()] = kForever;
   }

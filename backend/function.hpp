@@ -55,9 +55,9 @@ class Function {
     std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
     int out = 0;                // first result slot
     int num_out = 1;
-    std::vector<int> release;   // slots that die after this instruction
-    int in_place = -1;          // operand position whose buffer may take the result
-    Function* body = nullptr;   // scan and call
+    std::vector<int> release;             // slots that die after this instruction
+    int in_place = -1;                    // operand position whose buffer may take the result
+    Function* body = nullptr;             // scan and call
     std::vector<const ops::Array*> args;  // scratch: operand values
     ops::Dims shape;                      // scratch: result shape
   };
@@ -69,8 +69,8 @@ class Function {
   Context* context_;
   std::size_t num_params_ = 0;
   std::vector<Instruction> code_;
-  std::vector<ops::Array> slots_;     // the frame: one value per slot
-  std::vector<bool> pinned_;          // params and constants: never released or overwritten
+  std::vector<ops::Array> slots_;  // the frame: one value per slot
+  std::vector<bool> pinned_;       // params and constants: never released or overwritten
   std::vector<int> output_slots_;
   std::vector<ops::Array> body_outputs_;      // scratch for scan and call
   std::vector<const ops::Array*> body_args_;  // scratch for scan and call

@@ -78,8 +78,10 @@ void update_typed(T* dst, const Region& r, const T* v, const Dims& vstrides, boo
   if (num_elements(r.shape) == 0) return;
   auto put = [&](std::int64_t at, std::int64_t from) {
     if (add) {
-      if constexpr (std::is_same_v<T, bool>) dst[at] = dst[at] || v[from];
-      else dst[at] += v[from];
+      if constexpr (std::is_same_v<T, bool>)
+        dst[at] = dst[at] || v[from];
+      else
+        dst[at] += v[from];
     } else {
       dst[at] = v[from];
     }

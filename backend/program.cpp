@@ -28,12 +28,12 @@ void check_input(const detail::Context& context, ops::TermRef leaf, const ops::A
   for (int i = 0; fits && i < want.rank(); ++i)
     fits = want.dims[i] == ops::kUnknownDim || want.dims[i] == value.shape()[i];
   if (fits) return;
-  const std::string name = leaf->kind() == ops::OpKind::Input
-                               ? leaf->attrs().get<std::string>(ops::AttrKey::Name)
-                               : fmt::format("nominal {}", leaf->attrs().get<std::int64_t>(
-                                                               ops::AttrKey::Slot));
-  context.fail_at(leaf, fmt::format("input {}: expected {}, got {}", name,
-                                    ops::to_string(want), ops::to_string(value.type())));
+  const std::string name =
+      leaf->kind() == ops::OpKind::Input
+          ? leaf->attrs().get<std::string>(ops::AttrKey::Name)
+          : fmt::format("nominal {}", leaf->attrs().get<std::int64_t>(ops::AttrKey::Slot));
+  context.fail_at(leaf, fmt::format("input {}: expected {}, got {}", name, ops::to_string(want),
+                                    ops::to_string(value.type())));
 }
 
 std::shared_ptr<detail::ProgramState> make_state(
@@ -42,8 +42,8 @@ std::shared_ptr<detail::ProgramState> make_state(
   auto state = std::make_shared<detail::ProgramState>();
   state->context.locations = std::move(locations);
   state->inputs = inputs;
-  state->main = std::make_unique<detail::Function>(state->context, std::move(inputs),
-                                                   std::move(outputs));
+  state->main =
+      std::make_unique<detail::Function>(state->context, std::move(inputs), std::move(outputs));
   return state;
 }
 

@@ -146,9 +146,12 @@ const Array& grouped(const Array& x, const IntList& axes, Group& group, Array& s
   if (adjacent) {
     group = {};
     for (int i = 0; i < rank; ++i) {
-      if (i < axes.front()) group.outer *= d[i];
-      else if (i <= axes.back()) group.reduced *= d[i];
-      else group.inner *= d[i];
+      if (i < axes.front())
+        group.outer *= d[i];
+      else if (i <= axes.back())
+        group.reduced *= d[i];
+      else
+        group.inner *= d[i];
     }
     return x;
   }
@@ -174,8 +177,10 @@ void reduce_typed(OpKind kind, const Array& x, const IntList& axes, Array& out) 
   Group g;
   Array storage;
   const Array& src = grouped(x, axes, g, storage);
-  if (g.inner == 1) reduce_rows<T>(kind, src.data<T>(), out.data<T>(), g);
-  else reduce_columns<T>(kind, src.data<T>(), out.data<T>(), g);
+  if (g.inner == 1)
+    reduce_rows<T>(kind, src.data<T>(), out.data<T>(), g);
+  else
+    reduce_columns<T>(kind, src.data<T>(), out.data<T>(), g);
 }
 
 template <class T>
@@ -273,13 +278,18 @@ void run_softmax(TermRef op, Operands in, Array& out) {
   const std::int64_t axis = op->attrs().get<std::int64_t>(AttrKey::Axis);
   Group g;
   for (int i = 0; i < x.rank(); ++i) {
-    if (i < axis) g.outer *= x.shape()[i];
-    else if (i == axis) g.reduced = x.shape()[i];
-    else g.inner *= x.shape()[i];
+    if (i < axis)
+      g.outer *= x.shape()[i];
+    else if (i == axis)
+      g.reduced = x.shape()[i];
+    else
+      g.inner *= x.shape()[i];
   }
   const bool log = op->kind() == OpKind::LogSoftmax;
-  if (out.dtype() == DType::F32) softmax_typed(log, x.data<float>(), out.data<float>(), g);
-  else softmax_typed(log, x.data<double>(), out.data<double>(), g);
+  if (out.dtype() == DType::F32)
+    softmax_typed(log, x.data<float>(), out.data<float>(), g);
+  else
+    softmax_typed(log, x.data<double>(), out.data<double>(), g);
 }
 
 }  // namespace eqsat::backend::detail

@@ -21,8 +21,10 @@ void reshape_shape(TermRef op, const Dims& in, Dims& shape) {
   std::int64_t known = 1;
   int inferred = -1;
   for (std::size_t i = 0; i < target.size(); ++i) {
-    if (target[i] == -1) inferred = static_cast<int>(i);
-    else known *= target[i];
+    if (target[i] == -1)
+      inferred = static_cast<int>(i);
+    else
+      known *= target[i];
   }
   shape.assign(target.begin(), target.end());
   const bool fits = inferred >= 0 ? (known != 0 && n % known == 0) : known == n;
@@ -153,7 +155,8 @@ void run_shape_op(TermRef op, Operands in, Array& out) {
     case OpKind::Reshape:
     case OpKind::ExpandDims:
     case OpKind::Squeeze:
-      if (x.nbytes() > 0 && out.bytes() != x.bytes()) std::memcpy(out.bytes(), x.bytes(), x.nbytes());
+      if (x.nbytes() > 0 && out.bytes() != x.bytes())
+        std::memcpy(out.bytes(), x.bytes(), x.nbytes());
       return;
     case OpKind::Transpose: {
       Dims s;

@@ -37,23 +37,23 @@ namespace eqsat::backend::vmath {
 #ifdef EQSAT_VMATH_WIDTH
 // Full vectors first; the tail goes through the same vector routine via a
 // padded copy, so an element's result never depends on its position.
-#define EQSAT_VMATH_DEFINE(name)                                                \
-  void name(const double* x, double* y, std::int64_t n) {                       \
-    constexpr int w = EQSAT_VMATH_WIDTH;                                        \
-    std::int64_t i = 0;                                                         \
-    for (; i + w <= n; i += w)                                                  \
-      EQSAT_VMATH_STORE(y + i, EQSAT_VMATH_FN(name)(EQSAT_VMATH_LOAD(x + i)));  \
-    if (i < n) {                                                                \
-      double tail[w] = {};                                                      \
-      std::memcpy(tail, x + i, (n - i) * sizeof(double));                       \
-      EQSAT_VMATH_STORE(tail, EQSAT_VMATH_FN(name)(EQSAT_VMATH_LOAD(tail)));    \
-      std::memcpy(y + i, tail, (n - i) * sizeof(double));                       \
-    }                                                                           \
+#define EQSAT_VMATH_DEFINE(name)                                               \
+  void name(const double* x, double* y, std::int64_t n) {                      \
+    constexpr int w = EQSAT_VMATH_WIDTH;                                       \
+    std::int64_t i = 0;                                                        \
+    for (; i + w <= n; i += w)                                                 \
+      EQSAT_VMATH_STORE(y + i, EQSAT_VMATH_FN(name)(EQSAT_VMATH_LOAD(x + i))); \
+    if (i < n) {                                                               \
+      double tail[w] = {};                                                     \
+      std::memcpy(tail, x + i, (n - i) * sizeof(double));                      \
+      EQSAT_VMATH_STORE(tail, EQSAT_VMATH_FN(name)(EQSAT_VMATH_LOAD(tail)));   \
+      std::memcpy(y + i, tail, (n - i) * sizeof(double));                      \
+    }                                                                          \
   }
 #else
-#define EQSAT_VMATH_DEFINE(name)                                                \
-  void name(const double* x, double* y, std::int64_t n) {                       \
-    for (std::int64_t i = 0; i < n; ++i) y[i] = std::name(x[i]);                \
+#define EQSAT_VMATH_DEFINE(name)                                 \
+  void name(const double* x, double* y, std::int64_t n) {        \
+    for (std::int64_t i = 0; i < n; ++i) y[i] = std::name(x[i]); \
   }
 #endif
 
