@@ -88,6 +88,10 @@ std::size_t Program::num_instructions() const {
   return state_->main->num_instructions();
 }
 
+std::size_t Program::num_bodies() const {
+  return state_->context.bodies.size();
+}
+
 Program compile(const ops::Graph& graph) {
   std::vector<ops::TermRef> outputs;
   std::vector<std::string> names;

@@ -59,6 +59,8 @@ class Program {
   std::uint64_t buffers_allocated() const;
   // Number of instructions of the top-level program (bodies excluded).
   std::size_t num_instructions() const;
+  // Number of distinct bodies (`fn`s) compiled for scans and calls.
+  std::size_t num_bodies() const;
 
  private:
   friend Program compile(const ops::Graph& graph);
