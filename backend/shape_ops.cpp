@@ -28,9 +28,13 @@ void reshape_shape(TermRef op, const Dims& in, Dims& shape) {
   }
   shape.assign(target.begin(), target.end());
   const bool fits = inferred >= 0 ? (known != 0 && n % known == 0) : known == n;
-  if (!fits)
-    fail(op, fmt::format("cannot reshape {} elements of shape {} into {}", n,
-                         ops::dims_to_string(in), ops::dims_to_string(target)));
+  if (!fits) {
+    // Written as in the graph file: -1 stays -1.
+    std::string wanted;
+    for (auto d : target) wanted += (wanted.empty() ? "" : " ") + std::to_string(d);
+    fail(op, fmt::format("cannot reshape {} elements of shape {} into ({})", n,
+                         ops::dims_to_string(in), wanted));
+  }
   if (inferred >= 0) shape[inferred] = n / known;
 }
 
