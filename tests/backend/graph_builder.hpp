@@ -5,6 +5,8 @@
 #include "ops/graph.hpp"
 #include "ops/term.hpp"
 
+#include <fmt/format.h>
+
 #include <vector>
 
 namespace eqsat::test {
@@ -53,7 +55,7 @@ inline ops::Graph graph(std::vector<TermRef> inputs, std::vector<TermRef> output
   ops::Graph g;
   g.inputs = std::move(inputs);
   for (std::size_t i = 0; i < outputs.size(); ++i)
-    g.outputs.push_back({"out" + std::to_string(i), outputs[i]});
+    g.outputs.push_back({fmt::format("out{}", i), outputs[i]});
   return g;
 }
 
