@@ -688,8 +688,11 @@ class Parser {
         where.push_back(s.expr->where);
       }
     }
+    std::vector<std::optional<WeakLiteral>> sitsot_literals;
     for (const SExpr* s : sitsots) {
-      TermRef t = expr(*s, scope).strong();
+      const Value v = expr(*s, scope);
+      sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
+      TermRef t = v.strong();
       params.push_back(slot_type(t, *s));
       states.push_back(params.back());
       operands.push_back(t);
@@ -719,34 +722,55 @@ class Parser {
                        plural(plist.items.size(), "parameter"), params.size(),
                        parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
     }
-    Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
-    for (std::size_t k = 0; k < params.size(); ++k) {
-      const SExpr& p = plist.items[k];
-      if (!p.is_symbol())
-        fail(p, fmt::format("a scan body's parameters are bare names (their types come from the "
-                            "slots), got {}",
-                            p.describe()));
-      const std::string& name = new_name(p, body);
-      body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+    // Builds the body for the current parameter types.
+    auto build_body = [&]() -> std::pair<TermRef, std::vector<SourceLocation>> {
+      Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
+      for (std::size_t k = 0; k < params.size(); ++k) {
+        const SExpr& p = plist.items[k];
+        if (!p.is_symbol())
+          fail(p, fmt::format("a scan body's parameters are bare names (their types come from "
+                              "the slots), got {}",
+                              p.describe()));
+        const std::string& name = new_name(p, body);
+        body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+      }
+      auto [outputs, out_where] = body_outputs(*fn, body);
+      const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
+      if (outputs.size() != expected)
+        fail(*fn,
+             fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
+                         "nit-sot{})",
+                         plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
+                         spec.num_nitsot, spec.until ? " and the stop flag" : ""));
+      std::vector<TermRef> out_terms;
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const Value& v = outputs[i];
+        // A literal next state takes the state's dtype.
+        const DType d = i < states.size()
+                            ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
+                            : v.literal.default_dtype();
+        out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
+      }
+      return {make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {}),
+              std::move(out_where)};
+    };
+    auto [body_fn, out_where] = build_body();
+    // A literal initial state meets the body's next state: `:sit-sot (0)`
+    // whose body computes floats is a float state. Retype and rebuild once.
+    bool retyped = false;
+    for (std::size_t j = 0; j < sitsots.size(); ++j) {
+      const std::size_t state = mitsots.size() + j;
+      const std::size_t param = num_taps[0] + num_taps[1] + j;
+      const std::size_t operand = 1 + spec.has_n_steps + sequences.size() + mitsots.size() + j;
+      const auto& outs = std::get<TupleType>(body_fn->type()).elements;
+      if (!sitsot_literals[j]) continue;
+      const DType d = promote(outs[state].dtype, false, sitsot_literals[j]->default_dtype(), true);
+      if (d == states[state].dtype) continue;
+      operands[operand] = sitsot_literals[j]->to_term(d);
+      params[param].dtype = states[state].dtype = d;
+      retyped = true;
     }
-    const auto [outputs, out_where] = body_outputs(*fn, body);
-    const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
-    if (outputs.size() != expected)
-      fail(*fn,
-           fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
-                       "nit-sot{})",
-                       plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
-                       spec.num_nitsot, spec.until ? " and the stop flag" : ""));
-    std::vector<TermRef> out_terms;
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      const Value& v = outputs[i];
-      // A literal next state takes the state's dtype.
-      const DType d = i < states.size()
-                          ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
-                          : v.literal.default_dtype();
-      out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
-    }
-    TermRef body_fn = make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {});
+    if (retyped) std::tie(body_fn, out_where) = build_body();
     const auto& out_types = std::get<TupleType>(body_fn->type()).elements;
     for (std::size_t i = 0; i < states.size(); ++i)
       if (!compatible(out_types[i], states[i]))

@@ -117,6 +117,19 @@ TEST_CASE("literals in calls, indices, lengths and scan slots") {
   CHECK(output(g, "e")->tensor_type() == TensorType{DType::F64, {3}});
 }
 
+TEST_CASE("a literal initial state takes the dtype of the body's next state") {
+  const Graph g = parse(R"(
+    (input xs (f32 10))
+    (let s (scan :sequences (xs) :sit-sot (0) (fn (x acc) (add acc x))))
+    (let c (scan :sequences (xs) :sit-sot (0) (fn (x acc) (add acc 1))))
+    (output sum (get 0 s))
+    (output count (get 0 c))
+  )");
+  CHECK(output(g, "sum")->tensor_type() == TensorType{DType::F32, {10}});
+  CHECK(output(g, "sum")->operand(0)->operand(2) == Term::scalar(DType::F32, 0));
+  CHECK(output(g, "count")->tensor_type() == TensorType{DType::I64, {10}});
+}
+
 TEST_CASE("a let bound to a literal stays weak until an op uses it") {
   const Graph g = parse(R"(
     (input f (f32 3))

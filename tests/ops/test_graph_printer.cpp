@@ -191,6 +191,8 @@ TEST_CASE("nested scans, shared and literal operands survive print and parse") {
     (output (add deep 1))
     (output (mul 2 deep))
     (output (where (gt f 0.5) f 0))
+    (let acc (scan :sequences (f) :sit-sot (0) (fn (x a) (add a x))))
+    (output (get 0 acc))
     (output 7)
     (output 2.5)
   )");
