@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,40 @@ std::string at(const SourceLocation& l) {
 
 std::string plural(std::size_t n, std::string_view what) {
   return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// Levenshtein distance, for suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'x'?" for the closest candidate within about a third of
+// the name's length in edits, or "" (always for names shorter than 3, where
+// any other short name would be close). Ties go to the first candidate.
+std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
+  if (name.size() < 3) return {};
+  const std::size_t limit = (name.size() + 1) / 3;
+  const std::string* best = nullptr;
+  std::size_t best_distance = limit + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
 }
 
 bool strictly_ascending(const IntList& v) {
@@ -290,7 +325,13 @@ class Parser {
     if (head == "input" || head == "let" || head == "def" || head == "output")
       fail(e, fmt::format("'{}' is a top-level form, not an expression", head));
     const auto kind = parse_op(head);
-    if (!kind) fail(e.items[0], fmt::format("unknown op '{}'", head));
+    if (!kind) {
+      std::vector<std::string> ops{"const", "load", "get", "call", "scan"};
+      for (int k = 0; k < kNumOps; ++k)
+        if (parse_op(op_info(static_cast<OpKind>(k)).name))
+          ops.emplace_back(op_info(static_cast<OpKind>(k)).name);
+      fail(e.items[0], fmt::format("unknown op '{}'{}", head, suggestion(head, ops)));
+    }
     return {op_expr(e, *kind, scope), {}};
   }
 
@@ -309,7 +350,10 @@ class Parser {
       if (scope.kind != Scope::Kind::TopLevel) fail(e, outer_value_message(name, scope));
       fail(e, fmt::format("'{}' is used before its definition at {}", name, at(it->second.second)));
     }
-    fail(e, fmt::format("unknown name '{}'", name));
+    std::vector<std::string> visible;
+    for (const auto& [n, binding] : scope.names) visible.push_back(n);
+    std::ranges::sort(visible);
+    fail(e, fmt::format("unknown name '{}'{}", name, suggestion(name, visible)));
   }
 
   static std::string outer_value_message(const std::string& name, const Scope& scope) {
@@ -330,7 +374,9 @@ class Parser {
     for (const Scope* s = &scope; s; s = s->parent)
       if (s->names.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
     if (declared_.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
-    fail(e, fmt::format("unknown def '{}'", e.text));
+    std::vector<std::string> defs;
+    for (const auto& d : graph_.defs) defs.push_back(d.name);
+    fail(e, fmt::format("unknown def '{}'{}", e.text, suggestion(e.text, defs)));
   }
 
   // Interns an application; a TypeError points at the operand or attribute
