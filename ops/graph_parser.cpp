@@ -9,7 +9,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -106,9 +105,11 @@ bool strictly_ascending(const IntList& v) {
 struct SlotEntry {
   const SExpr* expr = nullptr;
   IntList taps;
-  const SExpr* taps_where = nullptr;
 };
 
+// Reads the top-level forms of one file into graph_, keeping the names in
+// scope; each expression yields a Value, and each application is interned
+// with Term::make, whose TypeError becomes a located diagnostic.
 class Parser {
  public:
   explicit Parser(const std::string& base_dir) : base_dir_(base_dir) {}
@@ -596,7 +597,7 @@ class Parser {
   // `EXPR` or `(EXPR :taps (K...))`. An op application with attributes,
   // such as `(ones :shape (3))`, is an EXPR.
   static SlotEntry slot_entry(const SExpr& entry, bool sequence) {
-    SlotEntry s{&entry, {0}, nullptr};
+    SlotEntry s{&entry, {0}};
     const auto head = entry.head();
     const bool head_is_op = !head.empty() && (parse_op(head) || head == "const" || head == "load" ||
                                               head == "get" || head == "call" || head == "scan");
@@ -615,7 +616,6 @@ class Parser {
     if (entry.items.size() != 3) fail(entry, "a slot with taps is written (EXPR :taps (K...))");
     const SExpr& taps = entry.items[2];
     s.expr = &entry.items[0];
-    s.taps_where = &taps;
     s.taps.clear();
     if (taps.is_list())
       for (const SExpr& t : taps.items) {
