@@ -49,6 +49,10 @@ struct Scope {
   std::unordered_map<std::string, Binding> names;
 };
 
+[[noreturn]] void fail_at(const SExpr& e, const std::string& message) {
+  throw DiagnosticError(e.where, message);
+}
+
 // A use of a name whose definition already failed: that failure was
 // reported, so this one is not.
 struct AlreadyReported {};
@@ -418,7 +422,7 @@ class Parser {
       if (attrs.has(*key)) fail(item, fmt::format("duplicate attribute :{}", item.text));
       if (i + 1 >= e.items.size()) fail(item, fmt::format("missing value after :{}", item.text));
       const SExpr& v = e.items[++i];
-      attrs.set(*key, attr_value(v, *key));
+      attrs.set(*key, parse_attr_value(v, *key));
       attr_where.emplace_back(*key, v.where);
     }
     std::vector<Value> values;
@@ -435,65 +439,6 @@ class Parser {
           values[i].term ? values[i].term
                          : values[i].literal.to_term(weak_literal_dtype(kind, attrs, pending, i)));
     return make(kind, std::move(attrs), std::move(operands), e, where, attr_where);
-  }
-
-  static AttrValue attr_value(const SExpr& v, AttrKey key) {
-    const std::string_view name = attr_key_name(key);
-    auto int_list = [&]() -> std::optional<IntList> {
-      if (!v.is_list()) return std::nullopt;
-      IntList out;
-      for (const SExpr& x : v.items) {
-        if (x.kind != SExpr::Kind::Int) return std::nullopt;
-        out.push_back(x.int_value);
-      }
-      return out;
-    };
-    switch (key) {
-      case AttrKey::Axis:
-        if (v.kind == SExpr::Kind::Int) return v.int_value;
-        if (auto l = int_list()) return *l;
-        fail(v,
-             fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
-      case AttrKey::Keepdims:
-        if (v.kind == SExpr::Kind::Bool) return v.bool_value;
-        fail(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
-      case AttrKey::Shape:
-      case AttrKey::Perm:
-        if (auto l = int_list()) return *l;
-        fail(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
-      case AttrKey::Dtype:
-        if (v.is_symbol())
-          if (auto d = parse_dtype(v.text)) return *d;
-        fail(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
-      default:
-        break;
-    }
-    if (v.kind == SExpr::Kind::Int) return v.int_value;
-    fail(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
-  }
-
-  TensorType parse_type(const SExpr& e) {
-    if (e.is_symbol()) {
-      if (auto d = parse_dtype(e.text)) return {*d, {}};
-      fail(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
-                          "(DTYPE DIM...)",
-                          e.text));
-    }
-    if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
-      fail(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
-    const auto d = parse_dtype(e.items[0].text);
-    if (!d) fail(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
-    TensorType t{*d, {}};
-    for (std::size_t i = 1; i < e.items.size(); ++i) {
-      const SExpr& dim = e.items[i];
-      if (dim.kind == SExpr::Kind::Int && dim.int_value >= 0)
-        t.dims.push_back(dim.int_value);
-      else if (dim.is_symbol("?"))
-        t.dims.push_back(kUnknownDim);
-      else
-        fail(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
-    }
-    return t;
   }
 
   TermRef const_expr(const SExpr& e) {
@@ -845,6 +790,65 @@ class Parser {
 };
 
 }  // namespace
+
+AttrValue parse_attr_value(const SExpr& v, AttrKey key) {
+  const std::string_view name = attr_key_name(key);
+  auto int_list = [&]() -> std::optional<IntList> {
+    if (!v.is_list()) return std::nullopt;
+    IntList out;
+    for (const SExpr& x : v.items) {
+      if (x.kind != SExpr::Kind::Int) return std::nullopt;
+      out.push_back(x.int_value);
+    }
+    return out;
+  };
+  switch (key) {
+    case AttrKey::Axis:
+      if (v.kind == SExpr::Kind::Int) return v.int_value;
+      if (auto l = int_list()) return *l;
+      fail_at(v,
+              fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
+    case AttrKey::Keepdims:
+      if (v.kind == SExpr::Kind::Bool) return v.bool_value;
+      fail_at(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
+    case AttrKey::Shape:
+    case AttrKey::Perm:
+      if (auto l = int_list()) return *l;
+      fail_at(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
+    case AttrKey::Dtype:
+      if (v.is_symbol())
+        if (auto d = parse_dtype(v.text)) return *d;
+      fail_at(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
+    default:
+      break;
+  }
+  if (v.kind == SExpr::Kind::Int) return v.int_value;
+  fail_at(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
+}
+
+TensorType parse_type(const SExpr& e) {
+  if (e.is_symbol()) {
+    if (auto d = parse_dtype(e.text)) return {*d, {}};
+    fail_at(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
+                           "(DTYPE DIM...)",
+                           e.text));
+  }
+  if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
+    fail_at(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
+  const auto d = parse_dtype(e.items[0].text);
+  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
+  TensorType t{*d, {}};
+  for (std::size_t i = 1; i < e.items.size(); ++i) {
+    const SExpr& dim = e.items[i];
+    if (dim.kind == SExpr::Kind::Int && dim.int_value >= 0)
+      t.dims.push_back(dim.int_value);
+    else if (dim.is_symbol("?"))
+      t.dims.push_back(kUnknownDim);
+    else
+      fail_at(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
+  }
+  return t;
+}
 
 Graph parse_graph(std::string_view text, const std::string& file, const std::string& base_dir) {
   const std::vector<SExpr> forms = read_sexprs(text, file);
