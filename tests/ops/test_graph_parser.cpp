@@ -253,6 +253,16 @@ TEST_CASE("const and load build constants; load is relative to the graph file") 
   CHECK(output(g, "e") == Term::constant(Array::scalar(DType::Bool, 1)));
 }
 
+TEST_CASE("grad inside a body is taken with respect to one of its parameters") {
+  const Graph g = parse(R"(
+    (def slope (fn ((v f64)) (grad (mul v v) v)))
+    (output (call slope 3.0))
+  )");
+  const TermRef grad = g.defs[0].term->operand(0);
+  REQUIRE(grad->kind() == OpKind::Grad);
+  CHECK(grad->operand(1) == Term::nominal(0, {DType::F64, {}}));
+}
+
 TEST_CASE("a body parameter may shadow an outer name") {
   const Graph g = parse(R"(
     (input x (f64 3))
