@@ -117,6 +117,19 @@ TEST_CASE("literals in calls, indices, lengths and scan slots") {
   CHECK(output(g, "e")->tensor_type() == TensorType{DType::F64, {3}});
 }
 
+TEST_CASE("a literal initial state takes the dtype of the body's next state") {
+  const Graph g = parse(R"(
+    (input xs (f32 10))
+    (let s (scan :sequences (xs) :sit-sot (0) (fn (x acc) (add acc x))))
+    (let c (scan :sequences (xs) :sit-sot (0) (fn (x acc) (add acc 1))))
+    (output sum (get 0 s))
+    (output count (get 0 c))
+  )");
+  CHECK(output(g, "sum")->tensor_type() == TensorType{DType::F32, {10}});
+  CHECK(output(g, "sum")->operand(0)->operand(2) == Term::scalar(DType::F32, 0));
+  CHECK(output(g, "count")->tensor_type() == TensorType{DType::I64, {10}});
+}
+
 TEST_CASE("a let bound to a literal stays weak until an op uses it") {
   const Graph g = parse(R"(
     (input f (f32 3))
@@ -238,6 +251,16 @@ TEST_CASE("const and load build constants; load is relative to the graph file") 
   CHECK(d->const_value()->same_value(read_npy(kData + "/f64_2x3.npy")));
   CHECK(d->attrs().get<std::string>(AttrKey::Path) == "f64_2x3.npy");
   CHECK(output(g, "e") == Term::constant(Array::scalar(DType::Bool, 1)));
+}
+
+TEST_CASE("grad inside a body is taken with respect to one of its parameters") {
+  const Graph g = parse(R"(
+    (def slope (fn ((v f64)) (grad (mul v v) v)))
+    (output (call slope 3.0))
+  )");
+  const TermRef grad = g.defs[0].term->operand(0);
+  REQUIRE(grad->kind() == OpKind::Grad);
+  CHECK(grad->operand(1) == Term::nominal(0, {DType::F64, {}}));
 }
 
 TEST_CASE("a body parameter may shadow an outer name") {
