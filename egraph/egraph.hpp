@@ -35,6 +35,7 @@
 #include "egraph/analysis.hpp"
 #include "egraph/enode.hpp"
 #include "egraph/id.hpp"
+#include "egraph/id_list.hpp"
 #include "egraph/rec_expr.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
@@ -158,7 +159,6 @@ class EGraph {
   static constexpr std::uint32_t kInline = 2;
   struct NodeRecord {
     Payload payload;
-    std::size_t hash;  // of the content the hash-cons holds it under
     std::uint32_t op;
     union {
       EClassId inline_kids[kInline];
@@ -171,8 +171,8 @@ class EGraph {
     EClassId cls;              // the class it was added to (find() it)
   };
   struct EClass {
-    std::vector<ENodeId> nodes;
-    std::vector<ENodeId> parents;
+    IdList<ENodeId> nodes;
+    IdList<ENodeId> parents;
   };
   struct Key {
     Symbol op;
@@ -183,7 +183,7 @@ class EGraph {
   struct MemoHash {
     using is_transparent = void;
     const EGraph* g;
-    std::size_t operator()(ENodeId n) const { return g->records_[n.index()].hash; }
+    std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
     std::size_t operator()(const Key& k) const { return k.hash; }
   };
   struct MemoEq {
@@ -200,6 +200,10 @@ class EGraph {
   }
   EClassId* kids(NodeRecord& r) {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
+  }
+  std::size_t hash_of(ENodeId n) const {
+    const NodeRecord& r = records_[n.index()];
+    return hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {kids(r), r.arity});
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
