@@ -285,18 +285,32 @@ void EGraph::rebuild_index() {
   for (std::vector<EClassId>& v : by_op_) v.clear();
   live_classes_.clear();
   live_classes_.reserve(num_classes_);
+  packed_at_.assign(uf_.size(), 0);
+  packed_.clear();
+  packed_.reserve(num_classes_ + 6 * num_visible_);
+  packed_.push_back(0);  // offset 0: an empty class
   for (std::uint32_t i = 0; i < uf_.size(); ++i) {
     EClassId c(i);
     if (uf_.find(c) != c) continue;
     live_classes_.push_back(c);
+    std::size_t header = packed_.size();
+    packed_at_[i] = static_cast<std::uint32_t>(header);
+    packed_.push_back(0);
     std::uint32_t prev = 0;  // no e-node has the empty symbol
     for (ENodeId n : classes_[i].nodes) {
-      std::uint32_t op = records_[n.index()].op;
-      if (op == prev) continue;
-      prev = op;
-      if (op >= by_op_.size()) by_op_.resize(op + 1);
-      by_op_[op].push_back(c);
+      const NodeRecord& r = records_[n.index()];
+      packed_.push_back(r.op);
+      packed_.push_back(r.arity);
+      packed_.push_back(static_cast<std::uint32_t>(r.payload));
+      packed_.push_back(static_cast<std::uint32_t>(r.payload >> 32));
+      const EClassId* k = kids(r);
+      for (std::uint32_t j = 0; j < r.arity; ++j) packed_.push_back(k[j].value());
+      if (r.op == prev) continue;
+      prev = r.op;
+      if (r.op >= by_op_.size()) by_op_.resize(r.op + 1);
+      by_op_[r.op].push_back(c);
     }
+    packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
 }
 
@@ -382,7 +396,8 @@ std::size_t EGraph::bytes() const {
   std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
-                  live_classes_.capacity() * sizeof(EClassId);
+                  live_classes_.capacity() * sizeof(EClassId) +
+                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t);
   for (const EClass& c : classes_) {
     b += (c.nodes.capacity() + c.parents.capacity()) * sizeof(ENodeId);
   }

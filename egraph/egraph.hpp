@@ -103,6 +103,14 @@ class EGraph {
   std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
+  // The visible e-nodes of canonical class c packed for e-matching, in the
+  // order of nodes(c): per e-node the words [op id, arity, payload low 32
+  // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
+  // valid while the e-graph is clean.
+  std::span<const std::uint32_t> packed_nodes(EClassId c) const {
+    const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
+    return {p + 1, p[0]};
+  }
 
   ENodeRef node(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
@@ -225,6 +233,8 @@ class EGraph {
   std::vector<EClassId> touched_;          // classes whose lists need normalizing
   std::vector<EClassId> live_classes_;
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
+  std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
+  std::vector<std::uint32_t> packed_;         // see packed_nodes
   std::vector<EClassId> scratch_;
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;
