@@ -399,7 +399,7 @@ std::size_t EGraph::bytes() const {
                   live_classes_.capacity() * sizeof(EClassId) +
                   (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t);
   for (const EClass& c : classes_) {
-    b += (c.nodes.capacity() + c.parents.capacity()) * sizeof(ENodeId);
+    b += c.nodes.heap_bytes() + c.parents.heap_bytes();
   }
   for (const std::vector<EClassId>& v : by_op_) b += v.capacity() * sizeof(EClassId);
   if (analysis_) b += analysis_->bytes();
