@@ -35,6 +35,7 @@
 #include "egraph/analysis.hpp"
 #include "egraph/enode.hpp"
 #include "egraph/id.hpp"
+#include "egraph/id_list.hpp"
 #include "egraph/rec_expr.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
@@ -102,6 +103,14 @@ class EGraph {
   std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
+  // The visible e-nodes of canonical class c packed for e-matching, in the
+  // order of nodes(c): per e-node the words [op id, arity, payload low 32
+  // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
+  // valid while the e-graph is clean.
+  std::span<const std::uint32_t> packed_nodes(EClassId c) const {
+    const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
+    return {p + 1, p[0]};
+  }
 
   ENodeRef node(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
@@ -158,7 +167,6 @@ class EGraph {
   static constexpr std::uint32_t kInline = 2;
   struct NodeRecord {
     Payload payload;
-    std::size_t hash;  // of the content the hash-cons holds it under
     std::uint32_t op;
     union {
       EClassId inline_kids[kInline];
@@ -171,8 +179,8 @@ class EGraph {
     EClassId cls;              // the class it was added to (find() it)
   };
   struct EClass {
-    std::vector<ENodeId> nodes;
-    std::vector<ENodeId> parents;
+    IdList<ENodeId> nodes;
+    IdList<ENodeId> parents;
   };
   struct Key {
     Symbol op;
@@ -183,7 +191,7 @@ class EGraph {
   struct MemoHash {
     using is_transparent = void;
     const EGraph* g;
-    std::size_t operator()(ENodeId n) const { return g->records_[n.index()].hash; }
+    std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
     std::size_t operator()(const Key& k) const { return k.hash; }
   };
   struct MemoEq {
@@ -200,6 +208,10 @@ class EGraph {
   }
   EClassId* kids(NodeRecord& r) {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
+  }
+  std::size_t hash_of(ENodeId n) const {
+    const NodeRecord& r = records_[n.index()];
+    return hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {kids(r), r.arity});
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
@@ -221,6 +233,8 @@ class EGraph {
   std::vector<EClassId> touched_;          // classes whose lists need normalizing
   std::vector<EClassId> live_classes_;
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
+  std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
+  std::vector<std::uint32_t> packed_;         // see packed_nodes
   std::vector<EClassId> scratch_;
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;

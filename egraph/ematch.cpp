@@ -201,37 +201,34 @@ void MatchProgram::run(State& s, std::size_t pc) const {
       return;
     }
     case Kind::Bind: {
-      std::span<const ENodeId> nodes = s.g.nodes(s.regs[in.reg]);
+      // The class's e-nodes, packed and sorted by operator (EGraph::packed_nodes).
+      std::span<const std::uint32_t> words = s.g.packed_nodes(s.regs[in.reg]);
+      const std::uint32_t* p = words.data();
+      const std::uint32_t* end = p + words.size();
       const std::uint32_t op = in.op.id();
-      std::size_t k = 0;
-      if (nodes.size() > 16) {
-        k = std::partition_point(nodes.begin(), nodes.end(),
-                                 [&](ENodeId n) { return s.g.op(n).id() < op; }) -
-            nodes.begin();
-      }
-      for (; k < nodes.size(); ++k) {
-        ENodeRef n = s.g.node(nodes[k]);
-        if (n.op.id() != op) {
-          if (n.op.id() > op) break;
+      for (; p < end; p += 4 + p[1]) {
+        if (p[0] != op) {
+          if (p[0] > op) break;
           continue;
         }
-        if (n.children.size() != in.arity) continue;
+        if (p[1] != in.arity) continue;
+        const Payload payload = p[2] | static_cast<Payload>(p[3]) << 32;
         switch (in.payload_kind) {
           case PayloadMatch::Kind::Exact:
-            if (n.payload != in.payload) continue;
+            if (payload != in.payload) continue;
             break;
           case PayloadMatch::Kind::Any:
             break;
           case PayloadMatch::Kind::Var:
             if (in.payload_first) {
-              s.pregs[in.payload] = n.payload;
-            } else if (s.pregs[in.payload] != n.payload) {
+              s.pregs[in.payload] = payload;
+            } else if (s.pregs[in.payload] != payload) {
               continue;
             }
             break;
         }
         EClassId* out = s.regs.data() + in.other;
-        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = n.children[c];
+        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = EClassId(p[4 + c]);
         run(s, pc + 1);
         if (s.stop) return;
       }
