@@ -1,0 +1,188 @@
+// Tests of Runner and the schedulers: every stop reason is reached (the node
+// limit within 10%), the backoff scheduler bans an exploding rule and still
+// saturates, hooks stop a run, custom appliers and bidirectional rules work,
+// and two runs give identical e-graphs and reports.
+#include "egraph/runner.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace eqsat::egraph;
+
+namespace {
+
+std::vector<Rewrite> assoc_comm() {
+  std::vector<Rewrite> rules = {Rewrite::parse("comm", "(+ ?a ?b)", "(+ ?b ?a)")};
+  for (Rewrite& r : Rewrite::bidirectional("assoc", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)")) {
+    rules.push_back(std::move(r));
+  }
+  return rules;
+}
+
+// (+ x0 (+ x1 (+ ... xn-1)))
+std::string sum_of(int n) {
+  std::string s;
+  for (int i = 0; i + 1 < n; ++i) {
+    s += "(+ x";
+    s += std::to_string(i);
+    s += ' ';
+  }
+  s += 'x';
+  s += std::to_string(n - 1);
+  s += std::string(n - 1, ')');
+  return s;
+}
+
+// Applier: records each match and adds (tag ?x) to the matched class.
+struct Tagger : Applier {
+  std::uint32_t x = 0;
+  int calls = 0;
+  void bind(const VarLayout& layout) override {
+    if (!layout.index_of(Symbol("?x"))) throw std::invalid_argument("needs ?x");
+    x = *layout.index_of(Symbol("?x"));
+  }
+  bool apply(EGraph& g, EClassId root, const Subst& s) override {
+    ++calls;
+    return g.merge(root, g.add(Symbol("tag"), 0, {s[x]}));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("runner: saturates when nothing changes") {
+  EGraph g;
+  EClassId root = g.add_expr(RecExpr::parse(sum_of(4)));
+  Runner runner(g);
+  RunReport r = runner.run(assoc_comm());
+  CHECK(r.stop_reason == StopReason::Saturated);
+  g.check_invariants();
+  // Every bracketing and order of 4 terms: 15 non-empty subsets as classes.
+  CHECK(g.num_classes() == 15);
+  CHECK(g.lookup_expr(RecExpr::parse("(+ (+ x3 x2) (+ x1 x0))")) == g.find(root));
+  CHECK(r.iterations.back().enodes == r.enodes);
+}
+
+TEST_CASE("runner: iteration limit") {
+  EGraph g;
+  g.add_expr(RecExpr::parse(sum_of(8)));
+  Runner runner(g, RunnerConfig{.iter_limit = 2, .node_limit = 1000000, .time_limit = 100});
+  RunReport r = runner.run(assoc_comm());
+  CHECK(r.stop_reason == StopReason::IterationLimit);
+  CHECK(r.iterations.size() == 2);
+  g.check_invariants();
+}
+
+TEST_CASE("runner: node limit is not overshot by more than 10%") {
+  for (std::size_t limit : {300u, 1000u, 5000u}) {
+    EGraph g;
+    g.add_expr(RecExpr::parse(sum_of(10)));
+    Runner runner(g, RunnerConfig{.iter_limit = 100, .node_limit = limit, .time_limit = 100});
+    runner.set_scheduler(std::make_unique<SimpleScheduler>());
+    RunReport r = runner.run(assoc_comm());
+    INFO("limit " << limit);
+    CHECK(r.stop_reason == StopReason::NodeLimit);
+    CHECK(g.num_nodes() <= limit * 11 / 10);
+    CHECK(g.num_nodes() >= limit / 2);
+    CHECK(g.clean());
+    g.check_invariants();
+  }
+}
+
+TEST_CASE("runner: time limit, enforced inside an iteration") {
+  EGraph g;
+  g.add_expr(RecExpr::parse(sum_of(14)));
+  Runner runner(g, RunnerConfig{.iter_limit = 1000, .node_limit = 100000000, .time_limit = 0.05});
+  runner.set_scheduler(std::make_unique<SimpleScheduler>());
+  RunReport r = runner.run(assoc_comm());
+  CHECK(r.stop_reason == StopReason::TimeLimit);
+  g.check_invariants();
+}
+
+TEST_CASE("runner: a hook stops the run with its message") {
+  EGraph g;
+  g.add_expr(RecExpr::parse(sum_of(6)));
+  Runner runner(g);
+  int calls = 0;
+  runner.add_hook([&](Runner& r) -> std::optional<std::string> {
+    ++calls;
+    if (r.report().iterations.size() == 2) return "enough";
+    return std::nullopt;
+  });
+  RunReport r = runner.run(assoc_comm());
+  CHECK(r.stop_reason == StopReason::Other);
+  CHECK(r.stop_message == "enough");
+  CHECK(calls == 3);
+  CHECK(r.iterations.size() == 2);
+}
+
+TEST_CASE("backoff scheduler bans an exploding rule and still saturates") {
+  EGraph g;
+  EClassId root = g.add_expr(RecExpr::parse(sum_of(5)));
+  Runner runner(g, RunnerConfig{.iter_limit = 1000, .node_limit = 1000000, .time_limit = 100});
+  runner.set_scheduler(std::make_unique<BackoffScheduler>(/*match_limit=*/8, /*ban_length=*/2));
+  std::vector<Rewrite> rules = assoc_comm();
+  RunReport r = runner.run(rules);
+  CHECK(r.stop_reason == StopReason::Saturated);
+  auto& backoff = static_cast<BackoffScheduler&>(runner.scheduler());
+  CHECK(backoff.times_banned(0) + backoff.times_banned(1) + backoff.times_banned(2) > 0);
+  bool some_banned = false;
+  for (const Iteration& it : r.iterations) {
+    for (const RuleRecord& rr : it.rules) some_banned = some_banned || rr.banned;
+  }
+  CHECK(some_banned);
+  CHECK(g.num_classes() == 31);  // 2^5 - 1 subsets: the same saturated e-graph
+  CHECK(g.lookup_expr(RecExpr::parse("(+ x4 (+ x3 (+ x2 (+ x1 x0))))")) == g.find(root));
+}
+
+TEST_CASE("custom appliers and conditions") {
+  EGraph g;
+  EClassId fa = g.add_expr(RecExpr::parse("(f a)"));
+  EClassId fb = g.add_expr(RecExpr::parse("(f b)"));
+  auto tagger = std::make_shared<Tagger>();
+  Rewrite tag("tag", Pattern::parse("(f ?x)"), tagger);
+  Symbol a("a");
+  tag.when([a](const EGraph& eg, EClassId, const Subst& s) {
+    for (ENodeId n : eg.nodes(s.get(Symbol("?x")))) {
+      if (eg.op(n) == a) return true;
+    }
+    return false;
+  });
+  Runner runner(g);
+  RunReport r = runner.run(std::vector<Rewrite>{tag});
+  CHECK(r.stop_reason == StopReason::Saturated);
+  CHECK(g.lookup_expr(RecExpr::parse("(tag a)")) == g.find(fa));
+  CHECK_FALSE(g.lookup_expr(RecExpr::parse("(tag b)")).has_value());
+  CHECK(g.find(fb) != g.find(fa));
+  CHECK(tagger->calls == 2);  // applied once, then the match is still found but changes nothing
+  CHECK_THROWS_AS(Rewrite("bad", Pattern::parse("(f ?y)"), std::make_shared<Tagger>()),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(Rewrite::parse("r", "(f ?x)", "(g ?y)"),
+                    "rewrite r: variable ?y of the right-hand side is not bound by the left-hand "
+                    "side");
+  CHECK_THROWS_AS(Rewrite::bidirectional("r", "(f ?x ?y)", "(g ?x)"), std::invalid_argument);
+}
+
+TEST_CASE("payload variables carry over to the right-hand side") {
+  EGraph g;
+  EClassId root = g.add_expr(RecExpr::parse("(log (softmax@7 x))"));
+  Runner runner(g);
+  RunReport r = runner.run(std::vector<Rewrite>{
+      Rewrite::parse("log-softmax", "(log (softmax@?ax ?x))", "(log_softmax@?ax ?x)")});
+  CHECK(r.stop_reason == StopReason::Saturated);
+  CHECK(g.lookup_expr(RecExpr::parse("(log_softmax@7 x)")) == g.find(root));
+}
+
+TEST_CASE("two runs give identical e-graphs and reports") {
+  auto run = [] {
+    auto g = std::make_unique<EGraph>();
+    g->add_expr(RecExpr::parse(sum_of(7)));
+    g->add_expr(RecExpr::parse("(+ (+ x1 x3) (+ x5 x0))"));
+    Runner runner(*g, RunnerConfig{.iter_limit = 6, .node_limit = 3000, .time_limit = 100});
+    RunReport r = runner.run(assoc_comm());
+    return std::make_pair(g->dump(), r.to_string(false));
+  };
+  auto [dump1, report1] = run();
+  auto [dump2, report2] = run();
+  CHECK(dump1 == dump2);
+  CHECK(report1 == report2);
+  CHECK(report1.find("Stop reason") != std::string::npos);
+}
