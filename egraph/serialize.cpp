@@ -59,6 +59,80 @@ void append(Json& object, const std::string& key, Json value) {
   object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
 }
 
+// Builds an ordered_json document from nlohmann's SAX events in linear
+// time: members are appended in file order (ordered_json's own parser
+// looks each key up linearly, quadratic on a large "nodes" object), so a
+// repeated key appears twice. Records the first syntax error instead of
+// throwing.
+class OrderedDomBuilder {
+ public:
+  explicit OrderedDomBuilder(Json& root) : root_(root) {}
+
+  bool null() { return add(Json(nullptr)); }
+  bool boolean(bool value) { return add(Json(value)); }
+  bool number_integer(Json::number_integer_t value) { return add(Json(value)); }
+  bool number_unsigned(Json::number_unsigned_t value) { return add(Json(value)); }
+  bool number_float(Json::number_float_t value, const Json::string_t&) { return add(Json(value)); }
+  bool string(Json::string_t& value) { return add(Json(std::move(value))); }
+  bool binary(Json::binary_t& value) { return add(Json::binary(std::move(value))); }
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(Json::string_t& name) {
+    auto& members = open_.back()->get_ref<Json::object_t&>();
+    members.emplace_back(std::move(name), nullptr);
+    slot_ = &members.back().second;
+    return true;
+  }
+  // `byte` is where the parser stopped: the end of the offending token.
+  bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) {
+    error_byte_ = byte;
+    error_ = short_parse_message(e.what());
+    return false;
+  }
+
+  std::size_t error_byte() const { return error_byte_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  // Places a value where the document expects one; returns where it is.
+  // Pointers into open containers stay valid: a container only grows while
+  // it is the innermost open one.
+  Json* place(Json&& value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    Json& container = *open_.back();
+    if (container.is_array()) {
+      auto& items = container.get_ref<Json::array_t&>();
+      items.push_back(std::move(value));
+      return &items.back();
+    }
+    *slot_ = std::move(value);
+    return slot_;
+  }
+  bool add(Json&& value) {
+    place(std::move(value));
+    return true;
+  }
+  bool open(Json&& container) {
+    open_.push_back(place(std::move(container)));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  Json& root_;
+  std::vector<Json*> open_;
+  Json* slot_ = nullptr;
+  std::size_t error_byte_ = 0;
+  std::string error_;
+};
+
 const Json* field(const Json& object, const char* name) {
   auto it = object.find(name);
   return it == object.end() ? nullptr : &*it;
@@ -68,14 +142,11 @@ const Json* field(const Json& object, const char* name) {
 
 SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file) {
   Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    auto [line, column] = line_and_column(text, e.byte);
+  OrderedDomBuilder builder(doc);
+  if (!Json::sax_parse(text.begin(), text.end(), &builder)) {
+    auto [line, column] = line_and_column(text, builder.error_byte());
     throw SerializeError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                         ": error: malformed JSON: " + short_parse_message(e.what()));
-  } catch (const Json::exception& e) {  // e.g. a number too large for a double
-    fail(file, "malformed JSON: " + short_parse_message(e.what()));
+                         ": error: malformed JSON: " + builder.error());
   }
   if (!doc.is_object()) fail(file, "the top level is not a JSON object");
   const Json* nodes = field(doc, "nodes");
@@ -98,7 +169,9 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
       class_of_id.emplace(class_id, graph.problem.add_class());
       graph.class_ids.push_back(class_id);
     }
-    node_of_id.emplace(id, static_cast<std::uint32_t>(class_of_node.size()));
+    if (!node_of_id.emplace(id, static_cast<std::uint32_t>(class_of_node.size())).second) {
+      fail(file, where + " is defined twice");
+    }
     class_of_node.push_back(class_of_id.at(class_id));
   }
   for (const auto& [id, node] : nodes->items()) {
@@ -165,8 +238,11 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
   }
   if (const Json* data = field(doc, "class_data")) {
     if (!data->is_object()) fail(file, "\"class_data\" is not an object");
+    absl::flat_hash_map<std::string, bool> seen;  // a repeated class keeps its first entry
     for (const auto& [id, value] : data->items()) {
-      if (class_of_id.contains(id)) append(graph.class_data, id, value);
+      if (class_of_id.contains(id) && seen.emplace(id, true).second) {
+        append(graph.class_data, id, value);
+      }
     }
   }
   return graph;

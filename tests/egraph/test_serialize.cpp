@@ -138,7 +138,10 @@ TEST_CASE("bad files give one clear error each", "[serialize]") {
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": -2}}})") ==
         "bad.json: error: node \"a\": cost -2 is negative (extraction needs costs >= 0)");
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": 1e999}}})") ==
-        "bad.json: error: malformed JSON: number overflow parsing '1e999'");
+        "bad.json:1:56: error: malformed JSON: number overflow parsing '1e999'");
+  CHECK(error_of(
+            R"({"nodes": {"a": {"op": "a", "eclass": "A"}, "a": {"op": "b", "eclass": "A"}}})") ==
+        "bad.json: error: node \"a\" is defined twice");
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": "1"}}})") ==
         "bad.json: error: node \"a\": \"cost\" is not a number");
   CHECK(error_of(R"({"nodes": {"a": {"op": "a"}}})") ==
