@@ -127,8 +127,8 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
         continue;
       case OpKind::Grad:
         context.fail_at(t,
-                        "grad: cannot run a graph that still contains grad (gradients are "
-                        "expanded by the optimizer; run without --no-opt once it lands)");
+                        "grad: cannot run a graph that still contains grad (gradient expansion is "
+                        "not available yet)");
       case OpKind::Fn:
         context.fail_at(t, "fn: a body is not a value; call it or scan over it");
       default:
