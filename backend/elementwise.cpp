@@ -348,7 +348,108 @@ void run_where(Operands in, Array& out) {
   });
 }
 
+// out = a (op) b over n elements; a constant operand is read once.
+template <class T>
+void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_const, T* out,
+                  std::int64_t n) {
+  using Eigen::PropagateNaN;
+  using Eigen::internal::scalar_max_op;
+  using Eigen::internal::scalar_min_op;
+  auto run = [&](auto f) {
+    Out<T> o(out, n);
+    if (!a_const && !b_const)
+      o = f(In<T>(a, n), In<T>(b, n));
+    else if (!a_const)
+      o = f(In<T>(a, n), Vec<T>::Constant(n, *b));
+    else if (!b_const)
+      o = f(Vec<T>::Constant(n, *a), In<T>(b, n));
+    else
+      o.setConstant(f(In<T>(a, 1), In<T>(b, 1)).coeff(0));
+  };
+  switch (kind) {
+    case OpKind::Add:
+      return run([](const auto& x, const auto& y) { return x + y; });
+    case OpKind::Sub:
+      return run([](const auto& x, const auto& y) { return x - y; });
+    case OpKind::Mul:
+      return run([](const auto& x, const auto& y) { return x * y; });
+    case OpKind::Div:
+      return run([](const auto& x, const auto& y) { return x / y; });
+    case OpKind::Maximum:
+      return run([](const auto& x, const auto& y) {
+        return x.binaryExpr(y, scalar_max_op<T, T, PropagateNaN>());
+      });
+    case OpKind::Minimum:
+      return run([](const auto& x, const auto& y) {
+        return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
+      });
+    default:  // pow
+      for (std::int64_t i = 0; i < n; ++i)
+        out[i] = std::pow(a[a_const ? 0 : i], b[b_const ? 0 : i]);
+  }
+}
+
+template <class T>
+void run_fused_typed(std::span<const FusedOp> program, Operands leaves, Array& out) {
+  alignas(64) T registers[kMaxFusedOps][kBlock];
+  const std::int64_t n = out.size();
+  const std::size_t last = program.size() - 1;
+  for (std::int64_t s = 0; s < n; s += kBlock) {
+    const std::int64_t m = std::min(kBlock, n - s);
+    auto source = [&](const FusedSource& src, bool& is_const) -> const T* {
+      if (!src.leaf) {
+        is_const = false;
+        return registers[src.index];
+      }
+      const Array& a = *leaves[src.index];
+      is_const = a.rank() == 0;
+      return is_const ? a.data<T>() : a.data<T>() + s;
+    };
+    for (std::size_t k = 0; k < program.size(); ++k) {
+      const FusedOp& op = program[k];
+      T* dst = k == last ? out.data<T>() + s : registers[k];
+      bool a_const = false, b_const = false;
+      const T* a = source(op.src[0], a_const);
+      if (op.arity == 1) {
+        if (a_const) {
+          std::fill_n(dst, m, *a);
+          a = dst;
+        }
+        unary_block<T>(op.kind, a, dst, m);
+      } else {
+        const T* b = source(op.src[1], b_const);
+        binary_block<T>(op.kind, a, a_const, b, b_const, dst, m);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+bool fusable(OpKind kind) {
+  switch (kind) {
+    case OpKind::LogicalNot:
+    case OpKind::Cast:
+      return false;
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Pow:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+      return true;
+    default:
+      return ops::op_info(kind).group == ops::OpGroup::Unary;
+  }
+}
+
+void run_fused(std::span<const FusedOp> program, Operands leaves, Array& out) {
+  if (out.dtype() == DType::F32)
+    run_fused_typed<float>(program, leaves, out);
+  else
+    run_fused_typed<double>(program, leaves, out);
+}
 
 void elementwise_shape(TermRef op, Operands in, Dims& shape) {
   if (in.size() == 1) {

@@ -127,8 +127,8 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
         continue;
       case OpKind::Grad:
         context.fail_at(t,
-                        "grad: cannot run a graph that still contains grad (gradients are "
-                        "expanded by the optimizer; run without --no-opt once it lands)");
+                        "grad: cannot run a graph that still contains grad (gradient expansion is "
+                        "not available yet)");
       case OpKind::Fn:
         context.fail_at(t, "fn: a body is not a value; call it or scan over it");
       default:
@@ -151,20 +151,25 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     code_.push_back(std::move(in));
   }
 
+  for (TermRef t : outputs) {
+    if (t->is_tuple())
+      context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
+    output_slots_.push_back(slot_of.at(t));
+  }
+  fuse_elementwise(output_slots_);
+  producer.assign(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i)
+    for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
+
   // Liveness: a slot dies after its last reader, or right after its
   // producer when nothing reads it; outputs and pinned slots never die.
   constexpr int kForever = std::numeric_limits<int>::max();
   std::vector<int> last_use(slots_.size(), -1);
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int s : code_[i].operands) last_use[s] = i;
-  for (TermRef t : outputs) {
-    if (t->is_tuple())
-      context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
-    output_slots_.push_back(slot_of.at(t));
-    last_use[output_slots_.back()] = kForever;
-  }
+  for (int s : output_slots_) last_use[s] = kForever;
   for (int s = 0; s < static_cast<int>(slots_.size()); ++s) {
-    if (pinned_[s] || last_use[s] == kForever) continue;
+    if (pinned_[s] || last_use[s] == kForever || producer[s] < 0) continue;
     code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
   }
   // In place: an elementwise result may take the buffer of an operand that
@@ -172,7 +177,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   // run time: same dtype and shape, and no other holder).
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     Instruction& in = code_[i];
-    if (in.step != Step::Kernel) continue;
+    if (in.step != Step::Kernel && in.step != Step::Fused) continue;
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       const int s = in.operands[k];
       if (pinned_[s] || last_use[s] != i || std::ranges::count(in.operands, s) != 1) continue;
@@ -182,12 +187,131 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   }
 }
 
+void Function::fuse_elementwise(const std::vector<int>& output_slots) {
+  // Readers per slot; an output counts as an extra reader.
+  std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
+    for (int s : code_[i].operands) ++readers[s];
+    if (code_[i].num_out == 1) producer[code_[i].out] = i;
+  }
+  for (int s : output_slots) ++readers[s];
+  auto candidate = [&](const Instruction& in) {
+    if (in.step != Step::Kernel || !fusable(in.term->kind())) return false;
+    const ops::DType d = in.term->tensor_type().dtype;
+    if (d != ops::DType::F32 && d != ops::DType::F64) return false;
+    for (TermRef operand : in.term->operands())
+      if (operand->tensor_type().dtype != d) return false;
+    return true;
+  };
+  // Groups, from the last instruction back: a root absorbs the candidates
+  // producing its operands when it is their only reader, transitively.
+  std::vector<int> root_of(code_.size(), -1);
+  std::vector<std::vector<int>> groups(code_.size());
+  for (int i = static_cast<int>(code_.size()) - 1; i >= 0; --i) {
+    if (root_of[i] >= 0 || !candidate(code_[i])) continue;
+    root_of[i] = i;
+    std::vector<int>& group = groups[i];
+    std::vector<int> todo{i};
+    while (!todo.empty()) {
+      const int m = todo.back();
+      todo.pop_back();
+      group.push_back(m);
+      for (int s : code_[m].operands) {
+        const int j = producer[s];
+        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !candidate(code_[j]) ||
+            code_[j].term->tensor_type().dtype != code_[i].term->tensor_type().dtype ||
+            group.size() + todo.size() >= kMaxFusedOps)
+          continue;
+        root_of[j] = i;
+        todo.push_back(j);
+      }
+    }
+    std::ranges::sort(group);
+  }
+  std::vector<Instruction> old = std::move(code_);
+  code_.clear();
+  for (int i = 0; i < static_cast<int>(old.size()); ++i) {
+    if (root_of[i] != i || groups[i].size() < 2) {
+      if (root_of[i] < 0 || root_of[i] == i) code_.push_back(std::move(old[i]));
+      continue;
+    }
+    Instruction fused;
+    fused.step = Step::Fused;
+    fused.term = old[i].term;
+    fused.out = old[i].out;
+    std::unordered_map<int, int> register_of;  // member result slot -> its op
+    for (int m : groups[i]) {
+      Instruction& member = old[m];
+      FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
+      for (std::size_t k = 0; k < member.operands.size(); ++k) {
+        const int s = member.operands[k];
+        if (auto it = register_of.find(s); it != register_of.end()) {
+          op.src[k] = {false, it->second};
+          continue;
+        }
+        auto leaf = std::ranges::find(fused.operands, s);
+        op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
+        if (leaf == fused.operands.end()) fused.operands.push_back(s);
+      }
+      register_of.emplace(member.out, static_cast<int>(fused.program.size()));
+      fused.program.push_back(op);
+      fused.members.push_back(std::move(member));
+    }
+    fused.args.resize(fused.operands.size());
+    code_.push_back(std::move(fused));
+  }
+}
+
+void Function::run_fused(Instruction& in) {
+  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+  // The fused pass needs every leaf to be the result's shape or a scalar.
+  const ops::Dims* shape = nullptr;
+  bool one_pass = true;
+  for (const Array* a : in.args) {
+    if (a->rank() == 0) continue;
+    if (!shape)
+      shape = &a->shape();
+    else if (a->shape() != *shape)
+      one_pass = false;
+  }
+  if (!one_pass) {
+    for (Instruction& member : in.members) {
+      try {
+        execute(member);
+      } catch (const RuntimeError& e) {
+        context_->fail_at(member.term, e.what());
+      }
+    }
+    for (std::size_t m = 0; m + 1 < in.members.size(); ++m)
+      context_->pool.give(std::move(slots_[in.members[m].out]));
+    return;
+  }
+  if (shape)
+    in.shape = *shape;
+  else
+    in.shape.clear();
+  const ops::DType dtype = in.term->tensor_type().dtype;
+  Array& dst = slots_[in.out];
+  if (in.in_place >= 0) {
+    const Array& a = *in.args[in.in_place];
+    if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
+      dst = a;
+      detail::run_fused(in.program, in.args, dst);
+      return;
+    }
+  }
+  dst = context_->pool.take(dtype, in.shape);
+  detail::run_fused(in.program, in.args, dst);
+}
+
 void Function::execute(Instruction& in) {
   switch (in.step) {
     case Step::Scan:
       return run_scan(in);
     case Step::Call:
       return run_call(in);
+    case Step::Fused:
+      return run_fused(in);
     default:
       break;
   }

@@ -1,12 +1,15 @@
 // Function: one compiled graph body — the top-level graph, a scan body or a
 // def — as a straight-line list of instructions over numbered value slots.
 // Compiling fixes the order of evaluation (a topological order from
-// Boost.Graph), the slot each value lives in, and after which instruction
-// each slot dies (its buffer then returns to the pool). Internal to the
-// backend; the public face is Program (program.hpp).
+// Boost.Graph), fuses chains of float elementwise ops whose intermediate
+// values have no other reader into one pass over memory, and decides the
+// slot each value lives in and after which instruction each slot dies (its
+// buffer then returns to the pool). Internal to the backend; the public
+// face is Program (program.hpp).
 #pragma once
 
 #include "buffer_pool.hpp"
+#include "kernel_groups.hpp"
 
 #include "ops/graph.hpp"
 
@@ -48,21 +51,28 @@ class Function {
   std::size_t num_instructions() const { return code_.size(); }
 
  private:
-  enum class Step { Kernel, View, Scan, Call };
+  enum class Step { Kernel, View, Scan, Call, Fused };
   struct Instruction {
     Step step;
     ops::TermRef term;
     std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
     int out = 0;                // first result slot
     int num_out = 1;
-    std::vector<int> release;             // slots that die after this instruction
-    int in_place = -1;                    // operand position whose buffer may take the result
-    Function* body = nullptr;             // scan and call
+    std::vector<int> release;  // slots that die after this instruction
+    int in_place = -1;         // operand position whose buffer may take the result
+    Function* body = nullptr;  // scan and call
+    // Fused: the expression over the operands (its leaves), and the
+    // original instructions, run one by one when the leaves' shapes at run
+    // time are not all the result's (or scalars).
+    std::vector<FusedOp> program;
+    std::vector<Instruction> members;
     std::vector<const ops::Array*> args;  // scratch: operand values
     ops::Dims shape;                      // scratch: result shape
   };
 
+  void fuse_elementwise(const std::vector<int>& output_slots);
   void execute(Instruction& in);
+  void run_fused(Instruction& in);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 

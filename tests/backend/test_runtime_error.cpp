@@ -142,8 +142,8 @@ TEST_CASE("a graph that still contains grad is refused with a clear error") {
     FAIL("compile accepted grad");
   } catch (const backend::RuntimeError& e) {
     CHECK(std::string(e.what()) ==
-          "grad.eg:2:9: error: grad: cannot run a graph that still contains grad (gradients are "
-          "expanded by the optimizer; run without --no-opt once it lands)");
+          "grad.eg:2:9: error: grad: cannot run a graph that still contains grad (gradient "
+          "expansion is not available yet)");
   }
 }
 
