@@ -30,9 +30,12 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Above this many nodes in one class, a node is only compared with the first
-// kDominanceWindow kept nodes when looking for one that dominates it.
+// A node is compared with at most this many kept nodes of its class when
+// looking for one that dominates it (bounds the quadratic check).
 constexpr std::size_t kDominanceWindow = 256;
+
+// Above this many node variables, CBC's preprocessing is switched off.
+constexpr std::size_t kPreprocessMaxNodeColumns = 6000;
 
 // The problem after pruning: for each class, the nodes that may be chosen,
 // and which classes are reachable from the roots through them.
@@ -190,7 +193,8 @@ struct Program {
   std::vector<bool> integer;
   std::vector<int> node_column;           // by node, -1 if not a variable
   std::vector<std::int32_t> column_node;  // by column, -1 if not a node's
-  std::vector<int> class_column;          // by class: activity, -1 if inactive
+  std::size_t num_node_columns = 0;
+  std::vector<int> class_column;  // by class: activity, -1 if inactive
 
   int add_column(double lower, double upper, double cost, bool is_integer) {
     columns.emplace_back();
@@ -224,6 +228,7 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
     for (ProblemNodeId n : pruned.nodes[c.value]) {
       program.node_column[n.value] = program.add_column(0.0, 1.0, problem.node(n).cost, true);
       program.column_node.back() = static_cast<std::int32_t>(n.value);
+      ++program.num_node_columns;
       ++stats.nodes;
     }
   }
@@ -323,9 +328,12 @@ CbcResult run_cbc(const Program& program, const std::vector<int>& start, double 
   Cbc_setParameter(m, "timeMode", "elapsed");
   Cbc_setMaximumSeconds(m, seconds);
   Cbc_setAllowableFractionGap(m, 0.0);
-  // CBC's preprocessing costs seconds on the large gym instances and, measured
-  // on them, leaves fewer instances proven optimal within the limit.
-  Cbc_setParameter(m, "preprocess", "off");
+  // CBC's preprocessing pays off on small programs but costs seconds on
+  // large ones; measured on extraction-gym with a 10 s limit (babble proves
+  // more instances with it, flexc and herbie many more without).
+  if (program.num_node_columns > kPreprocessMaxNodeColumns) {
+    Cbc_setParameter(m, "preprocess", "off");
+  }
   if (!start.empty()) {
     const std::vector<double> ones(start.size(), 1.0);
     Cbc_setMIPStartI(m, static_cast<int>(start.size()), start.data(), ones.data());

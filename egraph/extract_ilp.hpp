@@ -33,7 +33,8 @@ struct IlpStats {
 // answer is the better of CBC's incumbent and the warm start; `optimal` is
 // CBC's proof. CBC runs in a forked child process, killed at the deadline,
 // because CBC does not check its limit everywhere (its root LP can take
-// minutes); its incumbent is kept when it returns in time. Throws
+// minutes); its incumbent is kept when it returns in time. (If fork fails,
+// CBC runs in this process with only its own limit.) Throws
 // ExtractionError if a root has no acyclic term.
 Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& options = {},
                        IlpStats* stats = nullptr);
