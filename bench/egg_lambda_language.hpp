@@ -8,6 +8,8 @@
 #include "egraph/analysis_of.hpp"
 #include "egraph/rewrite.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -176,7 +178,7 @@ class CaptureAvoid final : public Applier {
     const std::vector<EClassId>& free = info(g, s[e_]).free;
     EClassId result;
     if (std::binary_search(free.begin(), free.end(), v2)) {
-      std::string name = "_" + std::to_string(root.value());
+      std::string name = fmt::format("_{}", root.value());
       EClassId fresh = g.add(kSym, Symbol(name).id());
       EClassId inner = g.add(kLet, 0, {s[v2_], g.add(kVar, 0, {fresh}), s[body_]});
       result = g.add(kLam, 0, {fresh, g.add(kLet, 0, {s[v1_], s[e_], inner})});
