@@ -98,6 +98,15 @@ std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
   return find(records_[it->index()].cls);
 }
 
+std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
+                                                   std::span<const EClassId> children) const {
+  // Hash-cons entries of e-nodes that existed at the last rebuild keep their
+  // keys until the next rebuild (only `repair` re-keys).
+  auto it = memo_.find(Key{op, payload, children, hash_enode(op, payload, children)});
+  if (it == memo_.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  return snapshot_root_[records_[it->index()].cls.index()];
+}
+
 std::optional<EClassId> EGraph::lookup_expr(const RecExpr& expr) const {
   if (expr.empty()) return std::nullopt;
   std::vector<EClassId> ids(expr.size());
@@ -312,6 +321,9 @@ void EGraph::rebuild_index() {
     }
     packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
+  snapshot_nodes_ = records_.size();
+  snapshot_root_.resize(uf_.size());
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
 void EGraph::check_invariants() const {
@@ -397,7 +409,8 @@ std::size_t EGraph::bytes() const {
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
                   live_classes_.capacity() * sizeof(EClassId) +
-                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t);
+                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +
+                  snapshot_root_.capacity() * sizeof(EClassId);
   for (const EClass& c : classes_) {
     b += c.nodes.heap_bytes() + c.parents.heap_bytes();
   }

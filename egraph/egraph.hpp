@@ -28,6 +28,12 @@
 // Queries that list classes or nodes (`classes`, `nodes`, `parents`,
 // `classes_with_op`) are only meaningful when the e-graph is clean.
 //
+// E-matching reads only a snapshot taken by the last rebuild: `classes()`,
+// `classes_with_op`, `packed_nodes` and `lookup_in_snapshot`, which adds and
+// merges leave alone until the next rebuild. So a runner may apply one
+// rule's matches before searching the next rule and still find exactly what
+// a search of the iteration's starting e-graph finds (egg's semantics).
+//
 // Ids are deterministic: the same sequence of calls gives the same ids.
 // Not thread-safe.
 #pragma once
@@ -107,6 +113,10 @@ class EGraph {
   // order of nodes(c): per e-node the words [op id, arity, payload low 32
   // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
   // valid while the e-graph is clean.
+  // The class of (op, payload, children) as of the last rebuild, children
+  // being classes of that snapshot; nullopt if it did not exist then.
+  std::optional<EClassId> lookup_in_snapshot(Symbol op, Payload payload,
+                                             std::span<const EClassId> children) const;
   std::span<const std::uint32_t> packed_nodes(EClassId c) const {
     const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
     return {p + 1, p[0]};
@@ -235,6 +245,8 @@ class EGraph {
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
   std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
   std::vector<std::uint32_t> packed_;         // see packed_nodes
+  std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
+  std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
   std::vector<EClassId> scratch_;
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;

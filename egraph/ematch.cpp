@@ -18,7 +18,7 @@ std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::ui
     if (!k) return std::nullopt;
     kids.push_back(*k);
   }
-  return g.lookup(n.op, n.payload.value, kids);
+  return g.lookup_in_snapshot(n.op, n.payload.value, kids);
 }
 
 }  // namespace

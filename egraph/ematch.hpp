@@ -5,7 +5,9 @@
 // operator (a range of the class's sorted e-nodes) and loads their children
 // into registers; `Compare` checks a repeated variable; `Ground` checks a
 // variable-free subterm against its class, looked up once per search.
-// Payload constraints are checked in `Bind`. The e-graph must be clean.
+// Payload constraints are checked in `Bind`. A search reads only the
+// e-graph's snapshot of its last rebuild (see egraph.hpp): it finds the same
+// matches before and after adds and merges, until the next rebuild.
 #pragma once
 
 #include "egraph/egraph.hpp"

@@ -78,7 +78,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
   for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
   scheduler_->start(rules);
   if (!g_.clean()) g_.rebuild();
-  std::vector<Matches> matches(rules.size());
+  Matches matches;
 
   for (std::size_t i = 0; !stopped_; ++i) {
     if (std::optional<StopReason> s = check_limits(i)) {
@@ -102,31 +102,32 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
     it.hook_seconds = seconds_since(t);
     if (stopped_) break;
 
-    t = Clock::now();
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      matches[r].clear();
+    // Searches read the snapshot of the last rebuild, so applying rule r
+    // before searching rule r + 1 finds what searching all first would,
+    // keeps one rule's matches in memory, and skips the searches a limit
+    // makes useless.
+    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
+      t = Clock::now();
+      matches.clear();
       std::size_t limit = scheduler_->match_limit(i, r);
       if (limit == 0) {
         it.rules[r].banned = true;
-        continue;
+      } else {
+        rules[r]->search(g_, matches, limit);
+        it.rules[r].matches = matches.size();
+        if (!scheduler_->accept(i, r, matches.size())) {
+          it.rules[r].banned = true;
+          matches.clear();
+        }
       }
-      rules[r]->search(g_, matches[r], limit);
-      it.rules[r].matches = matches[r].size();
-      if (!scheduler_->accept(i, r, matches[r].size())) {
-        it.rules[r].banned = true;
-        matches[r].clear();
-      }
+      it.search_seconds += seconds_since(t);
       if (elapsed() > config_.time_limit) {
         stop(StopReason::TimeLimit, "");
         break;
       }
-    }
-    it.search_seconds = seconds_since(t);
-
-    t = Clock::now();
-    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
-      for (std::size_t k = 0; k < matches[r].size(); ++k) {
-        if (rules[r]->apply_match(g_, matches[r], k)) ++it.rules[r].applied;
+      t = Clock::now();
+      for (std::size_t k = 0; k < matches.size(); ++k) {
+        if (rules[r]->apply_match(g_, matches, k)) ++it.rules[r].applied;
         if (g_.num_nodes() > config_.node_limit) {
           stop(StopReason::NodeLimit, "");
           break;
@@ -136,8 +137,8 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
           break;
         }
       }
+      it.apply_seconds += seconds_since(t);
     }
-    it.apply_seconds = seconds_since(t);
 
     t = Clock::now();
     it.rebuild_merges = g_.rebuild();

@@ -1,11 +1,13 @@
 // Runner: equality saturation's outer loop. Each iteration runs the hooks,
-// searches every rule (as the scheduler allows) on the clean e-graph, applies
-// all matches, then rebuilds. It stops when an iteration changes nothing
-// (saturated) or a limit is reached; limits are checked before each
-// iteration and also inside one: the node limit after every applied match
-// (so the e-graph ends at most one right-hand side above it), the time
-// limit after every rule's search and every 64 applied matches. The e-graph
-// is always rebuilt (consistent) when `run` returns.
+// searches every rule (as the scheduler allows) on the e-graph as the
+// iteration found it, applies all matches, then rebuilds. (Rule r's matches
+// are applied before rule r + 1 is searched; since e-matching reads the
+// snapshot of the last rebuild, this finds the same matches as searching
+// every rule first, with one rule's matches in memory at a time.) It stops when an iteration
+// changes nothing (saturated) or a limit is reached; limits are checked before each iteration and
+// also inside one: the node limit after every applied match (so the e-graph ends at most one
+// right-hand side above it), the time limit after every rule's search and every 64 applied matches.
+// The e-graph is always rebuilt (consistent) when `run` returns.
 //
 // Defaults (egg's): 30 iterations, 10,000 e-nodes, 5 seconds, and the
 // BackoffScheduler (match limit 1,000, ban length 5).
