@@ -175,7 +175,7 @@ class EGraph {
   // Up to kInline children are stored in the record itself (one cache line
   // to compare during a hash-cons probe), more in `children_`.
   static constexpr std::uint32_t kInline = 2;
-  struct NodeRecord {
+  struct alignas(32) NodeRecord {  // aligned: one cache line per record
     Payload payload;
     std::uint32_t op;
     union {
