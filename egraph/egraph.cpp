@@ -36,9 +36,20 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
   return by_op_[op.id()];
 }
 
+void EGraph::check_id(EClassId c, const char* where) const {
+  if (c.index() >= uf_.size()) {
+    throw std::out_of_range(std::string(where) + ": e-class id " +
+                            (c.valid() ? std::to_string(c.value()) : std::string("(invalid)")) +
+                            " is not in this e-graph");
+  }
+}
+
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = uf_.find_compress(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::add");
+    c = uf_.find_compress(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
 
@@ -91,7 +102,10 @@ EClassId EGraph::add_expr(const RecExpr& expr) {
 std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
                                        std::span<const EClassId> children) const {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = find(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::lookup");
+    c = find(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   auto it = memo_.find(key);
   if (it == memo_.end()) return std::nullopt;
@@ -133,6 +147,8 @@ void EGraph::queue_analysis(std::span<const ENodeId> nodes) {
 }
 
 bool EGraph::merge(EClassId a, EClassId b) {
+  check_id(a, "EGraph::merge");
+  check_id(b, "EGraph::merge");
   a = uf_.find_compress(a);
   b = uf_.find_compress(b);
   if (a == b) return false;
@@ -160,6 +176,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
 }
 
 std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>& keep) {
+  check_id(c, "EGraph::prune");
   c = uf_.find_compress(c);
   IdList<ENodeId>& nodes = classes_[c.index()].nodes;
   std::size_t hidden = 0;

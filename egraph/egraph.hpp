@@ -71,6 +71,8 @@ class EGraph {
   // The class of the e-node (op, payload, children), adding it as a new
   // class if the hash-cons does not hold it yet. Children need not be
   // canonical. Calls the analysis's make and modify for a new class.
+  // `add`, `lookup`, `merge` and `prune` throw std::out_of_range for an id
+  // that is not of this e-graph.
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
   EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
     return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));
@@ -225,6 +227,8 @@ class EGraph {
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
+  // Throws std::out_of_range naming `where` if c is not an id of this e-graph.
+  void check_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   void touch(EClassId c);
   void normalize_touched();
