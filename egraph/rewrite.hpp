@@ -36,7 +36,7 @@
 
 namespace eqsat::egraph {
 
-// Finds matches in a clean e-graph.
+// Finds matches in the e-graph as of its last rebuild (see egraph.hpp).
 class Searcher {
  public:
   virtual ~Searcher() = default;
@@ -48,7 +48,8 @@ class Searcher {
   virtual std::string to_string() const = 0;
 };
 
-// The searcher of a pattern or multi-pattern.
+// The searcher of a pattern or multi-pattern. A multi-pattern's match is
+// rooted at its first part's class (what a PatternApplier merges with).
 class PatternSearcher final : public Searcher {
  public:
   explicit PatternSearcher(const Pattern& p) : program_(p), text_(p.to_string()) {}

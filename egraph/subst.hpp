@@ -59,7 +59,8 @@ class Subst {
 };
 
 // Matches of one searcher: for match i, `roots[i]` is the e-class the
-// (first) pattern's root matched, followed by its substitution.
+// (first) pattern's root matched, followed by its substitution. `layout`
+// points into the searcher, which must outlive the matches.
 struct Matches {
   const VarLayout* layout = nullptr;
   std::vector<EClassId> roots;
