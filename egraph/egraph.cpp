@@ -1,5 +1,7 @@
 #include "egraph/egraph.hpp"
 
+#include "egraph/growth.hpp"
+
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -66,6 +68,9 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     children_.insert(children_.end(), canon.begin(), canon.end());
   }
   r.cls = c;
+  reserve_one_more(records_);
+  reserve_one_more(classes_);
+  reserve_one_more(touched_flag_);
   records_.push_back(r);
   classes_.emplace_back();
   touched_flag_.push_back(0);
