@@ -8,6 +8,7 @@
 #include "egraph/symbol.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -79,5 +80,9 @@ struct Matches {
                  payloads.data() + i * layout->payload_vars.size());
   }
 };
+
+// Receives batches of matches during a search (which then clears them);
+// returns false to stop the search.
+using MatchSink = std::function<bool(Matches& batch)>;
 
 }  // namespace eqsat::egraph
