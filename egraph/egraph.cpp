@@ -1,5 +1,7 @@
 #include "egraph/egraph.hpp"
 
+#include "egraph/growth.hpp"
+
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -25,8 +27,7 @@ bool EGraph::MemoEq::operator()(ENodeId a, ENodeId b) const {
 
 bool EGraph::MemoEq::operator()(ENodeId a, const Key& k) const {
   const NodeRecord& r = g->records_[a.index()];
-  if (r.hash != k.hash || r.op != k.op.id() || r.payload != k.payload ||
-      r.arity != k.children.size()) {
+  if (r.op != k.op.id() || r.payload != k.payload || r.arity != k.children.size()) {
     return false;
   }
   return std::equal(k.children.begin(), k.children.end(), g->kids(r));
@@ -37,9 +38,20 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
   return by_op_[op.id()];
 }
 
+void EGraph::check_id(EClassId c, const char* where) const {
+  if (c.index() >= uf_.size()) {
+    throw std::out_of_range(std::string(where) + ": e-class id " +
+                            (c.valid() ? std::to_string(c.value()) : std::string("(invalid)")) +
+                            " is not in this e-graph");
+  }
+}
+
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = uf_.find_compress(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::add");
+    c = uf_.find_compress(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
 
@@ -47,7 +59,6 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   EClassId c = uf_.make_set();
   NodeRecord r{};
   r.payload = payload;
-  r.hash = key.hash;
   r.op = op.id();
   r.arity = static_cast<std::uint32_t>(canon.size());
   if (canon.size() <= kInline) {
@@ -57,12 +68,15 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     children_.insert(children_.end(), canon.begin(), canon.end());
   }
   r.cls = c;
+  reserve_one_more(records_);
+  reserve_one_more(classes_);
+  reserve_one_more(touched_flag_);
   records_.push_back(r);
   classes_.emplace_back();
   touched_flag_.push_back(0);
   classes_.back().nodes.push_back(n);
   for (EClassId child : canon) {
-    std::vector<ENodeId>& ps = classes_[child.index()].parents;
+    IdList<ENodeId>& ps = classes_[child.index()].parents;
     if (ps.empty() || ps.back() != n) ps.push_back(n);
   }
   memo_.insert(n);
@@ -93,11 +107,23 @@ EClassId EGraph::add_expr(const RecExpr& expr) {
 std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
                                        std::span<const EClassId> children) const {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = find(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::lookup");
+    c = find(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   auto it = memo_.find(key);
   if (it == memo_.end()) return std::nullopt;
   return find(records_[it->index()].cls);
+}
+
+std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
+                                                   std::span<const EClassId> children) const {
+  // Hash-cons entries of e-nodes that existed at the last rebuild keep their
+  // keys until the next rebuild (only `repair` re-keys).
+  auto it = memo_.find(Key{op, payload, children, hash_enode(op, payload, children)});
+  if (it == memo_.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  return snapshot_root_[records_[it->index()].cls.index()];
 }
 
 std::optional<EClassId> EGraph::lookup_expr(const RecExpr& expr) const {
@@ -126,6 +152,8 @@ void EGraph::queue_analysis(std::span<const ENodeId> nodes) {
 }
 
 bool EGraph::merge(EClassId a, EClassId b) {
+  check_id(a, "EGraph::merge");
+  check_id(b, "EGraph::merge");
   a = uf_.find_compress(a);
   b = uf_.find_compress(b);
   if (a == b) return false;
@@ -143,26 +171,28 @@ bool EGraph::merge(EClassId a, EClassId b) {
     if (d.a_changed) queue_analysis(root.parents);
     if (d.b_changed) queue_analysis(other.parents);
   }
-  root.nodes.insert(root.nodes.end(), other.nodes.begin(), other.nodes.end());
-  root.parents.insert(root.parents.end(), other.parents.begin(), other.parents.end());
-  std::vector<ENodeId>().swap(other.nodes);
-  std::vector<ENodeId>().swap(other.parents);
+  root.nodes.append(other.nodes);
+  root.parents.append(other.parents);
+  other.nodes.release();
+  other.parents.release();
   touch(a);
   if (analysis_) analysis_->on_modify(*this, a);
   return true;
 }
 
 std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>& keep) {
+  check_id(c, "EGraph::prune");
   c = uf_.find_compress(c);
-  std::vector<ENodeId>& nodes = classes_[c.index()].nodes;
+  IdList<ENodeId>& nodes = classes_[c.index()].nodes;
   std::size_t hidden = 0;
-  std::erase_if(nodes, [&](ENodeId n) {
+  ENodeId* end = std::remove_if(nodes.begin(), nodes.end(), [&](ENodeId n) {
     NodeRecord& r = records_[n.index()];
     if (r.dead || r.pruned || keep(node(n))) return false;
     r.pruned = 1;
     ++hidden;
     return true;
   });
+  nodes.truncate(static_cast<std::uint32_t>(end - nodes.begin()));
   if (hidden > 0) {
     num_visible_ -= hidden;
     ++version_;
@@ -182,7 +212,6 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     if (!stale) return;
     memo_.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
-    r.hash = hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {ch, r.arity});
     touch(r.cls);  // its class's sort order may have changed
   }
   auto [it, inserted] = memo_.insert(n);
@@ -268,13 +297,16 @@ void EGraph::normalize_touched() {
   touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   for (EClassId c : touched_) {
     EClass& cl = classes_[c.index()];
-    std::erase_if(cl.nodes, [&](ENodeId n) { return !visible(records_[n.index()]); });
-    std::sort(cl.nodes.begin(), cl.nodes.end(),
-              [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
-    cl.nodes.erase(std::unique(cl.nodes.begin(), cl.nodes.end()), cl.nodes.end());
-    std::erase_if(cl.parents, [&](ENodeId n) { return records_[n.index()].dead != 0; });
-    std::sort(cl.parents.begin(), cl.parents.end());
-    cl.parents.erase(std::unique(cl.parents.begin(), cl.parents.end()), cl.parents.end());
+    ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
+                                  [&](ENodeId n) { return !visible(records_[n.index()]); });
+    std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
+    end = std::unique(cl.nodes.begin(), end);
+    cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
+    end = std::remove_if(cl.parents.begin(), cl.parents.end(),
+                         [&](ENodeId n) { return records_[n.index()].dead != 0; });
+    std::sort(cl.parents.begin(), end);
+    end = std::unique(cl.parents.begin(), end);
+    cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
   }
   touched_.clear();
 }
@@ -284,19 +316,36 @@ void EGraph::rebuild_index() {
   for (std::vector<EClassId>& v : by_op_) v.clear();
   live_classes_.clear();
   live_classes_.reserve(num_classes_);
+  packed_at_.assign(uf_.size(), 0);
+  packed_.clear();
+  packed_.reserve(num_classes_ + 6 * num_visible_);
+  packed_.push_back(0);  // offset 0: an empty class
   for (std::uint32_t i = 0; i < uf_.size(); ++i) {
     EClassId c(i);
     if (uf_.find(c) != c) continue;
     live_classes_.push_back(c);
+    std::size_t header = packed_.size();
+    packed_at_[i] = static_cast<std::uint32_t>(header);
+    packed_.push_back(0);
     std::uint32_t prev = 0;  // no e-node has the empty symbol
     for (ENodeId n : classes_[i].nodes) {
-      std::uint32_t op = records_[n.index()].op;
-      if (op == prev) continue;
-      prev = op;
-      if (op >= by_op_.size()) by_op_.resize(op + 1);
-      by_op_[op].push_back(c);
+      const NodeRecord& r = records_[n.index()];
+      packed_.push_back(r.op);
+      packed_.push_back(r.arity);
+      packed_.push_back(static_cast<std::uint32_t>(r.payload));
+      packed_.push_back(static_cast<std::uint32_t>(r.payload >> 32));
+      const EClassId* k = kids(r);
+      for (std::uint32_t j = 0; j < r.arity; ++j) packed_.push_back(k[j].value());
+      if (r.op == prev) continue;
+      prev = r.op;
+      if (r.op >= by_op_.size()) by_op_.resize(r.op + 1);
+      by_op_[r.op].push_back(c);
     }
+    packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
+  snapshot_nodes_ = records_.size();
+  snapshot_root_.resize(uf_.size());
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
 void EGraph::check_invariants() const {
@@ -317,10 +366,8 @@ void EGraph::check_invariants() const {
     for (EClassId c : ref.children) {
       if (find(c) != c) fail("e-node " + std::to_string(i) + " has a non-canonical child");
     }
-    if (r.hash != hash_enode(ref.op, ref.payload, ref.children)) {
-      fail("e-node " + std::to_string(i) + " has a stale hash");
-    }
-    auto it = memo_.find(Key{ref.op, ref.payload, ref.children, r.hash});
+    auto it = memo_.find(
+        Key{ref.op, ref.payload, ref.children, hash_enode(ref.op, ref.payload, ref.children)});
     if (it == memo_.end() || *it != ENodeId(i)) {
       fail("e-node " + std::to_string(i) + " is not in the hash-cons under its content");
     }
@@ -365,7 +412,8 @@ void EGraph::check_invariants() const {
         fail("analysis data of class " + std::to_string(i) + " disagrees with an e-node");
       }
     }
-    if (cl.parents != expect_parents[i]) {
+    if (!std::equal(cl.parents.begin(), cl.parents.end(), expect_parents[i].begin(),
+                    expect_parents[i].end())) {
       fail("parents of class " + std::to_string(i) + " are not its live parent e-nodes");
     }
   }
@@ -382,9 +430,11 @@ std::size_t EGraph::bytes() const {
   std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
-                  live_classes_.capacity() * sizeof(EClassId);
+                  live_classes_.capacity() * sizeof(EClassId) +
+                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +
+                  snapshot_root_.capacity() * sizeof(EClassId);
   for (const EClass& c : classes_) {
-    b += (c.nodes.capacity() + c.parents.capacity()) * sizeof(ENodeId);
+    b += c.nodes.heap_bytes() + c.parents.heap_bytes();
   }
   for (const std::vector<EClassId>& v : by_op_) b += v.capacity() * sizeof(EClassId);
   if (analysis_) b += analysis_->bytes();

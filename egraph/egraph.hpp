@@ -28,6 +28,12 @@
 // Queries that list classes or nodes (`classes`, `nodes`, `parents`,
 // `classes_with_op`) are only meaningful when the e-graph is clean.
 //
+// E-matching reads only a snapshot taken by the last rebuild: `classes()`,
+// `classes_with_op`, `packed_nodes` and `lookup_in_snapshot`, which adds and
+// merges leave alone until the next rebuild. So a runner may apply one
+// rule's matches before searching the next rule and still find exactly what
+// a search of the iteration's starting e-graph finds (egg's semantics).
+//
 // Ids are deterministic: the same sequence of calls gives the same ids.
 // Not thread-safe.
 #pragma once
@@ -35,6 +41,7 @@
 #include "egraph/analysis.hpp"
 #include "egraph/enode.hpp"
 #include "egraph/id.hpp"
+#include "egraph/id_list.hpp"
 #include "egraph/rec_expr.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
@@ -64,6 +71,8 @@ class EGraph {
   // The class of the e-node (op, payload, children), adding it as a new
   // class if the hash-cons does not hold it yet. Children need not be
   // canonical. Calls the analysis's make and modify for a new class.
+  // `add`, `lookup`, `merge` and `prune` throw std::out_of_range for an id
+  // that is not of this e-graph.
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
   EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
     return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));
@@ -102,6 +111,18 @@ class EGraph {
   std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
+  // The visible e-nodes of canonical class c packed for e-matching, in the
+  // order of nodes(c): per e-node the words [op id, arity, payload low 32
+  // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
+  // valid while the e-graph is clean.
+  // The class of (op, payload, children) as of the last rebuild, children
+  // being classes of that snapshot; nullopt if it did not exist then.
+  std::optional<EClassId> lookup_in_snapshot(Symbol op, Payload payload,
+                                             std::span<const EClassId> children) const;
+  std::span<const std::uint32_t> packed_nodes(EClassId c) const {
+    const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
+    return {p + 1, p[0]};
+  }
 
   ENodeRef node(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
@@ -156,9 +177,8 @@ class EGraph {
   // Up to kInline children are stored in the record itself (one cache line
   // to compare during a hash-cons probe), more in `children_`.
   static constexpr std::uint32_t kInline = 2;
-  struct NodeRecord {
+  struct alignas(32) NodeRecord {  // aligned: one cache line per record
     Payload payload;
-    std::size_t hash;  // of the content the hash-cons holds it under
     std::uint32_t op;
     union {
       EClassId inline_kids[kInline];
@@ -171,8 +191,8 @@ class EGraph {
     EClassId cls;              // the class it was added to (find() it)
   };
   struct EClass {
-    std::vector<ENodeId> nodes;
-    std::vector<ENodeId> parents;
+    IdList<ENodeId> nodes;
+    IdList<ENodeId> parents;
   };
   struct Key {
     Symbol op;
@@ -183,7 +203,7 @@ class EGraph {
   struct MemoHash {
     using is_transparent = void;
     const EGraph* g;
-    std::size_t operator()(ENodeId n) const { return g->records_[n.index()].hash; }
+    std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
     std::size_t operator()(const Key& k) const { return k.hash; }
   };
   struct MemoEq {
@@ -201,8 +221,14 @@ class EGraph {
   EClassId* kids(NodeRecord& r) {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
   }
+  std::size_t hash_of(ENodeId n) const {
+    const NodeRecord& r = records_[n.index()];
+    return hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {kids(r), r.arity});
+  }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
+  // Throws std::out_of_range naming `where` if c is not an id of this e-graph.
+  void check_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   void touch(EClassId c);
   void normalize_touched();
@@ -221,6 +247,10 @@ class EGraph {
   std::vector<EClassId> touched_;          // classes whose lists need normalizing
   std::vector<EClassId> live_classes_;
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
+  std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
+  std::vector<std::uint32_t> packed_;         // see packed_nodes
+  std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
+  std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
   std::vector<EClassId> scratch_;
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;

@@ -18,7 +18,7 @@ std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::ui
     if (!k) return std::nullopt;
     kids.push_back(*k);
   }
-  return g.lookup(n.op, n.payload.value, kids);
+  return g.lookup_in_snapshot(n.op, n.payload.value, kids);
 }
 
 }  // namespace
@@ -32,7 +32,9 @@ struct MatchProgram::State {
                   : m.size() + more) {}
   const EGraph& g;
   Matches& out;
-  std::size_t limit;  // stop once out.size() reaches it
+  std::size_t limit;        // stop once flushed + out.size() reaches it
+  std::size_t flushed = 0;  // matches handed to the sink
+  const MatchSink* sink = nullptr;
   std::vector<EClassId> regs;
   std::vector<Payload> pregs;
   std::vector<EClassId> grounds;
@@ -182,7 +184,7 @@ void MatchProgram::run(State& s, std::size_t pc) const {
     s.out.roots.push_back(s.regs[0]);
     for (std::uint32_t r : var_regs_) s.out.classes.push_back(s.regs[r]);
     for (std::uint32_t r : pvar_regs_) s.out.payloads.push_back(s.pregs[r]);
-    if (s.out.size() >= s.limit) s.stop = true;
+    if (s.flushed + s.out.size() >= s.limit) s.stop = true;
     return;
   }
   const Instr& in = code_[pc];
@@ -196,42 +198,45 @@ void MatchProgram::run(State& s, std::size_t pc) const {
         s.regs[in.reg] = c;
         run(s, pc + 1);
         if (has_any_ && pc == 0) dedup_from(s.out, before);
+        if (pc == 0 && s.sink && s.out.size() >= kBatch && !s.stop) {
+          s.flushed += s.out.size();
+          bool go = (*s.sink)(s.out);
+          s.out.clear();
+          if (!go) s.stop = true;
+        }
         if (s.stop) return;
       }
       return;
     }
     case Kind::Bind: {
-      std::span<const ENodeId> nodes = s.g.nodes(s.regs[in.reg]);
+      // The class's e-nodes, packed and sorted by operator (EGraph::packed_nodes).
+      std::span<const std::uint32_t> words = s.g.packed_nodes(s.regs[in.reg]);
+      const std::uint32_t* p = words.data();
+      const std::uint32_t* end = p + words.size();
       const std::uint32_t op = in.op.id();
-      std::size_t k = 0;
-      if (nodes.size() > 16) {
-        k = std::partition_point(nodes.begin(), nodes.end(),
-                                 [&](ENodeId n) { return s.g.op(n).id() < op; }) -
-            nodes.begin();
-      }
-      for (; k < nodes.size(); ++k) {
-        ENodeRef n = s.g.node(nodes[k]);
-        if (n.op.id() != op) {
-          if (n.op.id() > op) break;
+      for (; p < end; p += 4 + p[1]) {
+        if (p[0] != op) {
+          if (p[0] > op) break;
           continue;
         }
-        if (n.children.size() != in.arity) continue;
+        if (p[1] != in.arity) continue;
+        const Payload payload = p[2] | static_cast<Payload>(p[3]) << 32;
         switch (in.payload_kind) {
           case PayloadMatch::Kind::Exact:
-            if (n.payload != in.payload) continue;
+            if (payload != in.payload) continue;
             break;
           case PayloadMatch::Kind::Any:
             break;
           case PayloadMatch::Kind::Var:
             if (in.payload_first) {
-              s.pregs[in.payload] = n.payload;
-            } else if (s.pregs[in.payload] != n.payload) {
+              s.pregs[in.payload] = payload;
+            } else if (s.pregs[in.payload] != payload) {
               continue;
             }
             break;
         }
         EClassId* out = s.regs.data() + in.other;
-        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = n.children[c];
+        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = EClassId(p[4 + c]);
         run(s, pc + 1);
         if (s.stop) return;
       }
@@ -273,13 +278,17 @@ void MatchProgram::dedup_from(Matches& m, std::size_t begin) const {
   m.payloads.resize(kept * np);
 }
 
-void MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit) const {
+std::size_t MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit,
+                                 const MatchSink* sink) const {
   out.layout = &layout_;
+  const std::size_t initial = out.size();
   State s(g, out, limit);
-  if (limit == 0 || !resolve_grounds(g, s.grounds)) return;
+  s.sink = sink;
+  if (limit == 0 || !resolve_grounds(g, s.grounds)) return 0;
   s.regs.resize(n_regs_);
   s.pregs.resize(n_pregs_);
   run(s, 0);
+  return s.flushed + out.size() - initial;
 }
 
 void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,
