@@ -88,7 +88,9 @@ Pruned prune(const ExtractionProblem& problem) {
     auto& kept = pruned.nodes[c];
     for (ProblemNodeId n : candidates) {
       const auto& mine = pruned.children[n.value];
-      const std::size_t window = std::min(kept.size(), kDominanceWindow);
+      // With negative costs a node's extra children may pay for themselves.
+      const std::size_t window =
+          problem.has_negative_costs() ? 0 : std::min(kept.size(), kDominanceWindow);
       for (std::size_t k = 0; k < window && !pruned.dominator[n.value]; ++k) {
         const auto& theirs = pruned.children[kept[k].value];
         if (std::includes(mine.begin(), mine.end(), theirs.begin(), theirs.end())) {
@@ -244,6 +246,10 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
 
   std::vector<std::vector<ProblemNodeId>> users(problem.num_classes());  // scratch, by child class
   std::vector<ProblemClassId> touched;
+  // With negative costs, activity must also imply need, or the solver would
+  // activate classes for their rewards: by class, every kept node using it.
+  const bool support = problem.has_negative_costs();
+  std::vector<std::vector<ProblemNodeId>> supporters(support ? problem.num_classes() : 0);
   for (ProblemClassId c : pruned.active) {
     // An active class picks exactly one node.
     const int pick = program.add_row(0.0, 0.0);
@@ -261,6 +267,10 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
       const int uses = program.add_row(-kInf, 0.0);
       program.set(uses, program.class_column[d.value], -1.0);
       for (ProblemNodeId n : users[d.value]) program.set(uses, program.node_column[n.value], 1.0);
+      if (support) {
+        supporters[d.value].insert(supporters[d.value].end(), users[d.value].begin(),
+                                   users[d.value].end());
+      }
       // Inside a cycle: t_d <= t_c - 1 when such a node is picked.
       if (component[d.value] == component[c.value] && order_column[c.value] >= 0) {
         const double big_m = sizes[component[c.value]];
@@ -273,6 +283,17 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
       users[d.value].clear();
     }
     touched.clear();
+  }
+  // A non-root class is active only if a picked node uses it. Following
+  // those uses upwards climbs the order variables inside a component and
+  // the component DAG outside, so it ends at a root: active = needed.
+  for (ProblemClassId d : support ? pruned.active : std::vector<ProblemClassId>{}) {
+    if (is_root[d.value]) continue;
+    const int needed = program.add_row(-kInf, 0.0);
+    program.set(needed, program.class_column[d.value], 1.0);
+    for (ProblemNodeId n : supporters[d.value]) {
+      program.set(needed, program.node_column[n.value], -1.0);
+    }
   }
   return program;
 }
