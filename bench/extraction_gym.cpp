@@ -74,7 +74,9 @@ struct Versus {
     seconds += run.seconds;
     optimal += run.optimal ? 1 : 0;
   }
-  double geomean() const { return ratios == 0 ? 1.0 : std::exp(log_ratio_sum / ratios); }
+  std::string geomean() const {
+    return ratios == 0 ? "-" : fmt::format("{:.4f}", std::exp(log_ratio_sum / ratios));
+  }
 };
 
 std::string cost_text(double cost) {
@@ -232,7 +234,7 @@ int main(int argc, char** argv) {
   auto row = [&](const std::string& name, int n, int rej, double base, const Versus& g,
                  const Versus& i) {
     std::cout << fmt::format(
-        "| {} | {} | {} | {:.2f} | {}/{}/{} | {:.4f} | {:.2f} | {}/{}/{} | {:.4f} | {:.2f} | {}/{} "
+        "| {} | {} | {} | {:.2f} | {}/{}/{} | {} | {:.2f} | {}/{}/{} | {} | {:.2f} | {}/{} "
         "|\n",
         name, n, rej, base, g.better, g.equal, g.worse, g.geomean(), g.seconds, i.better, i.equal,
         i.worse, i.geomean(), i.seconds, i.optimal, i.better + i.equal + i.worse);
