@@ -2,103 +2,63 @@
 // (same rules, start terms, goals and runner limits, egg's goal-checking
 // hook) and the stress workload of egg's math e-matching benchmark (its
 // seven start terms together, 30 iterations, 100,000 e-nodes) with the
-// simple and the backoff scheduler.
-//
-//   bench_egg_math [--repeat N] [CASE...]     (default: every case, N = 5)
-//
-// For each case: stop reason, whether the goal was proved, iterations,
-// e-nodes, e-classes, best CPU seconds over N runs (loading the terms,
-// running, checking goals), e-nodes per second, bytes held by the e-graph
-// and the process's peak RSS so far.
+// simple and the backoff scheduler. Usage and output: egg_harness.hpp.
+#include "egg_harness.hpp"
 #include "egg_math_language.hpp"
 
-#include "egraph/runner.hpp"
-
-#include <fmt/format.h>
-#include <sys/resource.h>
-
-#include <cstring>
-#include <ctime>
-#include <map>
-
 using namespace eqsat::egraph;
+using eqsat::bench::EggCase;
 namespace math = eqsat::bench::math;
 
 namespace {
 
-struct Case {
-  std::string name;
-  std::vector<std::string> starts;  // the last one is the root the goals are checked on
-  std::vector<std::string> goals;
-  RunnerConfig config;
-  bool simple_scheduler = false;
-  bool only_assoc_comm_add = false;      // math_associate_adds: two rules, no analysis
-  std::vector<std::string> extra_exprs;  // added before the start (egg's with_expr hack)
-  std::size_t expect_classes = 0;        // egg's @check instead of the goal hook (0: none)
-};
+EggCase egg_case(std::string name, std::vector<std::string> starts, std::vector<std::string> goals,
+                 RunnerConfig config) {
+  EggCase c;
+  c.name = std::move(name);
+  c.starts = std::move(starts);
+  c.goals = std::move(goals);
+  c.config = config;
+  return c;
+}
 
-std::vector<Case> cases() {
-  RunnerConfig def;  // egg's Runner::default(): 30 iterations, 10,000 nodes, 5 s
-  std::vector<Case> cs = {
-      {"math_associate_adds",
-       {"(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))"},
-       {"(+ 7 (+ 6 (+ 5 (+ 4 (+ 3 (+ 2 1))))))"},
-       RunnerConfig{7, 10000, 5},
-       true,
-       true,
-       {},
-       127},
-      {"math_fail", {"(+ x y)"}, {"(/ x y)"}, def, false, false, {}},
-      {"math_simplify_add", {"(+ x (+ x (+ x x)))"}, {"(* 4 x)"}, def, false, false, {}},
-      {"math_powers", {"(* (pow 2 x) (pow 2 y))"}, {"(pow 2 (+ x y))"}, def, false, false, {}},
-      {"math_simplify_const", {"(+ 1 (- a (* (- 2 1) a)))"}, {"1"}, def, false, false, {}},
-      {"math_simplify_root",
-       {"(/ 1 (- (/ (+ 1 (sqrt five)) 2) (/ (- 1 (sqrt five)) 2)))"},
-       {"(/ 1 (sqrt five))"},
-       RunnerConfig{30, 75000, 5},
-       false,
-       false,
-       {}},
-      {"math_simplify_factor",
-       {"(* (+ x 3) (+ x 1))"},
-       {"(+ (+ (* x x) (* 4 x)) 3)"},
-       def,
-       false,
-       false,
-       {}},
-      {"math_diff_same", {"(d x x)"}, {"1"}, def, false, false, {}},
-      {"math_diff_different", {"(d x y)"}, {"0"}, def, false, false, {}},
-      {"math_diff_simple1", {"(d x (+ 1 (* 2 x)))"}, {"2"}, def, false, false, {}},
-      {"math_diff_simple2", {"(d x (+ 1 (* y x)))"}, {"y"}, def, false, false, {}},
-      {"math_diff_ln", {"(d x (ln x))"}, {"(/ 1 x)"}, def, false, false, {}},
-      {"diff_power_simple", {"(d x (pow x 3))"}, {"(* 3 (pow x 2))"}, def, false, false, {}},
-      {"diff_power_harder",
-       {"(d x (- (pow x 3) (* 7 (pow x 2))))"},
-       {"(* x (- (* 3 x) 14))"},
-       RunnerConfig{60, 100000, 10},
-       false,
-       false,
-       {"(* x (- (* 3 x) 14))"}},
-      {"integ_one", {"(i 1 x)"}, {"x"}, def, false, false, {}},
-      {"integ_sin", {"(i (cos x) x)"}, {"(sin x)"}, def, false, false, {}},
-      {"integ_x", {"(i (pow x 1) x)"}, {"(/ (pow x 2) 2)"}, def, false, false, {}},
-      {"integ_part1",
-       {"(i (* x (cos x)) x)"},
-       {"(+ (* x (sin x)) (cos x))"},
-       def,
-       false,
-       false,
-       {}},
-      {"integ_part2",
-       {"(i (* (cos x) x) x)"},
-       {"(+ (* x (sin x)) (cos x))"},
-       def,
-       false,
-       false,
-       {}},
-      {"integ_part3", {"(i (ln x) x)"}, {"(- (* x (ln x)) x)"}, def, false, false, {}},
-      {"assoc_mul_saturates", {"(* x 1)"}, {}, RunnerConfig{3, 10000, 5}, false, false, {}},
-  };
+std::vector<EggCase> cases() {
+  RunnerConfig def;  // egg's Runner::default(): 30 iterations, 10,000 e-nodes, 5 s
+  std::vector<EggCase> cs;
+  // Two rules, no analysis, 7 iterations, simple scheduler; egg checks 127 classes.
+  cs.push_back(egg_case("math_associate_adds", {"(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))"},
+                        {"(+ 7 (+ 6 (+ 5 (+ 4 (+ 3 (+ 2 1))))))"}, RunnerConfig{7, 10000, 5}));
+  cs.back().simple_scheduler = true;
+  cs.back().expect_classes = 127;
+  cs.back().plain = true;
+  cs.push_back(egg_case("math_fail", {"(+ x y)"}, {"(/ x y)"}, def));
+  cs.push_back(egg_case("math_simplify_add", {"(+ x (+ x (+ x x)))"}, {"(* 4 x)"}, def));
+  cs.push_back(egg_case("math_powers", {"(* (pow 2 x) (pow 2 y))"}, {"(pow 2 (+ x y))"}, def));
+  cs.push_back(egg_case("math_simplify_const", {"(+ 1 (- a (* (- 2 1) a)))"}, {"1"}, def));
+  cs.push_back(egg_case("math_simplify_root",
+                        {"(/ 1 (- (/ (+ 1 (sqrt five)) 2) (/ (- 1 (sqrt five)) 2)))"},
+                        {"(/ 1 (sqrt five))"}, RunnerConfig{30, 75000, 5}));
+  cs.push_back(egg_case("math_simplify_factor", {"(* (+ x 3) (+ x 1))"},
+                        {"(+ (+ (* x x) (* 4 x)) 3)"}, def));
+  cs.push_back(egg_case("math_diff_same", {"(d x x)"}, {"1"}, def));
+  cs.push_back(egg_case("math_diff_different", {"(d x y)"}, {"0"}, def));
+  cs.push_back(egg_case("math_diff_simple1", {"(d x (+ 1 (* 2 x)))"}, {"2"}, def));
+  cs.push_back(egg_case("math_diff_simple2", {"(d x (+ 1 (* y x)))"}, {"y"}, def));
+  cs.push_back(egg_case("math_diff_ln", {"(d x (ln x))"}, {"(/ 1 x)"}, def));
+  cs.push_back(egg_case("diff_power_simple", {"(d x (pow x 3))"}, {"(* 3 (pow x 2))"}, def));
+  cs.push_back(egg_case("diff_power_harder", {"(d x (- (pow x 3) (* 7 (pow x 2))))"},
+                        {"(* x (- (* 3 x) 14))"}, RunnerConfig{60, 100000, 10}));
+  cs.back().extra_exprs = {"(* x (- (* 3 x) 14))"};
+  cs.push_back(egg_case("integ_one", {"(i 1 x)"}, {"x"}, def));
+  cs.push_back(egg_case("integ_sin", {"(i (cos x) x)"}, {"(sin x)"}, def));
+  cs.push_back(egg_case("integ_x", {"(i (pow x 1) x)"}, {"(/ (pow x 2) 2)"}, def));
+  cs.push_back(
+      egg_case("integ_part1", {"(i (* x (cos x)) x)"}, {"(+ (* x (sin x)) (cos x))"}, def));
+  cs.push_back(
+      egg_case("integ_part2", {"(i (* (cos x) x) x)"}, {"(+ (* x (sin x)) (cos x))"}, def));
+  cs.push_back(egg_case("integ_part3", {"(i (ln x) x)"}, {"(- (* x (ln x)) x)"}, def));
+  cs.push_back(egg_case("assoc_mul_saturates", {"(* x 1)"}, {}, {3, 10000, 5}));
+  // egg's math e-matching benchmark: its seven start terms in one e-graph.
   const std::vector<std::string> stress = {
       "(i (ln x) x)",
       "(i (+ x (cos x)) x)",
@@ -109,98 +69,25 @@ std::vector<Case> cases() {
       "(/ 1 (- (/ (+ 1 (sqrt five)) 2) (/ (- 1 (sqrt five)) 2)))",
   };
   RunnerConfig big{30, 100000, 1000};
-  cs.push_back({"stress_simple", stress, {}, big, true, false, {}});
-  cs.push_back({"stress_backoff", stress, {}, big, false, false, {}});
+  cs.push_back(egg_case("stress_simple", stress, {}, big));
+  cs.back().simple_scheduler = true;
+  cs.push_back(egg_case("stress_backoff", stress, {}, big));
   return cs;
-}
-
-struct Result {
-  RunReport report;
-  bool proved = false;
-  std::size_t bytes = 0;
-  double seconds = 0;
-};
-
-Result run_case(const Case& c) {
-  Result res;
-  std::unique_ptr<Analysis> analysis;
-  if (!c.only_assoc_comm_add) analysis = std::make_unique<math::ConstantFold>();
-  EGraph g(std::move(analysis));
-  std::vector<Rewrite> rules;
-  if (c.only_assoc_comm_add) {
-    rules.push_back(math::rw("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"));
-    rules.push_back(math::rw("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"));
-  } else {
-    rules = math::rules();
-  }
-  std::clock_t t0 = std::clock();  // process CPU time: steadier than wall time on a shared machine
-  for (const std::string& e : c.extra_exprs) g.add_expr(RecExpr::parse(e, math::syntax()));
-  EClassId root;
-  for (const std::string& e : c.starts) root = g.add_expr(RecExpr::parse(e, math::syntax()));
-  std::vector<MatchProgram> goals;
-  for (const std::string& goal : c.goals) goals.emplace_back(Pattern::parse(goal, math::syntax()));
-  Runner runner(g, c.config);
-  if (c.simple_scheduler) runner.set_scheduler(std::make_unique<SimpleScheduler>());
-  auto proved = [&] {
-    for (const MatchProgram& goal : goals) {
-      Matches m;
-      goal.search_eclass(g, root, m, 1);
-      if (m.empty()) return false;
-    }
-    return !goals.empty();
-  };
-  // egg's test_runner: stop as soon as every goal is in the root's class
-  // (unless the test checks the e-graph instead).
-  if (c.expect_classes == 0) {
-    runner.add_hook([&](Runner&) -> std::optional<std::string> {
-      if (proved()) return "Done";
-      return std::nullopt;
-    });
-  }
-  res.report = runner.run(rules);
-  res.seconds = static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC;
-  res.proved = proved() && (c.expect_classes == 0 || g.num_classes() == c.expect_classes);
-  res.bytes = g.bytes();
-  return res;
-}
-
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int repeat = 5;
-  std::vector<std::string> wanted;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else {
-      wanted.push_back(argv[i]);
-    }
-  }
-  fmt::print("{:<22} {:<16} {:>5} {:>5} {:>8} {:>8} {:>10} {:>12} {:>9} {:>8}\n", "case", "stop",
-             "goal", "iters", "e-nodes", "classes", "seconds", "e-nodes/s", "MiB", "RSS MiB");
-  for (const Case& c : cases()) {
-    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) {
-      continue;
-    }
-    Result best;
-    for (int r = 0; r < repeat; ++r) {
-      Result res = run_case(c);
-      if (r == 0 || res.seconds < best.seconds) best = std::move(res);
-    }
-    const RunReport& rep = best.report;
-    std::string stop(to_string(rep.stop_reason));
-    if (rep.stop_reason == StopReason::Other) stop = rep.stop_message;
-    fmt::print("{:<22} {:<16} {:>5} {:>5} {:>8} {:>8} {:>10.6f} {:>12.0f} {:>9.2f} {:>8.1f}\n",
-               c.name, stop, c.goals.empty() ? "-" : (best.proved ? "yes" : "no"),
-               rep.iterations.size(), rep.enodes, rep.eclasses, best.seconds,
-               rep.enodes / best.seconds, best.bytes / 1048576.0, peak_rss_mib());
-    if (std::getenv("EQSAT_BENCH_REPORT")) fmt::print("{}\n", rep.to_string());
-  }
-  return 0;
+  eqsat::bench::EggLanguage lang{
+      &math::syntax(),
+      [](const EggCase& c) -> std::unique_ptr<Analysis> {
+        if (c.plain) return nullptr;  // math_associate_adds runs without the analysis
+        return std::make_unique<math::ConstantFold>();
+      },
+      [](const EggCase& c) {
+        if (!c.plain) return math::rules();
+        return std::vector<Rewrite>{math::rw("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
+                                    math::rw("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)")};
+      }};
+  return eqsat::bench::egg_bench_main(argc, argv, cases(), lang);
 }

@@ -4,9 +4,12 @@
 // greedy-dag and ilp with the bottom-up baseline measured in the same run.
 //
 //   extraction_gym [DIR] [--ilp-time-limit S] [--suites a,b,...] [--csv FILE]
+//                  [--allow-negative-costs]
 //
 // DIR defaults to /work/shared/extraction-gym. A file that cannot be read
-// (e.g. negative costs) is listed with its error, never skipped silently.
+// (e.g. negative costs without --allow-negative-costs) is listed with its
+// error, never skipped silently. Cost ratios are only taken where both
+// costs are > 0.
 #include "egraph/extractor.hpp"
 #include "egraph/serialize.hpp"
 
@@ -71,7 +74,9 @@ struct Versus {
     seconds += run.seconds;
     optimal += run.optimal ? 1 : 0;
   }
-  double geomean() const { return ratios == 0 ? 1.0 : std::exp(log_ratio_sum / ratios); }
+  std::string geomean() const {
+    return ratios == 0 ? "-" : fmt::format("{:.4f}", std::exp(log_ratio_sum / ratios));
+  }
 };
 
 std::string cost_text(double cost) {
@@ -79,14 +84,15 @@ std::string cost_text(double cost) {
   return fmt::format("{:.6g}", cost);
 }
 
-FileResult run_file(const fs::path& path, const std::string& suite, double ilp_limit) {
+FileResult run_file(const fs::path& path, const std::string& suite, double ilp_limit,
+                    bool allow_negative_costs) {
   FileResult result;
   result.suite = suite;
   result.name = path.filename().string();
   const auto start = std::chrono::steady_clock::now();
   SerializedEGraph graph;
   try {
-    graph = read_serialized_egraph(path.string());
+    graph = read_serialized_egraph(path.string(), ReadOptions{allow_negative_costs});
   } catch (const SerializeError& e) {
     result.error = e.what();
     return result;
@@ -116,7 +122,8 @@ std::vector<std::string> split(const std::string& text) {
 }
 
 int usage() {
-  std::cerr << "usage: extraction_gym [DIR] [--ilp-time-limit S] [--suites a,b,...] [--csv FILE]\n";
+  std::cerr << "usage: extraction_gym [DIR] [--ilp-time-limit S] [--suites a,b,...] [--csv FILE] "
+               "[--allow-negative-costs]\n";
   return 2;
 }
 
@@ -127,6 +134,7 @@ int main(int argc, char** argv) {
   double ilp_limit = 10.0;
   std::set<std::string> only;
   std::string csv_path;
+  bool allow_negative_costs = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--ilp-time-limit" && i + 1 < argc) {
@@ -134,6 +142,8 @@ int main(int argc, char** argv) {
       if (!(ilp_limit > 0.0)) return usage();
     } else if (arg == "--suites" && i + 1 < argc) {
       for (const auto& suite : split(argv[++i])) only.insert(suite);
+    } else if (arg == "--allow-negative-costs") {
+      allow_negative_costs = true;
     } else if (arg == "--csv" && i + 1 < argc) {
       csv_path = argv[++i];
     } else if (!arg.starts_with("--")) {
@@ -176,7 +186,7 @@ int main(int argc, char** argv) {
     }
     std::sort(paths.begin(), paths.end());
     for (const auto& path : paths) {
-      const FileResult r = run_file(path, suite, ilp_limit);
+      const FileResult r = run_file(path, suite, ilp_limit, allow_negative_costs);
       ++files[suite];
       if (!r.error.empty()) {
         ++rejected[suite];
@@ -224,7 +234,7 @@ int main(int argc, char** argv) {
   auto row = [&](const std::string& name, int n, int rej, double base, const Versus& g,
                  const Versus& i) {
     std::cout << fmt::format(
-        "| {} | {} | {} | {:.2f} | {}/{}/{} | {:.4f} | {:.2f} | {}/{}/{} | {:.4f} | {:.2f} | {}/{} "
+        "| {} | {} | {} | {:.2f} | {}/{}/{} | {} | {:.2f} | {}/{}/{} | {} | {:.2f} | {}/{} "
         "|\n",
         name, n, rej, base, g.better, g.equal, g.worse, g.geomean(), g.seconds, i.better, i.equal,
         i.worse, i.geomean(), i.seconds, i.optimal, i.better + i.equal + i.worse);

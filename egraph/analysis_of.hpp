@@ -5,6 +5,7 @@
 
 #include "egraph/analysis.hpp"
 #include "egraph/egraph.hpp"
+#include "egraph/growth.hpp"
 
 #include <utility>
 #include <vector>
@@ -27,7 +28,10 @@ class AnalysisOf : public Analysis {
   void modify(EGraph&, EClassId) {}
 
   void on_make(const EGraph& g, EClassId c, const ENodeRef& n) final {
-    if (data_.size() <= c.index()) data_.resize(c.index() + 1);
+    while (data_.size() <= c.index()) {
+      reserve_one_more(data_);
+      data_.emplace_back();
+    }
     data_[c.index()] = self().make(g, n);
   }
   bool on_join_node(const EGraph& g, EClassId c, const ENodeRef& n) final {

@@ -1,5 +1,7 @@
 #include "egraph/egraph.hpp"
 
+#include "egraph/growth.hpp"
+
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -36,9 +38,20 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
   return by_op_[op.id()];
 }
 
+void EGraph::check_id(EClassId c, const char* where) const {
+  if (c.index() >= uf_.size()) {
+    throw std::out_of_range(std::string(where) + ": e-class id " +
+                            (c.valid() ? std::to_string(c.value()) : std::string("(invalid)")) +
+                            " is not in this e-graph");
+  }
+}
+
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = uf_.find_compress(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::add");
+    c = uf_.find_compress(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
 
@@ -55,6 +68,9 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     children_.insert(children_.end(), canon.begin(), canon.end());
   }
   r.cls = c;
+  reserve_one_more(records_);
+  reserve_one_more(classes_);
+  reserve_one_more(touched_flag_);
   records_.push_back(r);
   classes_.emplace_back();
   touched_flag_.push_back(0);
@@ -91,11 +107,23 @@ EClassId EGraph::add_expr(const RecExpr& expr) {
 std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
                                        std::span<const EClassId> children) const {
   ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) c = find(c);
+  for (EClassId& c : canon) {
+    check_id(c, "EGraph::lookup");
+    c = find(c);
+  }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   auto it = memo_.find(key);
   if (it == memo_.end()) return std::nullopt;
   return find(records_[it->index()].cls);
+}
+
+std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
+                                                   std::span<const EClassId> children) const {
+  // Hash-cons entries of e-nodes that existed at the last rebuild keep their
+  // keys until the next rebuild (only `repair` re-keys).
+  auto it = memo_.find(Key{op, payload, children, hash_enode(op, payload, children)});
+  if (it == memo_.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  return snapshot_root_[records_[it->index()].cls.index()];
 }
 
 std::optional<EClassId> EGraph::lookup_expr(const RecExpr& expr) const {
@@ -124,6 +152,8 @@ void EGraph::queue_analysis(std::span<const ENodeId> nodes) {
 }
 
 bool EGraph::merge(EClassId a, EClassId b) {
+  check_id(a, "EGraph::merge");
+  check_id(b, "EGraph::merge");
   a = uf_.find_compress(a);
   b = uf_.find_compress(b);
   if (a == b) return false;
@@ -151,6 +181,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
 }
 
 std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>& keep) {
+  check_id(c, "EGraph::prune");
   c = uf_.find_compress(c);
   IdList<ENodeId>& nodes = classes_[c.index()].nodes;
   std::size_t hidden = 0;
@@ -312,6 +343,9 @@ void EGraph::rebuild_index() {
     }
     packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
+  snapshot_nodes_ = records_.size();
+  snapshot_root_.resize(uf_.size());
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
 void EGraph::check_invariants() const {
@@ -397,7 +431,8 @@ std::size_t EGraph::bytes() const {
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
                   live_classes_.capacity() * sizeof(EClassId) +
-                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t);
+                  (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +
+                  snapshot_root_.capacity() * sizeof(EClassId);
   for (const EClass& c : classes_) {
     b += c.nodes.heap_bytes() + c.parents.heap_bytes();
   }

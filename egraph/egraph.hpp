@@ -28,6 +28,12 @@
 // Queries that list classes or nodes (`classes`, `nodes`, `parents`,
 // `classes_with_op`) are only meaningful when the e-graph is clean.
 //
+// E-matching reads only a snapshot taken by the last rebuild: `classes()`,
+// `classes_with_op`, `packed_nodes` and `lookup_in_snapshot`, which adds and
+// merges leave alone until the next rebuild. So a runner may apply one
+// rule's matches before searching the next rule and still find exactly what
+// a search of the iteration's starting e-graph finds (egg's semantics).
+//
 // Ids are deterministic: the same sequence of calls gives the same ids.
 // Not thread-safe.
 #pragma once
@@ -65,6 +71,8 @@ class EGraph {
   // The class of the e-node (op, payload, children), adding it as a new
   // class if the hash-cons does not hold it yet. Children need not be
   // canonical. Calls the analysis's make and modify for a new class.
+  // `add`, `lookup`, `merge` and `prune` throw std::out_of_range for an id
+  // that is not of this e-graph.
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
   EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
     return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));
@@ -107,6 +115,10 @@ class EGraph {
   // order of nodes(c): per e-node the words [op id, arity, payload low 32
   // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
   // valid while the e-graph is clean.
+  // The class of (op, payload, children) as of the last rebuild, children
+  // being classes of that snapshot; nullopt if it did not exist then.
+  std::optional<EClassId> lookup_in_snapshot(Symbol op, Payload payload,
+                                             std::span<const EClassId> children) const;
   std::span<const std::uint32_t> packed_nodes(EClassId c) const {
     const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
     return {p + 1, p[0]};
@@ -165,7 +177,7 @@ class EGraph {
   // Up to kInline children are stored in the record itself (one cache line
   // to compare during a hash-cons probe), more in `children_`.
   static constexpr std::uint32_t kInline = 2;
-  struct NodeRecord {
+  struct alignas(32) NodeRecord {  // aligned: one cache line per record
     Payload payload;
     std::uint32_t op;
     union {
@@ -215,6 +227,8 @@ class EGraph {
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
+  // Throws std::out_of_range naming `where` if c is not an id of this e-graph.
+  void check_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   void touch(EClassId c);
   void normalize_touched();
@@ -235,6 +249,8 @@ class EGraph {
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
   std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
   std::vector<std::uint32_t> packed_;         // see packed_nodes
+  std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
+  std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
   std::vector<EClassId> scratch_;
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;

@@ -18,7 +18,7 @@ std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::ui
     if (!k) return std::nullopt;
     kids.push_back(*k);
   }
-  return g.lookup(n.op, n.payload.value, kids);
+  return g.lookup_in_snapshot(n.op, n.payload.value, kids);
 }
 
 }  // namespace
@@ -32,7 +32,9 @@ struct MatchProgram::State {
                   : m.size() + more) {}
   const EGraph& g;
   Matches& out;
-  std::size_t limit;  // stop once out.size() reaches it
+  std::size_t limit;        // stop once flushed + out.size() reaches it
+  std::size_t flushed = 0;  // matches handed to the sink
+  const MatchSink* sink = nullptr;
   std::vector<EClassId> regs;
   std::vector<Payload> pregs;
   std::vector<EClassId> grounds;
@@ -182,7 +184,7 @@ void MatchProgram::run(State& s, std::size_t pc) const {
     s.out.roots.push_back(s.regs[0]);
     for (std::uint32_t r : var_regs_) s.out.classes.push_back(s.regs[r]);
     for (std::uint32_t r : pvar_regs_) s.out.payloads.push_back(s.pregs[r]);
-    if (s.out.size() >= s.limit) s.stop = true;
+    if (s.flushed + s.out.size() >= s.limit) s.stop = true;
     return;
   }
   const Instr& in = code_[pc];
@@ -196,6 +198,12 @@ void MatchProgram::run(State& s, std::size_t pc) const {
         s.regs[in.reg] = c;
         run(s, pc + 1);
         if (has_any_ && pc == 0) dedup_from(s.out, before);
+        if (pc == 0 && s.sink && s.out.size() >= kBatch && !s.stop) {
+          s.flushed += s.out.size();
+          bool go = (*s.sink)(s.out);
+          s.out.clear();
+          if (!go) s.stop = true;
+        }
         if (s.stop) return;
       }
       return;
@@ -270,13 +278,17 @@ void MatchProgram::dedup_from(Matches& m, std::size_t begin) const {
   m.payloads.resize(kept * np);
 }
 
-void MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit) const {
+std::size_t MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit,
+                                 const MatchSink* sink) const {
   out.layout = &layout_;
+  const std::size_t initial = out.size();
   State s(g, out, limit);
-  if (limit == 0 || !resolve_grounds(g, s.grounds)) return;
+  s.sink = sink;
+  if (limit == 0 || !resolve_grounds(g, s.grounds)) return 0;
   s.regs.resize(n_regs_);
   s.pregs.resize(n_pregs_);
   run(s, 0);
+  return s.flushed + out.size() - initial;
 }
 
 void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,

@@ -5,7 +5,9 @@
 // operator (a range of the class's sorted e-nodes) and loads their children
 // into registers; `Compare` checks a repeated variable; `Ground` checks a
 // variable-free subterm against its class, looked up once per search.
-// Payload constraints are checked in `Bind`. The e-graph must be clean.
+// Payload constraints are checked in `Bind`. A search reads only the
+// e-graph's snapshot of its last rebuild (see egraph.hpp): it finds the same
+// matches before and after adds and merges, until the next rebuild.
 #pragma once
 
 #include "egraph/egraph.hpp"
@@ -30,10 +32,16 @@ class MatchProgram {
 
   const VarLayout& layout() const { return layout_; }
 
-  // Appends to `out` the matches in the whole e-graph; stops after `limit`
-  // more matches than `out` held. Matches come in increasing root order.
-  void search(const EGraph& g, Matches& out,
-              std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+  // Appends to `out` the matches in the whole e-graph, in increasing root
+  // order, and returns how many it found; stops after `limit`. With a
+  // `sink`, whenever `out` holds kBatch matches or more (at a root
+  // boundary) they are handed to the sink and cleared, so a caller may
+  // apply matches while the search goes on; what is left at the end stays
+  // in `out`.
+  std::size_t search(const EGraph& g, Matches& out,
+                     std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                     const MatchSink* sink = nullptr) const;
+  static constexpr std::size_t kBatch = 4096;
   // The same, for matches rooted at class c only (single patterns; for a
   // multi-pattern, the first part's root).
   void search_eclass(const EGraph& g, EClassId c, Matches& out,

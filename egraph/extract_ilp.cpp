@@ -30,9 +30,12 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Above this many nodes in one class, a node is only compared with the first
-// kDominanceWindow kept nodes when looking for one that dominates it.
+// A node is compared with at most this many kept nodes of its class when
+// looking for one that dominates it (bounds the quadratic check).
 constexpr std::size_t kDominanceWindow = 256;
+
+// Above this many node variables, CBC's preprocessing is switched off.
+constexpr std::size_t kPreprocessMaxNodeColumns = 6000;
 
 // The problem after pruning: for each class, the nodes that may be chosen,
 // and which classes are reachable from the roots through them.
@@ -85,7 +88,9 @@ Pruned prune(const ExtractionProblem& problem) {
     auto& kept = pruned.nodes[c];
     for (ProblemNodeId n : candidates) {
       const auto& mine = pruned.children[n.value];
-      const std::size_t window = std::min(kept.size(), kDominanceWindow);
+      // With negative costs a node's extra children may pay for themselves.
+      const std::size_t window =
+          problem.has_negative_costs() ? 0 : std::min(kept.size(), kDominanceWindow);
       for (std::size_t k = 0; k < window && !pruned.dominator[n.value]; ++k) {
         const auto& theirs = pruned.children[kept[k].value];
         if (std::includes(mine.begin(), mine.end(), theirs.begin(), theirs.end())) {
@@ -190,7 +195,8 @@ struct Program {
   std::vector<bool> integer;
   std::vector<int> node_column;           // by node, -1 if not a variable
   std::vector<std::int32_t> column_node;  // by column, -1 if not a node's
-  std::vector<int> class_column;          // by class: activity, -1 if inactive
+  std::size_t num_node_columns = 0;
+  std::vector<int> class_column;  // by class: activity, -1 if inactive
 
   int add_column(double lower, double upper, double cost, bool is_integer) {
     columns.emplace_back();
@@ -224,6 +230,7 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
     for (ProblemNodeId n : pruned.nodes[c.value]) {
       program.node_column[n.value] = program.add_column(0.0, 1.0, problem.node(n).cost, true);
       program.column_node.back() = static_cast<std::int32_t>(n.value);
+      ++program.num_node_columns;
       ++stats.nodes;
     }
   }
@@ -239,6 +246,10 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
 
   std::vector<std::vector<ProblemNodeId>> users(problem.num_classes());  // scratch, by child class
   std::vector<ProblemClassId> touched;
+  // With negative costs, activity must also imply need, or the solver would
+  // activate classes for their rewards: by class, every kept node using it.
+  const bool support = problem.has_negative_costs();
+  std::vector<std::vector<ProblemNodeId>> supporters(support ? problem.num_classes() : 0);
   for (ProblemClassId c : pruned.active) {
     // An active class picks exactly one node.
     const int pick = program.add_row(0.0, 0.0);
@@ -256,6 +267,10 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
       const int uses = program.add_row(-kInf, 0.0);
       program.set(uses, program.class_column[d.value], -1.0);
       for (ProblemNodeId n : users[d.value]) program.set(uses, program.node_column[n.value], 1.0);
+      if (support) {
+        supporters[d.value].insert(supporters[d.value].end(), users[d.value].begin(),
+                                   users[d.value].end());
+      }
       // Inside a cycle: t_d <= t_c - 1 when such a node is picked.
       if (component[d.value] == component[c.value] && order_column[c.value] >= 0) {
         const double big_m = sizes[component[c.value]];
@@ -268,6 +283,17 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
       users[d.value].clear();
     }
     touched.clear();
+  }
+  // A non-root class is active only if a picked node uses it. Following
+  // those uses upwards climbs the order variables inside a component and
+  // the component DAG outside, so it ends at a root: active = needed.
+  for (ProblemClassId d : support ? pruned.active : std::vector<ProblemClassId>{}) {
+    if (is_root[d.value]) continue;
+    const int needed = program.add_row(-kInf, 0.0);
+    program.set(needed, program.class_column[d.value], 1.0);
+    for (ProblemNodeId n : supporters[d.value]) {
+      program.set(needed, program.node_column[n.value], -1.0);
+    }
   }
   return program;
 }
@@ -323,9 +349,12 @@ CbcResult run_cbc(const Program& program, const std::vector<int>& start, double 
   Cbc_setParameter(m, "timeMode", "elapsed");
   Cbc_setMaximumSeconds(m, seconds);
   Cbc_setAllowableFractionGap(m, 0.0);
-  // CBC's preprocessing costs seconds on the large gym instances and, measured
-  // on them, leaves fewer instances proven optimal within the limit.
-  Cbc_setParameter(m, "preprocess", "off");
+  // CBC's preprocessing pays off on small programs but costs seconds on
+  // large ones; measured on extraction-gym with a 10 s limit (babble proves
+  // more instances with it, flexc and herbie many more without).
+  if (program.num_node_columns > kPreprocessMaxNodeColumns) {
+    Cbc_setParameter(m, "preprocess", "off");
+  }
   if (!start.empty()) {
     const std::vector<double> ones(start.size(), 1.0);
     Cbc_setMIPStartI(m, static_cast<int>(start.size()), start.data(), ones.data());
@@ -358,7 +387,8 @@ bool write_all(int fd, const void* data, std::size_t size) {
 
 // Runs CBC in a child process so the deadline holds even where CBC does not
 // check its own limit (the root LP, preprocessing): CBC gets 90% of
-// `seconds`, and the child is killed at `seconds`, its answer then lost.
+// `seconds`, and the child is killed just before `seconds`, its answer then
+// lost.
 // Falls back to running in this process if fork or pipe fails.
 CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& start,
                                 double seconds) {
@@ -382,7 +412,9 @@ CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& 
     ::_exit(ok ? 0 : 1);
   }
   ::close(fds[1]);
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  // Killing and reaping the child takes a moment too.
+  const double margin = std::max(0.01, 0.02 * seconds);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds - margin);
   std::vector<char> bytes;
   bool complete = false;
   while (true) {

@@ -25,16 +25,16 @@ struct IlpStats {
 // with a child class that has no acyclic term (or their own class as a
 // child), nodes dominated by a node of the same class that costs no more and
 // uses a subset of its child classes, and classes unreachable from the
-// roots. The program has a binary per node, an activity per class (roots
-// active; an active class picks one node; a picked node activates its
-// children) and, only for classes inside a cycle of the class graph, an
-// order variable with big-M constraints: a picked node's class is ordered
-// after each child class in the same strongly connected component. The
-// answer is the better of CBC's incumbent and the warm start; `optimal` is
-// CBC's proof. CBC runs in a forked child process, killed at the deadline,
-// because CBC does not check its limit everywhere (its root LP can take
-// minutes); its incumbent is kept when it returns in time. Throws
-// ExtractionError if a root has no acyclic term.
+// roots (dominance is skipped when some cost is negative). The program has a
+// binary per node, an activity per class (roots active; an active class
+// picks one node; a picked node activates its children; with negative costs
+// also: a non-root class is active only if a picked node uses it) and, only for classes inside a
+// cycle of the class graph, an order variable with big-M constraints: a picked node's class is
+// ordered after each child class in the same strongly connected component. The answer is the better
+// of CBC's incumbent and the warm start; `optimal` is CBC's proof. CBC runs in a forked child
+// process, killed at the deadline, because CBC does not check its limit everywhere (its root LP can
+// take minutes); its incumbent is kept when it returns in time. (If fork fails, CBC runs in this
+// process with only its own limit.) Throws ExtractionError if a root has no acyclic term.
 Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& options = {},
                        IlpStats* stats = nullptr);
 

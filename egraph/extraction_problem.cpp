@@ -26,10 +26,10 @@ ProblemNodeId ExtractionProblem::add_node(ProblemClassId eclass, double cost,
                          std::to_string(num_classes()));
     }
   }
-  if (!std::isfinite(cost) || cost < 0.0) {
-    throw ProblemError("extraction problem: cost " + std::to_string(cost) +
-                       " is not a finite number >= 0");
+  if (!std::isfinite(cost)) {
+    throw ProblemError("extraction problem: cost " + std::to_string(cost) + " is not finite");
   }
+  if (cost < 0.0) has_negative_costs_ = true;
   if (nodes_.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw ProblemError("extraction problem: too many nodes");
   }

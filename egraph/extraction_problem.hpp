@@ -25,7 +25,8 @@ struct ProblemNodeId {
   friend auto operator<=>(const ProblemNodeId&, const ProblemNodeId&) = default;
 };
 
-// One e-node: the class it belongs to, its own cost (finite, >= 0) and its
+// One e-node: the class it belongs to, its own cost (finite; negative only in
+// problems that opt in, see ExtractionProblem) and its
 // children as classes, in argument order (a class may repeat). A subsumed
 // node (egglog's `subsume`) is kept for interchange but never extracted.
 struct ProblemNode {
@@ -36,7 +37,7 @@ struct ProblemNode {
 };
 
 // Thrown when a problem is built with an inconsistent or invalid part (a
-// negative or non-finite cost, an id out of range).
+// non-finite cost, an id out of range).
 class ProblemError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -54,8 +55,11 @@ class ProblemError : public std::invalid_argument {
 class ExtractionProblem {
  public:
   ProblemClassId add_class();
-  // Throws ProblemError for a class out of range or a cost that is negative,
-  // NaN or infinite.
+  // Throws ProblemError for a class out of range or a cost that is NaN or
+  // infinite. A negative cost (a reward, as in extraction-gym's maxsat
+  // suite) is allowed: DAG cost stays well defined and the ILP stays exact,
+  // but tree cost is no longer minimized exactly by bottom-up, and pruning
+  // by dominance is skipped.
   ProblemNodeId add_node(ProblemClassId eclass, double cost, std::vector<ProblemClassId> children,
                          bool subsumed = false);
   // Adding the same root twice keeps one.
@@ -69,12 +73,14 @@ class ExtractionProblem {
     return class_nodes_[eclass.value];
   }
   const std::vector<ProblemClassId>& roots() const { return roots_; }
+  bool has_negative_costs() const { return has_negative_costs_; }
 
  private:
   std::vector<ProblemNode> nodes_;
   std::vector<std::vector<ProblemNodeId>> class_nodes_;
   std::vector<ProblemClassId> roots_;
   std::vector<bool> is_root_;  // by class; may be shorter than the class list
+  bool has_negative_costs_ = false;
 };
 
 }  // namespace eqsat::egraph

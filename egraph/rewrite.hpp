@@ -36,26 +36,31 @@
 
 namespace eqsat::egraph {
 
-// Finds matches in a clean e-graph.
+// Finds matches in the e-graph as of its last rebuild (see egraph.hpp).
 class Searcher {
  public:
   virtual ~Searcher() = default;
   virtual const VarLayout& layout() const = 0;
-  // Appends matches to `out` (whose layout it sets), at most `limit` more.
-  virtual void search(const EGraph& g, Matches& out, std::size_t limit) const = 0;
+  // Appends matches to `out` (whose layout it sets), at most `limit`, and
+  // returns how many it found; with a sink, hands batches of them to the
+  // sink as it goes (MatchProgram::search).
+  virtual std::size_t search(const EGraph& g, Matches& out, std::size_t limit,
+                             const MatchSink* sink = nullptr) const = 0;
   virtual void search_eclass(const EGraph& g, EClassId c, Matches& out,
                              std::size_t limit) const = 0;
   virtual std::string to_string() const = 0;
 };
 
-// The searcher of a pattern or multi-pattern.
+// The searcher of a pattern or multi-pattern. A multi-pattern's match is
+// rooted at its first part's class (what a PatternApplier merges with).
 class PatternSearcher final : public Searcher {
  public:
   explicit PatternSearcher(const Pattern& p) : program_(p), text_(p.to_string()) {}
   explicit PatternSearcher(const MultiPattern& p) : program_(p), text_(p.to_string()) {}
   const VarLayout& layout() const override { return program_.layout(); }
-  void search(const EGraph& g, Matches& out, std::size_t limit) const override {
-    program_.search(g, out, limit);
+  std::size_t search(const EGraph& g, Matches& out, std::size_t limit,
+                     const MatchSink* sink = nullptr) const override {
+    return program_.search(g, out, limit, sink);
   }
   void search_eclass(const EGraph& g, EClassId c, Matches& out, std::size_t limit) const override {
     program_.search_eclass(g, c, out, limit);
@@ -132,9 +137,10 @@ class Rewrite {
   const Searcher& searcher() const { return *searcher_; }
   Applier& applier() const { return *applier_; }
 
-  void search(const EGraph& g, Matches& out,
-              std::size_t limit = std::numeric_limits<std::size_t>::max()) const {
-    searcher_->search(g, out, limit);
+  std::size_t search(const EGraph& g, Matches& out,
+                     std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                     const MatchSink* sink = nullptr) const {
+    return searcher_->search(g, out, limit, sink);
   }
   // Checks the conditions, then applies match i of `m`; true when the
   // e-graph changed.

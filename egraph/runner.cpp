@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace eqsat::egraph {
 
 std::string_view to_string(StopReason r) {
@@ -78,7 +80,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
   for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
   scheduler_->start(rules);
   if (!g_.clean()) g_.rebuild();
-  std::vector<Matches> matches(rules.size());
+  Matches matches;
 
   for (std::size_t i = 0; !stopped_; ++i) {
     if (std::optional<StopReason> s = check_limits(i)) {
@@ -102,42 +104,49 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
     it.hook_seconds = seconds_since(t);
     if (stopped_) break;
 
-    t = Clock::now();
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      matches[r].clear();
+    // Searches read the snapshot of the last rebuild, so applying matches
+    // while the search goes on, or rule r's before rule r + 1 is searched,
+    // applies exactly what searching everything first would; it keeps few
+    // matches in memory and skips the searching a limit makes useless.
+    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
+      double apply_seconds = 0;
+      auto apply = [&](Matches& batch) {
+        Clock::time_point ta = Clock::now();
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+          if (rules[r]->apply_match(g_, batch, k)) ++it.rules[r].applied;
+          if (g_.num_nodes() > config_.node_limit) {
+            stop(StopReason::NodeLimit, "");
+            break;
+          }
+          if ((k & 63) == 63 && elapsed() > config_.time_limit) {
+            stop(StopReason::TimeLimit, "");
+            break;
+          }
+        }
+        apply_seconds += seconds_since(ta);
+        return !stopped_;
+      };
+      t = Clock::now();
+      matches.clear();
       std::size_t limit = scheduler_->match_limit(i, r);
       if (limit == 0) {
         it.rules[r].banned = true;
         continue;
       }
-      rules[r]->search(g_, matches[r], limit);
-      it.rules[r].matches = matches[r].size();
-      if (!scheduler_->accept(i, r, matches[r].size())) {
+      // An unlimited rule cannot be refused: its matches stream into apply.
+      const bool stream = limit == std::numeric_limits<std::size_t>::max();
+      MatchSink sink = apply;
+      std::size_t found = rules[r]->search(g_, matches, limit, stream ? &sink : nullptr);
+      it.rules[r].matches = found;
+      if (!scheduler_->accept(i, r, found)) {
         it.rules[r].banned = true;
-        matches[r].clear();
+        matches.clear();
       }
-      if (elapsed() > config_.time_limit) {
-        stop(StopReason::TimeLimit, "");
-        break;
-      }
+      it.search_seconds += seconds_since(t) - apply_seconds;
+      if (!stopped_ && elapsed() > config_.time_limit) stop(StopReason::TimeLimit, "");
+      if (!stopped_) apply(matches);
+      it.apply_seconds += apply_seconds;
     }
-    it.search_seconds = seconds_since(t);
-
-    t = Clock::now();
-    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
-      for (std::size_t k = 0; k < matches[r].size(); ++k) {
-        if (rules[r]->apply_match(g_, matches[r], k)) ++it.rules[r].applied;
-        if (g_.num_nodes() > config_.node_limit) {
-          stop(StopReason::NodeLimit, "");
-          break;
-        }
-        if ((k & 63) == 63 && elapsed() > config_.time_limit) {
-          stop(StopReason::TimeLimit, "");
-          break;
-        }
-      }
-    }
-    it.apply_seconds = seconds_since(t);
 
     t = Clock::now();
     it.rebuild_merges = g_.rebuild();

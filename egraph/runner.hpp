@@ -1,11 +1,15 @@
 // Runner: equality saturation's outer loop. Each iteration runs the hooks,
-// searches every rule (as the scheduler allows) on the clean e-graph, applies
-// all matches, then rebuilds. It stops when an iteration changes nothing
-// (saturated) or a limit is reached; limits are checked before each
-// iteration and also inside one: the node limit after every applied match
-// (so the e-graph ends at most one right-hand side above it), the time
-// limit after every rule's search and every 64 applied matches. The e-graph
-// is always rebuilt (consistent) when `run` returns.
+// searches every rule (as the scheduler allows) on the e-graph as the
+// iteration found it, applies all matches, then rebuilds. (Rule r's matches
+// are applied before rule r + 1 is searched, and a rule the scheduler does
+// not limit has its matches applied in batches while its search goes on;
+// since e-matching reads the snapshot of the last rebuild, this applies
+// exactly what searching every rule first would, with few matches in
+// memory, and a limit reached during apply also ends the searching.) It stops when an iteration
+// changes nothing (saturated) or a limit is reached; limits are checked before each iteration and
+// also inside one: the node limit after every applied match (so the e-graph ends at most one
+// right-hand side above it), the time limit after every rule's search and every 64 applied matches.
+// The e-graph is always rebuilt (consistent) when `run` returns.
 //
 // Defaults (egg's): 30 iterations, 10,000 e-nodes, 5 seconds, and the
 // BackoffScheduler (match limit 1,000, ban length 5).
@@ -47,7 +51,8 @@ struct RunnerConfig {
 
 // What one rule did in one iteration.
 struct RuleRecord {
-  std::size_t matches = 0;  // found (capped by the scheduler's match limit)
+  std::size_t matches = 0;  // found (capped by the scheduler's match limit; a
+                            // search cut short by a limit counts what it found)
   std::size_t applied = 0;  // matches whose application changed the e-graph
   bool banned = false;      // skipped or its matches dropped by the scheduler
 };

@@ -24,7 +24,8 @@ class Scheduler {
   // A run starts with these rules (indices below refer to this list).
   virtual void start(const std::vector<const Rewrite*>& rules) { (void)rules; }
   // How many matches to look for with rule `rule` in iteration `iteration`
-  // (0: skip it).
+  // (0: skip it). With no limit (SIZE_MAX) the runner applies matches while
+  // the search goes on, so `accept` must then accept.
   virtual std::size_t match_limit(std::size_t iteration, std::size_t rule) = 0;
   // Whether the `n_matches` found are applied (false: dropped).
   virtual bool accept(std::size_t iteration, std::size_t rule, std::size_t n_matches) = 0;

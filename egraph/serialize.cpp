@@ -140,7 +140,8 @@ const Json* field(const Json& object, const char* name) {
 
 }  // namespace
 
-SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file) {
+SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file,
+                                         const ReadOptions& options) {
   Json doc;
   OrderedDomBuilder builder(doc);
   if (!Json::sax_parse(text.begin(), text.end(), &builder)) {
@@ -185,7 +186,7 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
       cost = c->get<double>();
       if (std::isnan(cost)) fail(file, where + ": cost is NaN");
       if (std::isinf(cost)) fail(file, where + ": cost is infinite");
-      if (cost < 0.0)
+      if (cost < 0.0 && !options.allow_negative_costs)
         fail(file, where + ": cost " + c->dump() + " is negative (extraction needs costs >= 0)");
     }
     bool subsumed = false;
@@ -248,13 +249,13 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
   return graph;
 }
 
-SerializedEGraph read_serialized_egraph(const std::string& path) {
+SerializedEGraph read_serialized_egraph(const std::string& path, const ReadOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open the file");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) fail(path, "cannot read the file");
-  return parse_serialized_egraph(text.str(), path);
+  return parse_serialized_egraph(text.str(), path, options);
 }
 
 SerializedEGraph with_default_names(ExtractionProblem problem) {

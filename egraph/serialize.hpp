@@ -46,13 +46,21 @@ struct SerializedEGraph {
   bool roots_inferred = false;
 };
 
+struct ReadOptions {
+  // Accept negative costs (rewards, as in extraction-gym's maxsat suite);
+  // by default they are an error.
+  bool allow_negative_costs = false;
+};
+
 // Parses egraph-serialize JSON; `file_name` only labels errors. Throws
-// SerializeError for malformed JSON, a missing or mistyped field, a child
-// naming no node, or a cost that is negative, NaN or infinite.
-SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file_name);
+// SerializeError for malformed JSON, a missing or mistyped field, a node id
+// defined twice, a child naming no node, or a cost that is infinite or
+// (unless allowed) negative.
+SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file_name,
+                                         const ReadOptions& options = {});
 
 // Reads and parses a file; a file that cannot be read is a SerializeError.
-SerializedEGraph read_serialized_egraph(const std::string& path);
+SerializedEGraph read_serialized_egraph(const std::string& path, const ReadOptions& options = {});
 
 // Names a problem's parts `c<N>` and `n<N>` (op `n<N>` too), for export.
 SerializedEGraph with_default_names(ExtractionProblem problem);

@@ -8,6 +8,7 @@
 #include "egraph/symbol.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -59,7 +60,8 @@ class Subst {
 };
 
 // Matches of one searcher: for match i, `roots[i]` is the e-class the
-// (first) pattern's root matched, followed by its substitution.
+// (first) pattern's root matched, followed by its substitution. `layout`
+// points into the searcher, which must outlive the matches.
 struct Matches {
   const VarLayout* layout = nullptr;
   std::vector<EClassId> roots;
@@ -78,5 +80,9 @@ struct Matches {
                  payloads.data() + i * layout->payload_vars.size());
   }
 };
+
+// Receives batches of matches during a search (which then clears them);
+// returns false to stop the search.
+using MatchSink = std::function<bool(Matches& batch)>;
 
 }  // namespace eqsat::egraph

@@ -4,6 +4,7 @@
 // so that the next `find`s take one step.
 #pragma once
 
+#include "egraph/growth.hpp"
 #include "egraph/id.hpp"
 
 #include <vector>
@@ -15,6 +16,7 @@ class UnionFind {
   // A new singleton set; ids are handed out densely from 0.
   EClassId make_set() {
     EClassId id(static_cast<std::uint32_t>(parent_.size()));
+    reserve_one_more(parent_);
     parent_.push_back(id);
     return id;
   }

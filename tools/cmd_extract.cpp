@@ -19,6 +19,7 @@ struct ExtractOptions {
   std::string file;
   std::string extractor = "ilp";
   double time_limit = 10.0;
+  bool allow_negative_costs = false;
 };
 
 int run_extract(const ExtractOptions& options) {
@@ -26,7 +27,7 @@ int run_extract(const ExtractOptions& options) {
   const ExtractorKind kind = *parse_extractor(options.extractor);
   SerializedEGraph graph;
   try {
-    graph = read_serialized_egraph(options.file);
+    graph = read_serialized_egraph(options.file, ReadOptions{options.allow_negative_costs});
   } catch (const SerializeError& e) {
     std::cerr << e.what() << "\n";
     return kUserError;
@@ -81,6 +82,9 @@ void add_extract_command(CLI::App& app, Action& action) {
           },
           "SECONDS > 0")
       ->capture_default_str();
+  command->add_flag("--allow-negative-costs", options->allow_negative_costs,
+                    "accept negative node costs (rewards, e.g. extraction-gym's maxsat); "
+                    "tree cost is then not minimized exactly by bottom-up");
   command->callback([options, &action] { action = [options] { return run_extract(*options); }; });
 }
 

@@ -19,9 +19,11 @@
 namespace eqsat::egraph::testing {
 
 // 2..max_classes classes of 1..3 nodes, each with 0..2 children drawn from
-// all classes (self-loops and cycles included), integer costs 0..9 so sums
-// are exact, an occasional subsumed node, 1..2 roots.
-inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6) {
+// all classes (self-loops and cycles included), integer costs 0..9 (-5..9
+// with `negative_costs`) so sums are exact, an occasional subsumed node,
+// 1..2 roots.
+inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6,
+                                        bool negative_costs = false) {
   std::mt19937 rng(seed);
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   ExtractionProblem problem;
@@ -35,8 +37,9 @@ inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6)
       for (int i = 0; i < arity; ++i) {
         children.push_back(ProblemClassId{static_cast<std::uint32_t>(uniform(0, classes - 1))});
       }
-      problem.add_node(ProblemClassId{static_cast<std::uint32_t>(c)}, uniform(0, 9),
-                       std::move(children), uniform(0, 19) == 0);
+      problem.add_node(ProblemClassId{static_cast<std::uint32_t>(c)},
+                       uniform(negative_costs ? -5 : 0, 9), std::move(children),
+                       uniform(0, 19) == 0);
     }
   }
   const int roots = uniform(1, 2);

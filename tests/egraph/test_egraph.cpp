@@ -73,6 +73,18 @@ TEST_CASE("adding the same e-node twice gives the same class") {
   g.check_invariants();
 }
 
+TEST_CASE("ids from elsewhere are refused with a named error") {
+  EGraph g;
+  EClassId a = g.add(kA);
+  CHECK_THROWS_WITH(g.add(kF, 0, {EClassId(7)}),
+                    "EGraph::add: e-class id 7 is not in this e-graph");
+  CHECK_THROWS_WITH(g.merge(a, EClassId()),
+                    "EGraph::merge: e-class id (invalid) is not in this e-graph");
+  CHECK_THROWS_AS(g.lookup(kF, 0, std::vector<EClassId>{EClassId(3)}), std::out_of_range);
+  g.rebuild();
+  g.check_invariants();
+}
+
 TEST_CASE("congruence: f(a) = f(b) after a = b") {
   EGraph g;
   EClassId a = g.add(kA), b = g.add(kB);

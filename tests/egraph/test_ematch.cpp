@@ -288,3 +288,30 @@ TEST_CASE("multi-patterns find exactly what a brute-force join finds") {
   }
   CHECK(total > 20);  // the random cases do match things
 }
+
+TEST_CASE("searches read the last rebuild's snapshot, whatever adds and merges follow") {
+  for (std::uint32_t seed = 1; seed <= 100; ++seed) {
+    std::mt19937 rng(seed);
+    EGraph g;
+    random_egraph(g, rng);
+    Pattern p;
+    random_pattern(p, rng, 3);
+    p.op(kF, PayloadMatch::any(), {p.root(), p.op(kA, PayloadMatch::exact(rng() % 3))});
+    MatchProgram prog(p);
+    Matches before, after;
+    prog.search(g, before);
+    std::set<Row> expected = rows_of(before);
+    std::vector<EClassId> ids(g.classes().begin(), g.classes().end());
+    for (int i = 0; i < 20; ++i) {
+      EClassId x = ids[rng() % ids.size()], y = ids[rng() % ids.size()];
+      if (rng() % 2) {
+        g.merge(x, y);
+      } else {
+        ids.push_back(g.add(kF, rng() % 2, {x, g.add(kA, rng() % 3)}));
+      }
+    }
+    INFO("seed " << seed << " pattern " << p.to_string());
+    prog.search(g, after);
+    REQUIRE(rows_of(after) == expected);
+  }
+}

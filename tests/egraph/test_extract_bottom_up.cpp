@@ -25,6 +25,22 @@ TEST_CASE("bottom-up finds the minimal tree cost (random problems)", "[extract_b
   }
 }
 
+TEST_CASE("bottom-up is valid with negative costs (random problems)", "[extract_bottom_up]") {
+  for (std::uint32_t seed = 0; seed < 300; ++seed) {
+    INFO("seed " << seed);
+    const ExtractionProblem p = t::random_problem(seed, 6, true);
+    const auto best = t::brute_force(p);
+    if (!best) {
+      CHECK_THROWS_AS(extract_bottom_up(p), ExtractionError);
+      continue;
+    }
+    const Extraction e = extract_bottom_up(p);
+    t::check_extraction(p, e);
+    CHECK(e.dag_cost >= best->dag_cost);
+    CHECK(e.tree_cost >= best->tree_cost);
+  }
+}
+
 TEST_CASE("bottom-up survives tree costs that overflow a double", "[extract_bottom_up]") {
   // c[i] = f(c[i-1], c[i-1]): the tree doubles at each level.
   ExtractionProblem p;

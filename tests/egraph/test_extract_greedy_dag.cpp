@@ -27,6 +27,21 @@ TEST_CASE("greedy-dag is valid and never below the optimum (random problems)",
   }
 }
 
+TEST_CASE("greedy-dag is valid with negative costs (random problems)", "[extract_greedy_dag]") {
+  for (std::uint32_t seed = 0; seed < 300; ++seed) {
+    INFO("seed " << seed);
+    const ExtractionProblem p = t::random_problem(seed, 6, true);
+    const auto best = t::brute_force(p);
+    if (!best) {
+      CHECK_THROWS_AS(extract_greedy_dag(p), ExtractionError);
+      continue;
+    }
+    const Extraction e = extract_greedy_dag(p);
+    t::check_extraction(p, e);
+    CHECK(e.dag_cost >= best->dag_cost);
+  }
+}
+
 TEST_CASE("greedy-dag pays a shared node once", "[extract_greedy_dag]") {
   // root = f(x, y) with x = p(s), y = q(s) sharing s, or a leaf. As trees the
   // leaf wins (15 < 23); as a DAG f(x, y) does (13 < 15).

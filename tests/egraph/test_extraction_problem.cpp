@@ -30,11 +30,13 @@ TEST_CASE("classes and nodes are numbered in the order they are added", "[extrac
 TEST_CASE("invalid costs and ids are refused", "[extraction_problem]") {
   ExtractionProblem p;
   const auto x = p.add_class();
-  CHECK_THROWS_AS(p.add_node(x, -1.0, {}), ProblemError);
   CHECK_THROWS_AS(p.add_node(x, std::numeric_limits<double>::quiet_NaN(), {}), ProblemError);
   CHECK_THROWS_AS(p.add_node(x, std::numeric_limits<double>::infinity(), {}), ProblemError);
   CHECK_THROWS_AS(p.add_node(ProblemClassId{1}, 1.0, {}), ProblemError);
   CHECK_THROWS_AS(p.add_node(x, 1.0, {ProblemClassId{5}}), ProblemError);
   CHECK_THROWS_AS(p.add_root(ProblemClassId{1}), ProblemError);
   CHECK(p.num_nodes() == 0);
+  CHECK_FALSE(p.has_negative_costs());
+  p.add_node(x, -1.0, {});  // a reward
+  CHECK(p.has_negative_costs());
 }

@@ -152,6 +152,9 @@ TEST_CASE("bad files give one clear error each", "[serialize]") {
         "bad.json: error: node \"a\": \"eclass\" is not a string");
   CHECK(error_of(R"({"nodes": {}, "root_eclasses": "A"})") ==
         "bad.json: error: \"root_eclasses\" is not an array");
+  CHECK(parse_serialized_egraph(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": -2}}})",
+                                "ok.json", ReadOptions{.allow_negative_costs = true})
+            .problem.has_negative_costs());
   CHECK_THROWS_WITH(read_serialized_egraph("/nonexistent/file.json"),
                     "/nonexistent/file.json: error: cannot open the file");
 }
