@@ -54,6 +54,7 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
+  if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
