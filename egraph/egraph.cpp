@@ -54,6 +54,7 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
+  if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
@@ -289,13 +290,20 @@ void EGraph::touch(EClassId c) {
 }
 
 void EGraph::normalize_touched() {
+  // Each class is normalized on its own, so the order does not matter; the
+  // flags, reused for roots, make each root be done once.
+  for (EClassId c : touched_) touched_flag_[c.index()] = 0;
   for (EClassId& c : touched_) {
-    touched_flag_[c.index()] = 0;
     c = uf_.find_compress(c);
+    if (touched_flag_[c.index()]) {
+      c = EClassId();  // a duplicate root
+      continue;
+    }
+    touched_flag_[c.index()] = 1;
   }
-  std::sort(touched_.begin(), touched_.end());
-  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   for (EClassId c : touched_) {
+    if (!c.valid()) continue;
+    touched_flag_[c.index()] = 0;
     EClass& cl = classes_[c.index()];
     ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
                                   [&](ENodeId n) { return !visible(records_[n.index()]); });

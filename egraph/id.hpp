@@ -1,5 +1,5 @@
-// Strong id types of the e-graph: e-class ids, e-node ids and interned
-// symbols are distinct 32-bit types, so one can never be passed for another.
+// Strong id types of the e-graph: e-class ids and e-node ids are distinct
+// 32-bit types, so one can never be passed for the other; the payload type.
 #pragma once
 
 #include <compare>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <stdexcept>
 
 namespace eqsat::egraph {
 
@@ -74,6 +75,13 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
   auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
+  for (std::size_t a = 0; a < rules.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      if (rules[a]->name() == rules[b]->name()) {
+        throw std::invalid_argument("Runner::run: two rules are named " + rules[a]->name());
+      }
+    }
+  }
   start_ = Clock::now();
   stopped_ = false;
   report_ = RunReport{};

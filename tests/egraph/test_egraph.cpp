@@ -81,6 +81,7 @@ TEST_CASE("ids from elsewhere are refused with a named error") {
   CHECK_THROWS_WITH(g.merge(a, EClassId()),
                     "EGraph::merge: e-class id (invalid) is not in this e-graph");
   CHECK_THROWS_AS(g.lookup(kF, 0, std::vector<EClassId>{EClassId(3)}), std::out_of_range);
+  CHECK_THROWS_WITH(g.add(Symbol()), "EGraph::add: an e-node needs an operator symbol");
   g.rebuild();
   g.check_invariants();
 }

@@ -217,3 +217,12 @@ TEST_CASE("streaming matches into apply changes nothing but memory and time") {
     CHECK(stop1 == stop2);
   }
 }
+
+TEST_CASE("runner refuses two rules with one name") {
+  EGraph g;
+  g.add_expr(RecExpr::parse("(+ a b)"));
+  Runner runner(g);
+  std::vector<Rewrite> rules = {Rewrite::parse("r", "(+ ?a ?b)", "(+ ?b ?a)"),
+                                Rewrite::parse("r", "(+ ?a ?b)", "(* ?a ?b)")};
+  CHECK_THROWS_WITH(runner.run(rules), "Runner::run: two rules are named r");
+}
