@@ -7,8 +7,6 @@
 #include "ops/array.hpp"
 
 #include <cstdint>
-#include <map>
-#include <utility>
 #include <vector>
 
 namespace eqsat::backend {
@@ -25,7 +23,16 @@ class BufferPool {
   void clear() { free_.clear(); }
 
  private:
-  std::map<std::pair<std::int64_t, ops::DType>, std::vector<ops::Array>> free_;
+  // Free buffers of one dtype and element count. A program has few
+  // distinct sizes, so a linear search beats a map (and never allocates).
+  struct Bin {
+    std::int64_t size;
+    ops::DType dtype;
+    std::vector<ops::Array> arrays;
+  };
+  Bin& bin(std::int64_t size, ops::DType dtype);
+
+  std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
 };
 
