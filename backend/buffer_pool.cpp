@@ -1,5 +1,7 @@
 #include "buffer_pool.hpp"
 
+#include <new>
+
 namespace eqsat::backend {
 
 BufferPool::Bin& BufferPool::bin(std::int64_t size, ops::DType dtype) {
@@ -9,8 +11,12 @@ BufferPool::Bin& BufferPool::bin(std::int64_t size, ops::DType dtype) {
 }
 
 ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
-  std::int64_t n = 1;
-  for (auto d : shape) n *= d;
+  // A size whose byte count does not fit is out of memory, not a wrap-around.
+  std::int64_t n = 1, bytes = 0;
+  for (auto d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) throw std::bad_alloc();
+  if (__builtin_mul_overflow(n, static_cast<std::int64_t>(ops::dtype_size(dtype)), &bytes))
+    throw std::bad_alloc();
   Bin& b = bin(n, dtype);
   if (!b.arrays.empty()) {
     ops::Array a = std::move(b.arrays.back());

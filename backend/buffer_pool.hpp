@@ -14,6 +14,7 @@ namespace eqsat::backend {
 class BufferPool {
  public:
   // An array of this dtype and shape; its contents are unspecified.
+  // Throws std::bad_alloc when it cannot be had (or its size overflows).
   ops::Array take(ops::DType dtype, const ops::Dims& shape);
   // Keeps `a`'s buffer for reuse when nothing else shares it.
   void give(ops::Array&& a);

@@ -150,6 +150,17 @@ TEST_CASE("a set_slice value that does not fit, a mit-sot history of the wrong l
         "scan: mit-sot 1 has taps down to -3 and needs 3 initial steps, got 2");
 }
 
+TEST_CASE("a result too large for memory is an error, not a crash") {
+  TermRef n = input("n", DType::I64);
+  CHECK(error_of(graph({n}, {op(OpKind::Arange, {n})}),
+                 {ops::Array::scalar(DType::I64, static_cast<double>(std::int64_t{1} << 62))}) ==
+        "arange: out of memory");
+  TermRef x = input("x", kF64, {kAny});
+  ops::Graph huge = graph({x}, {op(OpKind::BroadcastTo, {x},
+                                   {{AttrKey::Shape, ops::IntList{1 << 30, 1 << 30, 1 << 30}}})});
+  CHECK(error_of(huge, {vec({1})}) == "broadcast_to: out of memory");
+}
+
 TEST_CASE("a graph that still contains grad is refused with a clear error") {
   TermRef x = input("x", kF64);
   TermRef g = op(OpKind::Grad, {op(OpKind::Square, {x}), x});
