@@ -85,19 +85,16 @@ std::string leaf_name(TermRef t) {
 Function::Function(Context& context, std::vector<TermRef> params, std::vector<TermRef> outputs)
     : context_(&context), num_params_(params.size()) {
   std::unordered_map<TermRef, int> slot_of;
-  std::vector<int> producer;  // per slot: the instruction that writes it, or -1
   auto new_slots = [&](int n) {
     const int first = static_cast<int>(slots_.size());
     slots_.resize(slots_.size() + n);
     pinned_.resize(slots_.size(), false);
-    producer.resize(slots_.size(), static_cast<int>(code_.size()));
     return first;
   };
   new_slots(static_cast<int>(params.size()));
   for (std::size_t i = 0; i < params.size(); ++i) {
     slot_of.emplace(params[i], static_cast<int>(i));
     pinned_[i] = true;
-    producer[i] = -1;
   }
   const bool body = !params.empty() && params[0]->kind() == OpKind::Nominal;
 
@@ -117,7 +114,6 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
         const int s = new_slots(1);
         slots_[s] = *t->const_value();
         pinned_[s] = true;
-        producer[s] = -1;
         slot_of.emplace(t, s);
         continue;
       }
@@ -157,7 +153,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     output_slots_.push_back(slot_of.at(t));
   }
   fuse_elementwise(output_slots_);
-  producer.assign(slots_.size(), -1);
+  std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
 
