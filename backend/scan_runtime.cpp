@@ -197,7 +197,14 @@ void Function::run_scan(Instruction& in) {
     for (std::size_t i = 0; i < num_states; ++i) {
       const auto depth = static_cast<std::int64_t>(rings[i].size());
       Array& slot = rings[i][positive_mod(t, depth)];
-      copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+      if (results[i].unique() && results[i].dtype() == slot.dtype()) {
+        // The new state's buffer joins the ring; the old one goes to the
+        // pool for the body's next step: no copy, no allocation.
+        pool.give(std::move(slot));
+        slot = std::move(results[i]);
+      } else {
+        copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+      }
     }
     const bool stop = spec.until && results.back().data<bool>()[0];
     for (Array& r : results) pool.give(std::move(r));
