@@ -260,16 +260,21 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
 
 void Function::run_fused(Instruction& in) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  // The fused pass needs every leaf to be the result's shape or a scalar.
+  // The fused pass needs every leaf to be the result's shape or a single
+  // element broadcast to it (of no higher rank).
   const ops::Dims* shape = nullptr;
+  int single_rank = 0;
   bool one_pass = true;
   for (const Array* a : in.args) {
-    if (a->rank() == 0) continue;
-    if (!shape)
+    if (a->size() == 1) {
+      single_rank = std::max(single_rank, a->rank());
+    } else if (!shape) {
       shape = &a->shape();
-    else if (a->shape() != *shape)
+    } else if (a->shape() != *shape) {
       one_pass = false;
+    }
   }
+  if (single_rank > (shape ? static_cast<int>(shape->size()) : 0)) one_pass = false;
   if (!one_pass) {
     for (Instruction& member : in.members) {
       try {

@@ -94,6 +94,24 @@ TEST_CASE("fused groups fall back to op by op when shapes broadcast at run time"
   }
 }
 
+TEST_CASE("single-element leaves broadcast inside a fused pass") {
+  TermRef x = input("x", kF64, {kAny, 3});
+  TermRef one = input("one", kF64, {1, 1});
+  TermRef y = op(OpKind::Exp, {op(OpKind::Mul, {x, one})});
+  backend::Program p = backend::compile(graph({x, one}, {y}));
+  CHECK(p.num_instructions() == 1);
+  const ops::Array xv = ramp({2, 3}, 1.0);
+  const ops::Array got = p.run({xv, ops::Array::filled(kF64, {1, 1}, 2.0)})[0];
+  REQUIRE(got.shape() == ops::Dims{2, 3});
+  for (int i = 0; i < 6; ++i) CHECK(got.element(i) == Approx(std::exp(2 * xv.element(i))));
+  // A single element of higher rank than the rest widens the result.
+  TermRef v = input("v", kF64, {kAny});
+  TermRef z = op(OpKind::Exp, {op(OpKind::Mul, {v, one})});
+  const ops::Array wide = backend::compile(graph({v, one}, {z}))
+                              .run({vec({0, 1}), ops::Array::filled(kF64, {1, 1}, 1.0)})[0];
+  CHECK(wide.shape() == ops::Dims{1, 2});
+}
+
 TEST_CASE("running again reuses every intermediate buffer; only outputs are new") {
   TermRef x = input("x", kF64, {64, 64});
   TermRef s = op(OpKind::Softmax, {op(OpKind::Dot, {x, op(OpKind::Transpose, {x})})});
