@@ -54,6 +54,22 @@ TEST_CASE("an elementwise chain becomes one instruction with the op-by-op result
   }
 }
 
+TEST_CASE("f32 chains fuse too and compute in f32") {
+  TermRef x = input("x", DType::F32, {kAny});
+  TermRef y =
+      op(OpKind::Sigmoid, {op(OpKind::Sub, {op(OpKind::Cos, {x}), op(OpKind::Square, {x})})});
+  backend::Program p = backend::compile(graph({x}, {y}));
+  CHECK(p.num_instructions() == 1);
+  ops::Array xv(DType::F32, {1037});
+  for (std::int64_t i = 0; i < xv.size(); ++i) xv.data<float>()[i] = std::sin(i * 0.37f) * 3;
+  const ops::Array got = p.run({xv})[0];
+  REQUIRE(got.dtype() == DType::F32);
+  for (std::int64_t i = 0; i < xv.size(); ++i) {
+    const double v = xv.data<float>()[i];
+    CHECK(got.element(i) == Approx(1 / (1 + std::exp(-(std::cos(v) - v * v)))).epsilon(1e-5));
+  }
+}
+
 TEST_CASE("a value read twice or an output ends a fused group") {
   TermRef x = input("x", kF64, {4});
   TermRef e = op(OpKind::Exp, {x});
