@@ -169,16 +169,16 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
   }
   // In place: an elementwise result may take the buffer of an operand that
-  // dies here and is read only once by this instruction (checked again at
-  // run time: same dtype and shape, and no other holder).
+  // dies here and is read only once by this instruction; at run time the
+  // first such operand with the result's dtype and shape and no other
+  // holder is taken.
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     Instruction& in = code_[i];
     if (in.step != Step::Kernel && in.step != Step::Fused) continue;
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       const int s = in.operands[k];
       if (pinned_[s] || last_use[s] != i || std::ranges::count(in.operands, s) != 1) continue;
-      in.in_place = static_cast<int>(k);
-      break;
+      in.in_place.push_back(static_cast<int>(k));
     }
   }
 }
@@ -293,8 +293,8 @@ void Function::run_fused(Instruction& in) {
     in.shape.clear();
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
-  if (in.in_place >= 0) {
-    const Array& a = *in.args[in.in_place];
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
     if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
       dst = a;
       detail::run_fused(in.program, in.args, dst);
@@ -324,9 +324,9 @@ void Function::execute(Instruction& in) {
     return;
   }
   const ops::DType dtype = in.term->tensor_type().dtype;
-  if (in.in_place >= 0) {
-    const Array& a = *in.args[in.in_place];
-    if (a.unique() && may_write_in_place(in.term, in.in_place, a, dtype, in.shape)) {
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
+    if (a.unique() && may_write_in_place(in.term, k, a, dtype, in.shape)) {
       dst = a;
       run_kernel(in.term, in.args, dst);
       return;
