@@ -4,6 +4,7 @@
 // first line).
 #include "ops/graph_parser.hpp"
 
+#include "ops/graph_printer.hpp"
 #include "ops/npy.hpp"
 
 #include <catch2/catch.hpp>
@@ -318,7 +319,7 @@ TEST_CASE("every bad graph in tests/ops/fail is rejected with its expected messa
   }
 }
 
-TEST_CASE("mutated graphs are parsed or rejected with a diagnostic, never anything else") {
+TEST_CASE("mutated graphs are parsed (and print back) or rejected with a diagnostic") {
   // Random edits of every example: deletions, duplications and insertions of
   // characters and tokens that matter to the grammar.
   std::vector<std::string> sources;
@@ -352,8 +353,12 @@ TEST_CASE("mutated graphs are parsed or rejected with a diagnostic, never anythi
       }
     }
     try {
-      parse_graph(text, "m.eg", kData);
+      const Graph g = parse_graph(text, "m.eg", kData);
       ++accepted;
+      // What is accepted prints back to the same graph.
+      const std::string printed = print_graph(g);
+      INFO(text << "\nprinted:\n" << printed);
+      REQUIRE(parse_graph(printed, "p.eg", kData) == g);
     } catch (const DiagnosticError& e) {
       ++rejected;
       INFO(text);
