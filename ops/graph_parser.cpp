@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -49,6 +49,10 @@ struct Scope {
   std::unordered_map<std::string, Binding> names;
 };
 
+[[noreturn]] void fail_at(const SExpr& e, const std::string& message) {
+  throw DiagnosticError(e.where, message);
+}
+
 // A use of a name whose definition already failed: that failure was
 // reported, so this one is not.
 struct AlreadyReported {};
@@ -61,6 +65,40 @@ std::string plural(std::size_t n, std::string_view what) {
   return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
 }
 
+// Levenshtein distance, for suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'x'?" for the closest candidate within about a third of
+// the name's length in edits, or "" (always for names shorter than 3, where
+// any other short name would be close). Ties go to the first candidate.
+std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
+  if (name.size() < 3) return {};
+  const std::size_t limit = (name.size() + 1) / 3;
+  const std::string* best = nullptr;
+  std::size_t best_distance = limit + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
+}
+
 bool strictly_ascending(const IntList& v) {
   for (std::size_t i = 1; i < v.size(); ++i)
     if (v[i - 1] >= v[i]) return false;
@@ -71,9 +109,11 @@ bool strictly_ascending(const IntList& v) {
 struct SlotEntry {
   const SExpr* expr = nullptr;
   IntList taps;
-  const SExpr* taps_where = nullptr;
 };
 
+// Reads the top-level forms of one file into graph_, keeping the names in
+// scope; each expression yields a Value, and each application is interned
+// with Term::make, whose TypeError becomes a located diagnostic.
 class Parser {
  public:
   explicit Parser(const std::string& base_dir) : base_dir_(base_dir) {}
@@ -290,7 +330,13 @@ class Parser {
     if (head == "input" || head == "let" || head == "def" || head == "output")
       fail(e, fmt::format("'{}' is a top-level form, not an expression", head));
     const auto kind = parse_op(head);
-    if (!kind) fail(e.items[0], fmt::format("unknown op '{}'", head));
+    if (!kind) {
+      std::vector<std::string> ops{"const", "load", "get", "call", "scan"};
+      for (int k = 0; k < kNumOps; ++k)
+        if (parse_op(op_info(static_cast<OpKind>(k)).name))
+          ops.emplace_back(op_info(static_cast<OpKind>(k)).name);
+      fail(e.items[0], fmt::format("unknown op '{}'{}", head, suggestion(head, ops)));
+    }
     return {op_expr(e, *kind, scope), {}};
   }
 
@@ -309,7 +355,10 @@ class Parser {
       if (scope.kind != Scope::Kind::TopLevel) fail(e, outer_value_message(name, scope));
       fail(e, fmt::format("'{}' is used before its definition at {}", name, at(it->second.second)));
     }
-    fail(e, fmt::format("unknown name '{}'", name));
+    std::vector<std::string> visible;
+    for (const auto& [n, binding] : scope.names) visible.push_back(n);
+    std::ranges::sort(visible);
+    fail(e, fmt::format("unknown name '{}'{}", name, suggestion(name, visible)));
   }
 
   static std::string outer_value_message(const std::string& name, const Scope& scope) {
@@ -330,7 +379,9 @@ class Parser {
     for (const Scope* s = &scope; s; s = s->parent)
       if (s->names.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
     if (declared_.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
-    fail(e, fmt::format("unknown def '{}'", e.text));
+    std::vector<std::string> defs;
+    for (const auto& d : graph_.defs) defs.push_back(d.name);
+    fail(e, fmt::format("unknown def '{}'{}", e.text, suggestion(e.text, defs)));
   }
 
   // Interns an application; a TypeError points at the operand or attribute
@@ -371,7 +422,7 @@ class Parser {
       if (attrs.has(*key)) fail(item, fmt::format("duplicate attribute :{}", item.text));
       if (i + 1 >= e.items.size()) fail(item, fmt::format("missing value after :{}", item.text));
       const SExpr& v = e.items[++i];
-      attrs.set(*key, attr_value(v, *key));
+      attrs.set(*key, parse_attr_value(v, *key));
       attr_where.emplace_back(*key, v.where);
     }
     std::vector<Value> values;
@@ -388,65 +439,6 @@ class Parser {
           values[i].term ? values[i].term
                          : values[i].literal.to_term(weak_literal_dtype(kind, attrs, pending, i)));
     return make(kind, std::move(attrs), std::move(operands), e, where, attr_where);
-  }
-
-  static AttrValue attr_value(const SExpr& v, AttrKey key) {
-    const std::string_view name = attr_key_name(key);
-    auto int_list = [&]() -> std::optional<IntList> {
-      if (!v.is_list()) return std::nullopt;
-      IntList out;
-      for (const SExpr& x : v.items) {
-        if (x.kind != SExpr::Kind::Int) return std::nullopt;
-        out.push_back(x.int_value);
-      }
-      return out;
-    };
-    switch (key) {
-      case AttrKey::Axis:
-        if (v.kind == SExpr::Kind::Int) return v.int_value;
-        if (auto l = int_list()) return *l;
-        fail(v,
-             fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
-      case AttrKey::Keepdims:
-        if (v.kind == SExpr::Kind::Bool) return v.bool_value;
-        fail(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
-      case AttrKey::Shape:
-      case AttrKey::Perm:
-        if (auto l = int_list()) return *l;
-        fail(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
-      case AttrKey::Dtype:
-        if (v.is_symbol())
-          if (auto d = parse_dtype(v.text)) return *d;
-        fail(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
-      default:
-        break;
-    }
-    if (v.kind == SExpr::Kind::Int) return v.int_value;
-    fail(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
-  }
-
-  TensorType parse_type(const SExpr& e) {
-    if (e.is_symbol()) {
-      if (auto d = parse_dtype(e.text)) return {*d, {}};
-      fail(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
-                          "(DTYPE DIM...)",
-                          e.text));
-    }
-    if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
-      fail(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
-    const auto d = parse_dtype(e.items[0].text);
-    if (!d) fail(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
-    TensorType t{*d, {}};
-    for (std::size_t i = 1; i < e.items.size(); ++i) {
-      const SExpr& dim = e.items[i];
-      if (dim.kind == SExpr::Kind::Int && dim.int_value >= 0)
-        t.dims.push_back(dim.int_value);
-      else if (dim.is_symbol("?"))
-        t.dims.push_back(kUnknownDim);
-      else
-        fail(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
-    }
-    return t;
   }
 
   TermRef const_expr(const SExpr& e) {
@@ -550,7 +542,7 @@ class Parser {
   // `EXPR` or `(EXPR :taps (K...))`. An op application with attributes,
   // such as `(ones :shape (3))`, is an EXPR.
   static SlotEntry slot_entry(const SExpr& entry, bool sequence) {
-    SlotEntry s{&entry, {0}, nullptr};
+    SlotEntry s{&entry, {0}};
     const auto head = entry.head();
     const bool head_is_op = !head.empty() && (parse_op(head) || head == "const" || head == "load" ||
                                               head == "get" || head == "call" || head == "scan");
@@ -569,7 +561,6 @@ class Parser {
     if (entry.items.size() != 3) fail(entry, "a slot with taps is written (EXPR :taps (K...))");
     const SExpr& taps = entry.items[2];
     s.expr = &entry.items[0];
-    s.taps_where = &taps;
     s.taps.clear();
     if (taps.is_list())
       for (const SExpr& t : taps.items) {
@@ -688,8 +679,11 @@ class Parser {
         where.push_back(s.expr->where);
       }
     }
+    std::vector<std::optional<WeakLiteral>> sitsot_literals;
     for (const SExpr* s : sitsots) {
-      TermRef t = expr(*s, scope).strong();
+      const Value v = expr(*s, scope);
+      sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
+      TermRef t = v.strong();
       params.push_back(slot_type(t, *s));
       states.push_back(params.back());
       operands.push_back(t);
@@ -719,34 +713,55 @@ class Parser {
                        plural(plist.items.size(), "parameter"), params.size(),
                        parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
     }
-    Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
-    for (std::size_t k = 0; k < params.size(); ++k) {
-      const SExpr& p = plist.items[k];
-      if (!p.is_symbol())
-        fail(p, fmt::format("a scan body's parameters are bare names (their types come from the "
-                            "slots), got {}",
-                            p.describe()));
-      const std::string& name = new_name(p, body);
-      body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+    // Builds the body for the current parameter types.
+    auto build_body = [&]() -> std::pair<TermRef, std::vector<SourceLocation>> {
+      Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
+      for (std::size_t k = 0; k < params.size(); ++k) {
+        const SExpr& p = plist.items[k];
+        if (!p.is_symbol())
+          fail(p, fmt::format("a scan body's parameters are bare names (their types come from "
+                              "the slots), got {}",
+                              p.describe()));
+        const std::string& name = new_name(p, body);
+        body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+      }
+      auto [outputs, out_where] = body_outputs(*fn, body);
+      const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
+      if (outputs.size() != expected)
+        fail(*fn,
+             fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
+                         "nit-sot{})",
+                         plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
+                         spec.num_nitsot, spec.until ? " and the stop flag" : ""));
+      std::vector<TermRef> out_terms;
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const Value& v = outputs[i];
+        // A literal next state takes the state's dtype.
+        const DType d = i < states.size()
+                            ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
+                            : v.literal.default_dtype();
+        out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
+      }
+      return {make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {}),
+              std::move(out_where)};
+    };
+    auto [body_fn, out_where] = build_body();
+    // A literal initial state meets the body's next state: `:sit-sot (0)`
+    // whose body computes floats is a float state. Retype and rebuild once.
+    bool retyped = false;
+    for (std::size_t j = 0; j < sitsots.size(); ++j) {
+      const std::size_t state = mitsots.size() + j;
+      const std::size_t param = num_taps[0] + num_taps[1] + j;
+      const std::size_t operand = 1 + spec.has_n_steps + sequences.size() + mitsots.size() + j;
+      const auto& outs = std::get<TupleType>(body_fn->type()).elements;
+      if (!sitsot_literals[j]) continue;
+      const DType d = promote(outs[state].dtype, false, sitsot_literals[j]->default_dtype(), true);
+      if (d == states[state].dtype) continue;
+      operands[operand] = sitsot_literals[j]->to_term(d);
+      params[param].dtype = states[state].dtype = d;
+      retyped = true;
     }
-    const auto [outputs, out_where] = body_outputs(*fn, body);
-    const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
-    if (outputs.size() != expected)
-      fail(*fn,
-           fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
-                       "nit-sot{})",
-                       plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
-                       spec.num_nitsot, spec.until ? " and the stop flag" : ""));
-    std::vector<TermRef> out_terms;
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      const Value& v = outputs[i];
-      // A literal next state takes the state's dtype.
-      const DType d = i < states.size()
-                          ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
-                          : v.literal.default_dtype();
-      out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
-    }
-    TermRef body_fn = make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {});
+    if (retyped) std::tie(body_fn, out_where) = build_body();
     const auto& out_types = std::get<TupleType>(body_fn->type()).elements;
     for (std::size_t i = 0; i < states.size(); ++i)
       if (!compatible(out_types[i], states[i]))
@@ -775,6 +790,65 @@ class Parser {
 };
 
 }  // namespace
+
+AttrValue parse_attr_value(const SExpr& v, AttrKey key) {
+  const std::string_view name = attr_key_name(key);
+  auto int_list = [&]() -> std::optional<IntList> {
+    if (!v.is_list()) return std::nullopt;
+    IntList out;
+    for (const SExpr& x : v.items) {
+      if (x.kind != SExpr::Kind::Int) return std::nullopt;
+      out.push_back(x.int_value);
+    }
+    return out;
+  };
+  switch (key) {
+    case AttrKey::Axis:
+      if (v.kind == SExpr::Kind::Int) return v.int_value;
+      if (auto l = int_list()) return *l;
+      fail_at(v,
+              fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
+    case AttrKey::Keepdims:
+      if (v.kind == SExpr::Kind::Bool) return v.bool_value;
+      fail_at(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
+    case AttrKey::Shape:
+    case AttrKey::Perm:
+      if (auto l = int_list()) return *l;
+      fail_at(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
+    case AttrKey::Dtype:
+      if (v.is_symbol())
+        if (auto d = parse_dtype(v.text)) return *d;
+      fail_at(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
+    default:
+      break;
+  }
+  if (v.kind == SExpr::Kind::Int) return v.int_value;
+  fail_at(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
+}
+
+TensorType parse_type(const SExpr& e) {
+  if (e.is_symbol()) {
+    if (auto d = parse_dtype(e.text)) return {*d, {}};
+    fail_at(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
+                           "(DTYPE DIM...)",
+                           e.text));
+  }
+  if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
+    fail_at(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
+  const auto d = parse_dtype(e.items[0].text);
+  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
+  TensorType t{*d, {}};
+  for (std::size_t i = 1; i < e.items.size(); ++i) {
+    const SExpr& dim = e.items[i];
+    if (dim.kind == SExpr::Kind::Int && dim.int_value >= 0)
+      t.dims.push_back(dim.int_value);
+    else if (dim.is_symbol("?"))
+      t.dims.push_back(kUnknownDim);
+    else
+      fail_at(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
+  }
+  return t;
+}
 
 Graph parse_graph(std::string_view text, const std::string& file, const std::string& base_dir) {
   const std::vector<SExpr> forms = read_sexprs(text, file);

@@ -10,7 +10,9 @@
 // forms are all reported; within one form, the first.
 #pragma once
 
+#include "attrs.hpp"
 #include "graph.hpp"
+#include "sexpr.hpp"
 
 #include <string>
 #include <string_view>
@@ -23,5 +25,15 @@ Graph parse_graph(std::string_view text, const std::string& file, const std::str
 
 // Reads and parses the file at `path`; loads are relative to its folder.
 Graph parse_graph_file(const std::string& path);
+
+// Pieces shared with other readers of the s-expression syntax (rule
+// files); both throw a DiagnosticError located at the offending atom.
+//
+// A type: `f64`, or `(f32 3 ?)` with `?` for an unknown dimension.
+TensorType parse_type(const SExpr& e);
+// The value written after `:KEY` of an op: an integer or a list of
+// integers for :axis, a list of integers for :shape and :perm, true or
+// false for :keepdims, a dtype name for :dtype, an integer otherwise.
+AttrValue parse_attr_value(const SExpr& v, AttrKey key);
 
 }  // namespace eqsat::ops

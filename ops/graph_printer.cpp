@@ -36,6 +36,12 @@ std::string element_text(const Array& a, std::int64_t i) {
     } else {
       if (std::isnan(v)) return "nan";
       if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+      if constexpr (std::is_same_v<T, float>) {
+        // The float's shortest text, when the parser (which reads a double
+        // and rounds it to float) gives the same float back.
+        const std::string shortest = float_text(std::stod(fmt::format("{}", v)));
+        if (static_cast<float>(std::stod(shortest)) == v) return shortest;
+      }
       return float_text(static_cast<double>(v));
     }
   });

@@ -601,6 +601,8 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
       1 + spec.has_n_steps + nseq + nmit + spec.num_sitsot + spec.num_nonsequences;
   if (xs.size() != expected)
     throw TypeError(fmt::format("scan: expected {} operands, got {}", expected, xs.size()));
+  if (spec.num_outputs() == 0)
+    throw TypeError("scan: needs at least one output (a mit-sot, sit-sot or nit-sot)");
   if (nseq == 0 && !spec.has_n_steps)
     throw TypeError("scan: :n-steps is required when there are no sequences");
   const TupleType& outs = body_outputs(kind, xs[0]);

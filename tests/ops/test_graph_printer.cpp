@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -191,6 +193,8 @@ TEST_CASE("nested scans, shared and literal operands survive print and parse") {
     (output (add deep 1))
     (output (mul 2 deep))
     (output (where (gt f 0.5) f 0))
+    (let acc (scan :sequences (f) :sit-sot (0) (fn (x a) (add a x))))
+    (output (get 0 acc))
     (output 7)
     (output 2.5)
   )");
@@ -267,10 +271,12 @@ class RandomGraphs {
       const TensorType b = pool[pick(0, num_inputs - 1)]->tensor_type();
       g.defs.push_back({"d0", random_body({a, b}, 1 + pick(0, 1))});
     }
-    grow(pool, 14, &g);
+    grow(pool, 20, &g);
     const int num_outputs = pick(1, 4);
     for (int k = 0; k < num_outputs; ++k) {
-      TermRef t = pool[pick(0, static_cast<int>(pool.size()) - 1)];
+      // The latest values (the largest terms) first, then any.
+      const int last = static_cast<int>(pool.size()) - 1;
+      TermRef t = pool[k < 2 ? std::max(0, last - k) : pick(0, last)];
       if (t->is_tuple()) t = Term::make(OpKind::Get, {{AttrKey::Index, std::int64_t{0}}}, {t});
       g.outputs.push_back({fmt::format("{}{}", coin() ? "o" : "out", k), t});
     }
@@ -279,6 +285,8 @@ class RandomGraphs {
 
   // How often each op was built, over every graph made.
   const std::map<OpKind, int>& built() const { return built_; }
+  // How many scans built had each slot kind (and how many were nested in a body).
+  const std::map<std::string, int>& slot_kinds() const { return slot_kinds_; }
 
  private:
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
@@ -382,10 +390,13 @@ class RandomGraphs {
     return Term::make(kind, attrs, operands);
   }
 
-  // A body over parameters of `params` returning `outputs` values; the first
-  // output is made to have `first`'s type when given.
+  // A body over parameters of `params` returning `outputs` values. Output k
+  // < states.size() is a next state: a value of the state's type (its
+  // fallback is the parameter `states[k].second`, which has that type).
+  // With `until`, a bool scalar stop flag comes last.
   TermRef random_body(const std::vector<TensorType>& params, int outputs,
-                      const TensorType* first = nullptr) {
+                      const std::vector<std::pair<TensorType, std::size_t>>& states = {},
+                      bool until = false) {
     std::vector<TermRef> pool;
     for (std::size_t k = 0; k < params.size(); ++k)
       pool.push_back(Term::nominal(static_cast<std::int64_t>(k), params[k]));
@@ -393,91 +404,115 @@ class RandomGraphs {
     std::vector<TermRef> outs;
     for (int k = 0; k < outputs; ++k) {
       TermRef t = operand(pool);
-      if (k == 0 && first) {
-        // A candidate of the state's type, else the state itself.
-        t = pool[0];
+      if (k < static_cast<int>(states.size())) {
+        const auto& [type, fallback] = states[k];
+        t = pool[fallback];
         for (TermRef c : pool)
-          if (!c->is_tuple() && c->tensor_type() == *first && coin()) t = c;
+          if (!c->is_tuple() && c->tensor_type() == type && coin()) t = c;
       }
       outs.push_back(t);
+    }
+    if (until) {
+      TermRef flag = Term::scalar(DType::Bool, coin());
+      for (TermRef c : pool)
+        if (!c->is_tuple() && c->tensor_type() == TensorType{DType::Bool, {}} && coin()) flag = c;
+      outs.push_back(flag);
     }
     return Term::fn(params, outs);
   }
 
-  // A scan with one sit-sot, sometimes a sequence and a non-sequence.
+  // A scan with random slots of every kind: sequences with taps, a mit-sot,
+  // a sit-sot, nit-sots, non-sequences, n-steps, until and keep.
   TermRef random_scan(const std::vector<TermRef>& pool) {
-    TermRef init = operand(pool);
-    std::vector<TermRef> seqs, nonseqs;
-    for (TermRef t : pool)
-      if (!t->is_tuple() && t->tensor_type().rank() >= 1 && coin()) {
-        seqs = {t};
-        break;
-      }
-    if (coin()) nonseqs = {operand(pool)};
     ScanSpec spec;
-    std::vector<TensorType> params;
     std::vector<TermRef> operands{nullptr};
-    if (seqs.empty()) {
+    std::vector<TensorType> params;
+    std::vector<std::pair<TensorType, std::size_t>> states;
+    auto element = [](const TensorType& t) {
+      return TensorType{t.dtype, Dims(t.dims.begin() + 1, t.dims.end())};
+    };
+    std::vector<TermRef> tensors;
+    for (TermRef t : pool)
+      if (!t->is_tuple() && t->tensor_type().rank() >= 1) tensors.push_back(t);
+    auto any_tensor = [&]() { return tensors[pick(0, static_cast<int>(tensors.size()) - 1)]; };
+    if (tensors.empty() || coin()) {
       spec.has_n_steps = true;
       operands.push_back(Term::scalar(DType::I64, pick(0, 4)));
-    } else {
-      spec.sequence_taps = {{0}};
-      const TensorType& s = seqs[0]->tensor_type();
-      params.push_back({s.dtype, Dims(s.dims.begin() + 1, s.dims.end())});
-      operands.push_back(seqs[0]);
     }
-    const TensorType state = init->tensor_type();
-    // The state comes first in the body's own pool so that it can be returned.
-    std::vector<TensorType> body_params{state};
-    body_params.insert(body_params.end(), params.begin(), params.end());
-    for (TermRef t : nonseqs) body_params.push_back(t->tensor_type());
-    spec.num_sitsot = 1;
-    spec.num_nonsequences = static_cast<std::int64_t>(nonseqs.size());
+    if (!tensors.empty() && (!spec.has_n_steps || coin())) {
+      for (int k = pick(1, 2); k > 0; --k) {
+        static const IntList kTaps[] = {{0}, {0, 1}, {1}, {0, 2}};
+        spec.sequence_taps.push_back(kTaps[pick(0, 3)]);
+        TermRef seq = any_tensor();
+        for (std::size_t i = 0; i < spec.sequence_taps.back().size(); ++i)
+          params.push_back(element(seq->tensor_type()));
+        operands.push_back(seq);
+      }
+    }
+    if (!tensors.empty() && coin()) {
+      TermRef init = any_tensor();
+      const std::int64_t lead = init->tensor_type().dims[0];
+      const IntList taps = lead == 1 ? IntList{-1} : IntList{-2, -1};
+      if (lead == kUnknownDim || lead == -taps.front()) {
+        spec.mitsot_taps.push_back(taps);
+        for (std::size_t i = 0; i < taps.size(); ++i)
+          params.push_back(element(init->tensor_type()));
+        states.push_back({params.back(), params.size() - 1});
+        operands.push_back(init);
+      }
+    }
+    if (coin() || (spec.mitsot_taps.empty() && spec.sequence_taps.empty())) {
+      TermRef init = operand(pool);
+      params.push_back(init->tensor_type());
+      states.push_back({params.back(), params.size() - 1});
+      operands.push_back(init);
+      spec.num_sitsot = 1;
+    }
+    for (int k = pick(0, 1); k > 0; --k) {
+      operands.push_back(operand(pool));
+      params.push_back(operands.back()->tensor_type());
+      ++spec.num_nonsequences;
+    }
     spec.num_nitsot = pick(0, 1);
-    if (coin()) spec.keep = random_ints(static_cast<int>(1 + spec.num_nitsot), 0, 2);
-    // Reorder parameters into slot order: sequence, sit-sot, non-sequence.
-    TermRef raw = random_body(body_params, static_cast<int>(1 + spec.num_nitsot), &state);
-    std::vector<std::int64_t> slot_of(body_params.size());
-    const std::size_t nseq = seqs.size();
-    slot_of[0] = static_cast<std::int64_t>(nseq);
-    for (std::size_t k = 0; k < nseq; ++k) slot_of[1 + k] = static_cast<std::int64_t>(k);
-    for (std::size_t k = 1 + nseq; k < body_params.size(); ++k)
-      slot_of[k] = static_cast<std::int64_t>(k);
-    std::vector<TensorType> ordered(body_params.size());
-    for (std::size_t k = 0; k < body_params.size(); ++k) ordered[slot_of[k]] = body_params[k];
-    std::vector<TermRef> outs;
-    for (TermRef o : raw->operands()) outs.push_back(renumber(o, slot_of));
-    operands[0] = Term::fn(ordered, outs);
-    operands.push_back(init);
-    operands.insert(operands.end(), nonseqs.begin(), nonseqs.end());
-    return Term::make(OpKind::Scan, {{AttrKey::Scan, spec}}, operands);
-  }
-
-  // `t` with nominal k renamed slot_of[k] (bodies inside are closed: kept).
-  TermRef renumber(TermRef t, const std::vector<std::int64_t>& slot_of) {
-    if (t->kind() == OpKind::Nominal)
-      return Term::nominal(slot_of[t->attrs().get<std::int64_t>(AttrKey::Slot)],
-                           std::get<TensorType>(t->type()));
-    if (t->kind() == OpKind::Fn || t->free_nominals().empty()) return t;
-    std::vector<TermRef> operands;
-    for (TermRef o : t->operands()) operands.push_back(renumber(o, slot_of));
-    return Term::make(t->kind(), t->attrs(), operands);
+    spec.until = pick(0, 3) == 0;
+    if (coin()) spec.keep = random_ints(static_cast<int>(spec.num_outputs()), 0, 2);
+    operands[0] = random_body(params, static_cast<int>(spec.num_outputs()), states, spec.until);
+    TermRef scan = Term::make(OpKind::Scan, {{AttrKey::Scan, spec}}, operands);
+    slot_kinds_["n-steps"] += spec.has_n_steps;
+    slot_kinds_["sequence taps"] += std::ranges::any_of(
+        spec.sequence_taps, [](const IntList& taps) { return taps != IntList{0}; });
+    slot_kinds_["mit-sot"] += !spec.mitsot_taps.empty();
+    slot_kinds_["sit-sot"] += spec.num_sitsot > 0;
+    slot_kinds_["nit-sot"] += spec.num_nitsot > 0;
+    slot_kinds_["non-sequence"] += spec.num_nonsequences > 0;
+    slot_kinds_["until"] += spec.until;
+    slot_kinds_["keep"] += !scan->attrs().get<ScanSpec>(AttrKey::Scan).keep.empty();
+    slot_kinds_["nested"] += !scan->free_nominals().empty();
+    return scan;
   }
 
   std::mt19937 rng_;
   std::map<OpKind, int> built_;
+  std::map<std::string, int> slot_kinds_;
 };
 
 }  // namespace
 
 TEST_CASE("random well-typed graphs survive print and parse (many seeds)") {
   std::map<OpKind, int> built;
-  for (unsigned seed = 0; seed < 300; ++seed) {
+  std::map<std::string, int> slot_kinds;
+  for (unsigned seed = 0; seed < 500; ++seed) {
     RandomGraphs gen(seed);
     const Graph g = gen.make();
     INFO("seed " << seed);
     check_round_trip(g);
     for (const auto& [kind, n] : gen.built()) built[kind] += n;
+    for (const auto& [kind, n] : gen.slot_kinds()) slot_kinds[kind] += n;
+  }
+  for (const char* kind : {"n-steps", "sequence taps", "mit-sot", "sit-sot", "nit-sot",
+                           "non-sequence", "until", "keep", "nested"}) {
+    INFO("no random scan had " << kind);
+    CHECK(slot_kinds[kind] > 0);
   }
   // The generator reaches every op of the catalogue.
   for (int k = 0; k < kNumOps; ++k) {
@@ -485,5 +520,34 @@ TEST_CASE("random well-typed graphs survive print and parse (many seeds)") {
     if (!parse_op(op_info(kind).name)) continue;
     INFO("op " << op_info(kind).name << " was never built");
     CHECK(built[kind] > 0);
+  }
+}
+
+TEST_CASE("constants of random bits print back bit for bit (every dtype)") {
+  std::mt19937_64 rng(7);
+  for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64}) {
+    Array a(d, {256});
+    for (std::int64_t i = 0; i < a.size(); ++i) {
+      const std::uint64_t bits = rng();
+      visit_dtype(d, [&]<class T>(std::type_identity<T>) {
+        if constexpr (std::is_same_v<T, bool>) {
+          a.data<T>()[i] = bits & 1;
+        } else {
+          std::memcpy(a.data<T>() + i, &bits, sizeof(T));
+          if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(a.data<T>()[i])) a.data<T>()[i] = 0;  // NaN payloads are not kept
+        }
+      });
+    }
+    Graph g;
+    g.outputs = {{"c", Term::constant(a)}, {"s", Term::constant(a.reshaped({256}).clone())}};
+    // Scalars too: they may print as bare literals.
+    for (std::int64_t i = 0; i < 8; ++i) {
+      Array s(d, {});
+      std::memcpy(s.bytes(), a.bytes() + i * dtype_size(d), dtype_size(d));
+      g.outputs.push_back({fmt::format("x{}", i), Term::constant(s)});
+    }
+    INFO(dtype_name(d));
+    check_round_trip(g);
   }
 }

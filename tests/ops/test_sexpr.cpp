@@ -41,3 +41,11 @@ TEST_CASE("syntax errors are located") {
   CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"),
                     "/nonexistent/g.eg: error: cannot read file");
 }
+
+TEST_CASE("lists nested too deep are refused, not a stack overflow") {
+  const auto nested = [](int n) { return std::string(n, '(') + std::string(n, ')'); };
+  CHECK(read_sexprs(nested(1000), "e.eg").size() == 1);
+  CHECK_THROWS_WITH(read_sexprs(nested(100000), "e.eg"),
+                    "e.eg:1:1001: error: expressions nest deeper than 1000 levels; name "
+                    "intermediate values with let");
+}
