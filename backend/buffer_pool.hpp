@@ -7,8 +7,6 @@
 #include "ops/array.hpp"
 
 #include <cstdint>
-#include <map>
-#include <utility>
 #include <vector>
 
 namespace eqsat::backend {
@@ -16,6 +14,7 @@ namespace eqsat::backend {
 class BufferPool {
  public:
   // An array of this dtype and shape; its contents are unspecified.
+  // Throws std::bad_alloc when it cannot be had (or its size overflows).
   ops::Array take(ops::DType dtype, const ops::Dims& shape);
   // Keeps `a`'s buffer for reuse when nothing else shares it.
   void give(ops::Array&& a);
@@ -25,7 +24,16 @@ class BufferPool {
   void clear() { free_.clear(); }
 
  private:
-  std::map<std::pair<std::int64_t, ops::DType>, std::vector<ops::Array>> free_;
+  // Free buffers of one dtype and element count. A program has few
+  // distinct sizes, so a linear search beats a map (and never allocates).
+  struct Bin {
+    std::int64_t size;
+    ops::DType dtype;
+    std::vector<ops::Array> arrays;
+  };
+  Bin& bin(std::int64_t size, ops::DType dtype);
+
+  std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
 };
 

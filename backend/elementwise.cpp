@@ -402,7 +402,7 @@ void run_fused_typed(std::span<const FusedOp> program, Operands leaves, Array& o
         return registers[src.index];
       }
       const Array& a = *leaves[src.index];
-      is_const = a.rank() == 0;
+      is_const = a.size() == 1;
       return is_const ? a.data<T>() : a.data<T>() + s;
     };
     for (std::size_t k = 0; k < program.size(); ++k) {

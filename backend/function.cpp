@@ -85,19 +85,16 @@ std::string leaf_name(TermRef t) {
 Function::Function(Context& context, std::vector<TermRef> params, std::vector<TermRef> outputs)
     : context_(&context), num_params_(params.size()) {
   std::unordered_map<TermRef, int> slot_of;
-  std::vector<int> producer;  // per slot: the instruction that writes it, or -1
   auto new_slots = [&](int n) {
     const int first = static_cast<int>(slots_.size());
     slots_.resize(slots_.size() + n);
     pinned_.resize(slots_.size(), false);
-    producer.resize(slots_.size(), static_cast<int>(code_.size()));
     return first;
   };
   new_slots(static_cast<int>(params.size()));
   for (std::size_t i = 0; i < params.size(); ++i) {
     slot_of.emplace(params[i], static_cast<int>(i));
     pinned_[i] = true;
-    producer[i] = -1;
   }
   const bool body = !params.empty() && params[0]->kind() == OpKind::Nominal;
 
@@ -117,7 +114,6 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
         const int s = new_slots(1);
         slots_[s] = *t->const_value();
         pinned_[s] = true;
-        producer[s] = -1;
         slot_of.emplace(t, s);
         continue;
       }
@@ -157,7 +153,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     output_slots_.push_back(slot_of.at(t));
   }
   fuse_elementwise(output_slots_);
-  producer.assign(slots_.size(), -1);
+  std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
 
@@ -173,16 +169,16 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
   }
   // In place: an elementwise result may take the buffer of an operand that
-  // dies here and is read only once by this instruction (checked again at
-  // run time: same dtype and shape, and no other holder).
+  // dies here and is read only once by this instruction; at run time the
+  // first such operand with the result's dtype and shape and no other
+  // holder is taken.
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     Instruction& in = code_[i];
     if (in.step != Step::Kernel && in.step != Step::Fused) continue;
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       const int s = in.operands[k];
       if (pinned_[s] || last_use[s] != i || std::ranges::count(in.operands, s) != 1) continue;
-      in.in_place = static_cast<int>(k);
-      break;
+      in.in_place.push_back(static_cast<int>(k));
     }
   }
 }
@@ -264,16 +260,21 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
 
 void Function::run_fused(Instruction& in) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  // The fused pass needs every leaf to be the result's shape or a scalar.
+  // The fused pass needs every leaf to be the result's shape or a single
+  // element broadcast to it (of no higher rank).
   const ops::Dims* shape = nullptr;
+  int single_rank = 0;
   bool one_pass = true;
   for (const Array* a : in.args) {
-    if (a->rank() == 0) continue;
-    if (!shape)
+    if (a->size() == 1) {
+      single_rank = std::max(single_rank, a->rank());
+    } else if (!shape) {
       shape = &a->shape();
-    else if (a->shape() != *shape)
+    } else if (a->shape() != *shape) {
       one_pass = false;
+    }
   }
+  if (single_rank > (shape ? static_cast<int>(shape->size()) : 0)) one_pass = false;
   if (!one_pass) {
     for (Instruction& member : in.members) {
       try {
@@ -292,8 +293,8 @@ void Function::run_fused(Instruction& in) {
     in.shape.clear();
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
-  if (in.in_place >= 0) {
-    const Array& a = *in.args[in.in_place];
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
     if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
       dst = a;
       detail::run_fused(in.program, in.args, dst);
@@ -323,9 +324,9 @@ void Function::execute(Instruction& in) {
     return;
   }
   const ops::DType dtype = in.term->tensor_type().dtype;
-  if (in.in_place >= 0) {
-    const Array& a = *in.args[in.in_place];
-    if (a.unique() && may_write_in_place(in.term, in.in_place, a, dtype, in.shape)) {
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
+    if (a.unique() && may_write_in_place(in.term, k, a, dtype, in.shape)) {
       dst = a;
       run_kernel(in.term, in.args, dst);
       return;

@@ -58,9 +58,9 @@ class Function {
     std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
     int out = 0;                // first result slot
     int num_out = 1;
-    std::vector<int> release;  // slots that die after this instruction
-    int in_place = -1;         // operand position whose buffer may take the result
-    Function* body = nullptr;  // scan and call
+    std::vector<int> release;   // slots that die after this instruction
+    std::vector<int> in_place;  // operand positions whose buffer may take the result
+    Function* body = nullptr;   // scan and call
     // Fused: the expression over the operands (its leaves), and the
     // original instructions, run one by one when the leaves' shapes at run
     // time are not all the result's (or scalars).

@@ -37,7 +37,7 @@ bool fusable(ops::OpKind kind);
 
 // Evaluates `program` in one pass over memory, a block of elements at a
 // time, into `out` (f32 or f64); every leaf has out's dtype and either out's
-// shape or rank 0. `out` may share its buffer with a leaf.
+// shape or a single element. `out` may share its buffer with a leaf.
 void run_fused(std::span<const FusedOp> program, Operands leaves, Array& out);
 
 // reduce.cpp: sum prod max min mean logsumexp, softmax, log_softmax.

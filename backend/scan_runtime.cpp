@@ -35,13 +35,29 @@ Dims with_leading(std::int64_t n, const Dims& d) {
 }
 
 // One output of the loop: where its steps are stored. With :keep k the
-// storage is a ring of min(k, n) rows; otherwise n rows.
+// storage is a ring of min(k, n) rows; otherwise n rows, except in an
+// :until loop, which may stop long before n: there the rows start at
+// kFirstRows and double when full.
 struct OutputBuffer {
   Array rows;
   std::int64_t capacity = 0;
   Dims shape;  // one step's shape (known once the first step ran, for nit-sots)
   bool allocated = false;
+  bool grows = false;
 };
+
+constexpr std::int64_t kFirstRows = 64;
+
+// Doubles the rows of a growing output (at most to `limit`), keeping the
+// rows stored so far.
+void grow(OutputBuffer& out, std::int64_t limit, BufferPool& pool) {
+  const std::int64_t capacity = std::min(limit, std::max<std::int64_t>(1, 2 * out.capacity));
+  Array bigger = pool.take(out.rows.dtype(), with_leading(capacity, out.shape));
+  copy_bytes(bigger.bytes(), out.rows.bytes(), out.rows.nbytes());
+  pool.give(std::move(out.rows));
+  out.rows = std::move(bigger);
+  out.capacity = capacity;
+}
 
 // True when `a` is one of the state buffers.
 bool in_rings(const std::vector<std::vector<Array>>& rings, const Array& a) {
@@ -118,7 +134,8 @@ void Function::run_scan(Instruction& in) {
   std::vector<OutputBuffer> outputs(num_outputs);
   for (std::size_t o = 0; o < num_outputs; ++o) {
     const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[o];
-    outputs[o].capacity = keep > 0 ? std::min(keep, n) : n;
+    outputs[o].grows = spec.until && keep == 0;
+    outputs[o].capacity = std::min(keep > 0 ? keep : outputs[o].grows ? kFirstRows : n, n);
     if (o < num_states) {
       outputs[o].shape = state_shapes[o];
     } else {
@@ -166,6 +183,7 @@ void Function::run_scan(Instruction& in) {
         out.rows = pool.take(r.dtype(), with_leading(out.capacity, out.shape));
         out.allocated = true;
       }
+      if (out.grows && t >= out.capacity) grow(out, n, pool);
       if (r.shape() != out.shape)
         fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
                              ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
@@ -179,7 +197,14 @@ void Function::run_scan(Instruction& in) {
     for (std::size_t i = 0; i < num_states; ++i) {
       const auto depth = static_cast<std::int64_t>(rings[i].size());
       Array& slot = rings[i][positive_mod(t, depth)];
-      copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+      if (results[i].unique() && results[i].dtype() == slot.dtype()) {
+        // The new state's buffer joins the ring; the old one goes to the
+        // pool for the body's next step: no copy, no allocation.
+        pool.give(std::move(slot));
+        slot = std::move(results[i]);
+      } else {
+        copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+      }
     }
     const bool stop = spec.until && results.back().data<bool>()[0];
     for (Array& r : results) pool.give(std::move(r));

@@ -6,6 +6,7 @@
 //   softmax    a row softmax of a 2000x2000 f64 matrix
 //   recurrence a 10^5-step scalar recurrence x = tanh(a x + b) as a scan,
 //              also as a C++ hand loop (`recurrence_cpp`)
+//   exp log sin tanh  one function alone on 10^7 f64 (vectorization check)
 // Prints one `NAME<TAB>SECONDS` line per measurement. Run through
 // bench/run_executor.sh, which writes the table of bench/README.md.
 //
@@ -64,7 +65,8 @@ double best_seconds(int reps, const std::function<void()>& f) {
   for (int r = 0; r < reps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
 }
@@ -107,6 +109,12 @@ int main(int argc, char** argv) {
   measure("matmul", kMatmul, {"a", "b"}, dir, reps);
   measure("softmax", kSoftmax, {"m"}, dir, reps);
   measure("recurrence", kRecurrence, {"x0", "ra", "rb"}, dir, reps);
+  for (const char* f : {"exp", "log", "sin", "tanh"}) {
+    // log reads |x| + 0.5 in both implementations; the add is fused into its pass.
+    const std::string arg = std::string(f) == "log" ? "(add (abs x) 0.5)" : "x";
+    const std::string text = fmt::format("(input x (f64 10000000))\n(output ({} {}))", f, arg);
+    measure(f, text.c_str(), {"x"}, dir, reps);
+  }
 
   // The same recurrence as a C++ hand loop: the floor for any executor.
   volatile double sink = 0;

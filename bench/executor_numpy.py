@@ -72,6 +72,10 @@ def main():
         "matmul": lambda: a @ b,
         "softmax": lambda: softmax(m),
         "recurrence": recurrence,
+        "exp": lambda: np.exp(x),
+        "log": lambda: np.log(np.abs(x) + 0.5),
+        "sin": lambda: np.sin(x),
+        "tanh": lambda: np.tanh(x),
     }
     numpy_s, agree = {}, {}
     for name, f in work.items():
@@ -90,6 +94,10 @@ def main():
         "matmul": "1000x1000 f64 matmul",
         "softmax": "row softmax of 2000x2000 f64",
         "recurrence": "10^5-step scalar recurrence x = tanh(a x + b)",
+        "exp": "exp alone, 10^7 f64",
+        "log": "log(abs(x) + 0.5), 10^7 f64 (eqsat: one fused pass)",
+        "sin": "sin alone, 10^7 f64",
+        "tanh": "tanh alone, 10^7 f64",
     }
     print("| workload | NumPy (s) | eqsat (s) | NumPy / eqsat | same result |")
     print("| --- | ---: | ---: | ---: | --- |")

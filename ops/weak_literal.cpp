@@ -62,6 +62,7 @@ DType weak_literal_dtype(OpKind kind, const Attrs& attrs, std::span<const Pendin
   std::optional<DType> strong;
   bool any_float = self.float_literal;
   for (std::size_t k : peers_of(kind, operands.size(), i)) {
+    if (k >= operands.size()) continue;  // a wrong arity, reported by the type rule
     const PendingOperand& p = operands[k];
     if (!p.term) {
       any_float |= p.float_literal;

@@ -54,6 +54,22 @@ TEST_CASE("an elementwise chain becomes one instruction with the op-by-op result
   }
 }
 
+TEST_CASE("f32 chains fuse too and compute in f32") {
+  TermRef x = input("x", DType::F32, {kAny});
+  TermRef y =
+      op(OpKind::Sigmoid, {op(OpKind::Sub, {op(OpKind::Cos, {x}), op(OpKind::Square, {x})})});
+  backend::Program p = backend::compile(graph({x}, {y}));
+  CHECK(p.num_instructions() == 1);
+  ops::Array xv(DType::F32, {1037});
+  for (std::int64_t i = 0; i < xv.size(); ++i) xv.data<float>()[i] = std::sin(i * 0.37f) * 3;
+  const ops::Array got = p.run({xv})[0];
+  REQUIRE(got.dtype() == DType::F32);
+  for (std::int64_t i = 0; i < xv.size(); ++i) {
+    const double v = xv.data<float>()[i];
+    CHECK(got.element(i) == Approx(1 / (1 + std::exp(-(std::cos(v) - v * v)))).epsilon(1e-5));
+  }
+}
+
 TEST_CASE("a value read twice or an output ends a fused group") {
   TermRef x = input("x", kF64, {4});
   TermRef e = op(OpKind::Exp, {x});
@@ -92,6 +108,24 @@ TEST_CASE("fused groups fall back to op by op when shapes broadcast at run time"
     CHECK(std::string(e.what()) ==
           "fuse.eg:5:7: error: mul: shapes (3 4) and (5) do not broadcast");
   }
+}
+
+TEST_CASE("single-element leaves broadcast inside a fused pass") {
+  TermRef x = input("x", kF64, {kAny, 3});
+  TermRef one = input("one", kF64, {1, 1});
+  TermRef y = op(OpKind::Exp, {op(OpKind::Mul, {x, one})});
+  backend::Program p = backend::compile(graph({x, one}, {y}));
+  CHECK(p.num_instructions() == 1);
+  const ops::Array xv = ramp({2, 3}, 1.0);
+  const ops::Array got = p.run({xv, ops::Array::filled(kF64, {1, 1}, 2.0)})[0];
+  REQUIRE(got.shape() == ops::Dims{2, 3});
+  for (int i = 0; i < 6; ++i) CHECK(got.element(i) == Approx(std::exp(2 * xv.element(i))));
+  // A single element of higher rank than the rest widens the result.
+  TermRef v = input("v", kF64, {kAny});
+  TermRef z = op(OpKind::Exp, {op(OpKind::Mul, {v, one})});
+  const ops::Array wide = backend::compile(graph({v, one}, {z}))
+                              .run({vec({0, 1}), ops::Array::filled(kF64, {1, 1}, 1.0)})[0];
+  CHECK(wide.shape() == ops::Dims{1, 2});
 }
 
 TEST_CASE("running again reuses every intermediate buffer; only outputs are new") {

@@ -132,6 +132,35 @@ TEST_CASE("other run-time errors: squeeze, concat, dot, broadcast_to, arange, po
         "max: cannot reduce axis 0 of length 0 (no identity)");
 }
 
+TEST_CASE("a set_slice value that does not fit, a mit-sot history of the wrong length") {
+  TermRef x = input("x", kF64, {kAny});
+  TermRef v = input("v", kF64, {kAny});
+  ops::Graph g = graph({x, v}, {op(OpKind::SetSlice, {x, v}, {{AttrKey::Step, std::int64_t{2}}})});
+  CHECK(error_of(g, {vec({1, 2, 3, 4, 5}), vec({1, 2})}) ==
+        "set_slice: value of shape (2) does not fit a target of shape (3)");
+
+  ops::ScanSpec spec;
+  spec.mitsot_taps = {{-3, -1}};
+  spec.has_n_steps = true;
+  TermRef body =
+      ops::Term::fn({ty(kF64), ty(kF64)}, {op(OpKind::Add, {param(0, kF64), param(1, kF64)})});
+  TermRef h = input("h", kF64, {kAny});
+  TermRef s = scan(spec, body, {i64(4), h});
+  CHECK(error_of(graph({h}, {get(0, s)}), {vec({1, 2})}) ==
+        "scan: mit-sot 1 has taps down to -3 and needs 3 initial steps, got 2");
+}
+
+TEST_CASE("a result too large for memory is an error, not a crash") {
+  TermRef n = input("n", DType::I64);
+  CHECK(error_of(graph({n}, {op(OpKind::Arange, {n})}),
+                 {ops::Array::scalar(DType::I64, static_cast<double>(std::int64_t{1} << 62))}) ==
+        "arange: out of memory");
+  TermRef x = input("x", kF64, {kAny});
+  ops::Graph huge = graph({x}, {op(OpKind::BroadcastTo, {x},
+                                   {{AttrKey::Shape, ops::IntList{1 << 30, 1 << 30, 1 << 30}}})});
+  CHECK(error_of(huge, {vec({1})}) == "broadcast_to: out of memory");
+}
+
 TEST_CASE("a graph that still contains grad is refused with a clear error") {
   TermRef x = input("x", kF64);
   TermRef g = op(OpKind::Grad, {op(OpKind::Square, {x}), x});

@@ -130,6 +130,13 @@ TEST_CASE(":until stops after the first step whose flag is true, and may never s
   TermRef early = scan(spec, body(100), {i64(20), x0});
   CHECK(run1(graph({x0}, {get(0, early)}), {ops::Array::scalar(kF64, 1)}) ==
         std::vector<double>{2, 4, 8, 16, 32, 64, 128});
+  // A huge bound is fine: the rows grow with the steps actually run.
+  TermRef bounded = scan(spec, body(100), {i64(std::int64_t{1} << 40), x0});
+  CHECK(run1(graph({x0}, {get(0, bounded)}), {ops::Array::scalar(kF64, 1)}).size() == 7);
+  TermRef long_run = scan(spec, body(1e300), {i64(200), x0});
+  const auto doubled = run1(graph({x0}, {get(0, long_run)}), {ops::Array::scalar(kF64, 1)});
+  REQUIRE(doubled.size() == 200);
+  CHECK(doubled[199] == std::ldexp(1.0, 200));
   TermRef never = scan(spec, body(1e9), {i64(5), x0});
   CHECK(run1(graph({x0}, {get(0, never)}), {ops::Array::scalar(kF64, 1)}) ==
         std::vector<double>{2, 4, 8, 16, 32});

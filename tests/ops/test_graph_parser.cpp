@@ -4,6 +4,7 @@
 // first line).
 #include "ops/graph_parser.hpp"
 
+#include "ops/graph_printer.hpp"
 #include "ops/npy.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <random>
 
 using namespace eqsat::ops;
 
@@ -314,4 +317,54 @@ TEST_CASE("every bad graph in tests/ops/fail is rejected with its expected messa
       }
     }
   }
+}
+
+TEST_CASE("mutated graphs are parsed (and print back) or rejected with a diagnostic") {
+  // Random edits of every example: deletions, duplications and insertions of
+  // characters and tokens that matter to the grammar.
+  std::vector<std::string> sources;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EQSAT_SOURCE_DIR) + "/examples")) {
+    if (entry.path().extension() != ".eg") continue;
+    std::ifstream in(entry.path());
+    sources.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::sort(sources.begin(), sources.end());
+  REQUIRE(!sources.empty());
+  const char* const kTokens[] = {"(",          ")",          " x",          " 0",          " -1",
+                                 " 2.5",       " :axis",     " :taps (-1)", " (fn (a) a)", " ?",
+                                 " true",      " \"w.npy\"", " (get 0 x)",  " :sit-sot",   " (scan",
+                                 " (let q 1)", " f64",       " (i32 ?)"};
+  std::mt19937 rng(11);
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text = sources[rng() % sources.size()];
+    for (int edits = 1 + rng() % 3; edits > 0; --edits) {
+      const std::size_t at = rng() % (text.size() + 1);
+      switch (rng() % 3) {
+        case 0:
+          text.erase(at, 1 + rng() % 8);
+          break;
+        case 1:
+          text.insert(at, kTokens[rng() % std::size(kTokens)]);
+          break;
+        default:
+          text.insert(at, text.substr(rng() % text.size(), 1 + rng() % 12));
+      }
+    }
+    try {
+      const Graph g = parse_graph(text, "m.eg", kData);
+      ++accepted;
+      // What is accepted prints back to the same graph.
+      const std::string printed = print_graph(g);
+      INFO(text << "\nprinted:\n" << printed);
+      REQUIRE(parse_graph(printed, "p.eg", kData) == g);
+    } catch (const DiagnosticError& e) {
+      ++rejected;
+      INFO(text);
+      REQUIRE(e.diagnostics().front().to_string().rfind("m.eg:", 0) == 0);
+    }
+  }
+  CHECK(rejected > 0);
+  CHECK(accepted + rejected == 3000);
 }
