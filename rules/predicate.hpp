@@ -20,11 +20,14 @@ namespace eqsat::rules {
 #define EQSAT_PREDICATES(X)                                                                    \
   X(Const,        "const",         "t",  "its value is a constant known while optimizing")     \
   X(Uniform,      "uniform",       "t",  "every element equals one value known while optimizing") \
-  X(Nonzero,      "nonzero",       "t",  "every element is provably nonzero")                  \
-  X(Positive,     "positive",      "t",  "every element is provably > 0")                      \
-  X(Nonneg,       "nonneg",        "t",  "every element is provably >= 0 (never NaN)")         \
-  X(SameType,     "same-type",     "tt", "both have the same dtype and, provably, the same shape at run time") \
-  X(BroadcastsTo, "broadcasts-to", "tt", "broadcasting the first against the second gives the second's shape at run time") \
+  X(Finite,       "finite",        "t",  "no element is infinite or NaN (integer and bool tensors, finite constants)") \
+  X(Nonzero,      "nonzero",       "t",  "no element is 0 (a constant without zeros)")          \
+  X(Positive,     "positive",      "t",  "every element is > 0 (a positive constant)")         \
+  X(Nonneg,       "nonneg",        "t",  "no element is < 0; NaN may occur (abs, square, sqrt, exp, softplus, sigmoid, softmax, nonneg constants, unsigned sums and products of these)") \
+  X(Identity,     "identity",      "t",  "a constant square matrix with ones on the diagonal and zeros elsewhere") \
+  X(SameType,     "same-type",     "tt", "same dtype and, provably, the same shape at run time (the same e-class, or equal static shapes)") \
+  X(SameDtype,    "same-dtype",    "tt", "both have the same dtype")                           \
+  X(BroadcastsTo, "broadcasts-to", "tt", "broadcasting the first against the second gives, provably, the second's shape at run time") \
   X(Ndim,         "ndim",          "ti", "its rank is exactly the integer")                    \
   X(Scalar,       "scalar",        "t",  "its rank is 0")                                      \
   X(ShapeKnown,   "shape-known",   "t",  "every dimension of its shape is known statically")   \
