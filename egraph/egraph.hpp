@@ -1,0 +1,218 @@
+// EGraph: the e-graph of equality saturation. It stores e-classes of
+// equivalent e-nodes, with a hash-cons so that each e-node (operator,
+// payload, canonical children) exists once, and restores congruence lazily
+// (egg's deferred rebuilding): `add` and `merge` only record work, `rebuild`
+// repairs the parents of merged classes from a worklist until the hash-cons
+// is canonical and congruence-closed again. An optional analysis (see
+// analysis.hpp) keeps a value per e-class.
+//
+//   EGraph g;
+//   EClassId a = g.add(Symbol("a")), b = g.add(Symbol("b"));
+//   EClassId fa = g.add(Symbol("f"), 0, {a}), fb = g.add(Symbol("f"), 0, {b});
+//   g.merge(a, b);
+//   g.rebuild();                          // congruence: f(a) = f(b)
+//   assert(g.find(fa) == g.find(fb));
+//   for (EClassId c : g.classes())         // canonical classes, by id
+//     for (ENodeId n : g.nodes(c)) g.node(n).op;  // e-nodes sorted by content
+//
+// Invariants, which hold after `rebuild()` (checked by `check_invariants()`,
+// run after every rebuild when EQSAT_CHECK_INVARIANTS is defined):
+//  - every live e-node is in the hash-cons exactly once, under its current
+//    content, and its children are canonical; no two live e-nodes are equal
+//    (so the e-graph is congruence-closed);
+//  - `nodes(c)` lists the visible e-nodes of canonical class c, sorted by
+//    content (operator, payload, children); `parents(c)` the live e-nodes
+//    that have c as a child, by id; `classes_with_op(op)` the canonical
+//    classes holding an e-node with that operator, by id;
+//  - the analysis data of each class agrees with each of its e-nodes.
+// Queries that list classes or nodes (`classes`, `nodes`, `parents`,
+// `classes_with_op`) are only meaningful when the e-graph is clean.
+//
+// Ids are deterministic: the same sequence of calls gives the same ids.
+// Not thread-safe.
+#pragma once
+
+#include "egraph/analysis.hpp"
+#include "egraph/enode.hpp"
+#include "egraph/id.hpp"
+#include "egraph/rec_expr.hpp"
+#include "egraph/symbol.hpp"
+#include "egraph/union_find.hpp"
+
+#include <absl/container/flat_hash_set.h>
+
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace eqsat::egraph {
+
+class EGraph {
+ public:
+  // An e-graph with the given analysis (none when null).
+  explicit EGraph(std::unique_ptr<Analysis> analysis = nullptr);
+  ~EGraph();
+  EGraph(const EGraph&) = delete;
+  EGraph& operator=(const EGraph&) = delete;
+
+  // ---- building ----------------------------------------------------------
+
+  // The class of the e-node (op, payload, children), adding it as a new
+  // class if the hash-cons does not hold it yet. Children need not be
+  // canonical. Calls the analysis's make and modify for a new class.
+  EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
+  EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
+    return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));
+  }
+  // Adds every node of `expr` bottom-up; returns the class of its root.
+  EClassId add_expr(const RecExpr& expr);
+  // The class of an e-node / of a whole term, if present (no insertion).
+  std::optional<EClassId> lookup(Symbol op, Payload payload,
+                                 std::span<const EClassId> children) const;
+  std::optional<EClassId> lookup_expr(const RecExpr& expr) const;
+
+  // Asserts that a and b are equal. Returns true when they were in
+  // different classes. Congruence is restored by the next `rebuild`.
+  bool merge(EClassId a, EClassId b);
+
+  // Hides every e-node of class c for which `keep` is false: it stays in
+  // the hash-cons (adding it again gives c) but is no longer listed in
+  // `nodes(c)`, matched or extracted (egg's pruning of constant-folded
+  // classes). Returns how many e-nodes were hidden.
+  std::size_t prune(EClassId c, const std::function<bool(const ENodeRef&)>& keep);
+
+  // Restores the invariants; returns the number of merges it performed
+  // (congruences found). Runs check_invariants() afterwards when
+  // EQSAT_CHECK_INVARIANTS is defined.
+  std::size_t rebuild();
+  bool clean() const { return clean_; }
+
+  // ---- queries -----------------------------------------------------------
+
+  EClassId find(EClassId c) const { return uf_.find(c); }
+  // Canonical classes in increasing id order.
+  std::span<const EClassId> classes() const { return live_classes_; }
+  // Visible e-nodes of class c (canonicalized), sorted by content.
+  std::span<const ENodeId> nodes(EClassId c) const { return classes_[find(c).index()].nodes; }
+  // Live e-nodes having class c (canonicalized) as a child, by id.
+  std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
+  // Canonical classes holding an e-node with operator `op`, by id.
+  std::span<const EClassId> classes_with_op(Symbol op) const;
+
+  ENodeRef node(ENodeId n) const {
+    const NodeRecord& r = records_[n.index()];
+    return {
+        Symbol::from_id_unchecked(r.op), r.payload, {children_.data() + r.first_child, r.arity}};
+  }
+  Symbol op(ENodeId n) const { return Symbol::from_id_unchecked(records_[n.index()].op); }
+  Payload payload(ENodeId n) const { return records_[n.index()].payload; }
+  std::span<const EClassId> children(ENodeId n) const {
+    const NodeRecord& r = records_[n.index()];
+    return {children_.data() + r.first_child, r.arity};
+  }
+  // The canonical class of e-node n.
+  EClassId class_of(ENodeId n) const { return find(records_[n.index()].cls); }
+
+  // Number of canonical classes.
+  std::size_t num_classes() const { return num_classes_; }
+  // Number of visible e-nodes (in classes); before a rebuild it may count
+  // e-nodes that the rebuild will find to be duplicates.
+  std::size_t num_nodes() const { return num_visible_; }
+  // Number of hash-cons entries (visible and pruned live e-nodes).
+  std::size_t hashcons_size() const { return memo_.size(); }
+  // Number of e-node ids and class ids ever handed out.
+  std::size_t num_node_ids() const { return records_.size(); }
+  std::size_t num_class_ids() const { return uf_.size(); }
+  // Increases whenever an e-node is added, classes merge or nodes are pruned.
+  std::uint64_t version() const { return version_; }
+
+  Analysis* analysis() { return analysis_.get(); }
+  const Analysis* analysis() const { return analysis_.get(); }
+  // The analysis as its concrete type A (which it must be).
+  template <class A>
+  A& analysis() {
+    return static_cast<A&>(*analysis_);
+  }
+  template <class A>
+  const A& analysis() const {
+    return static_cast<const A&>(*analysis_);
+  }
+
+  // Checks every invariant listed above; throws std::logic_error naming the
+  // first one violated. The e-graph must be clean.
+  void check_invariants() const;
+
+  // Bytes of heap memory held by the e-graph (and its analysis).
+  std::size_t bytes() const;
+
+  // Every canonical class with its e-nodes, one per line, for debugging and
+  // determinism checks: "c3: (f c1) (g@2 c1 c2)".
+  std::string dump() const;
+
+ private:
+  struct NodeRecord {
+    Payload payload;
+    std::size_t hash;  // of the content the hash-cons holds it under
+    std::uint32_t op;
+    std::uint32_t first_child;
+    std::uint32_t arity : 29;
+    std::uint32_t dead : 1;  // a duplicate found by rebuild; not in the hash-cons
+    std::uint32_t pruned : 1;
+    std::uint32_t queued : 1;  // in the analysis worklist
+    EClassId cls;              // the class it was added to (find() it)
+  };
+  struct EClass {
+    std::vector<ENodeId> nodes;
+    std::vector<ENodeId> parents;
+  };
+  struct Key {
+    Symbol op;
+    Payload payload;
+    std::span<const EClassId> children;
+    std::size_t hash;
+  };
+  struct MemoHash {
+    using is_transparent = void;
+    const EGraph* g;
+    std::size_t operator()(ENodeId n) const { return g->records_[n.index()].hash; }
+    std::size_t operator()(const Key& k) const { return k.hash; }
+  };
+  struct MemoEq {
+    using is_transparent = void;
+    const EGraph* g;
+    bool operator()(ENodeId a, ENodeId b) const;
+    bool operator()(ENodeId a, const Key& k) const;
+    bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
+  };
+  using Memo = absl::flat_hash_set<ENodeId, MemoHash, MemoEq>;
+
+  bool less_by_content(ENodeId a, ENodeId b) const;
+  void queue_analysis(std::span<const ENodeId> nodes);
+  void repair(ENodeId n, std::size_t& unions);
+  void normalize_touched();
+  void rebuild_index();
+  bool visible(const NodeRecord& r) const { return !r.dead && !r.pruned; }
+
+  std::unique_ptr<Analysis> analysis_;
+  UnionFind uf_;
+  std::vector<NodeRecord> records_;
+  std::vector<EClassId> children_;  // children of all e-nodes, by first_child
+  std::vector<EClass> classes_;     // by class id; empty unless canonical
+  Memo memo_;
+  std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
+  std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined
+  std::vector<EClassId> touched_;          // classes whose lists need normalizing
+  std::vector<EClassId> live_classes_;
+  std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
+  std::vector<EClassId> scratch_;
+  std::size_t num_classes_ = 0;
+  std::size_t num_visible_ = 0;
+  std::uint64_t version_ = 0;
+  bool clean_ = true;
+};
+
+}  // namespace eqsat::egraph
