@@ -19,12 +19,12 @@ namespace {
 
 std::uint32_t read_into(RecExpr& e, const SExpr& s, const Syntax& syntax) {
   if (!s.is_list) {
-    Head h = syntax.read(s);
+    Head h = syntax.read(s, true);
     return e.add(h.op, h.payload);
   }
   if (s.items.empty()) s.fail("empty list: expected (OPERATOR CHILD...)");
   if (s.items[0].is_list) s.items[0].fail("expected an operator, found a list");
-  Head h = syntax.read(s.items[0]);
+  Head h = syntax.read(s.items[0], false);
   std::vector<std::uint32_t> children;
   for (std::size_t i = 1; i < s.items.size(); ++i) {
     children.push_back(read_into(e, s.items[i], syntax));

@@ -90,4 +90,11 @@ SExpr parse_sexpr(std::string_view text) {
   return e;
 }
 
+std::vector<SExpr> parse_sexprs(std::string_view text) {
+  Reader r(text);
+  std::vector<SExpr> out;
+  for (r.skip_space(); !r.at_end(); r.skip_space()) out.push_back(r.read());
+  return out;
+}
+
 }  // namespace eqsat::egraph

@@ -34,5 +34,7 @@ struct SExpr {
 // Parses exactly one s-expression (surrounding whitespace and comments
 // allowed).
 SExpr parse_sexpr(std::string_view text);
+// Parses a sequence of s-expressions (possibly none).
+std::vector<SExpr> parse_sexprs(std::string_view text);
 
 }  // namespace eqsat::egraph

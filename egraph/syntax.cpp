@@ -4,9 +4,9 @@
 
 namespace eqsat::egraph {
 
-Head Syntax::read(const SExpr& atom) const {
+Head Syntax::read(const SExpr& atom, bool is_leaf) const {
   if (parse_head) {
-    if (std::optional<Head> h = parse_head(atom.atom)) return *h;
+    if (std::optional<Head> h = parse_head(atom.atom, is_leaf)) return *h;
   }
   std::string_view text = atom.atom;
   std::size_t at = text.rfind('@');

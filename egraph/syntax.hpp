@@ -25,13 +25,13 @@ struct Head {
 };
 
 struct Syntax {
-  // Reads an atom in operator position or as a leaf. Returns nullopt to
-  // fall back to the standard reading. Throws ParseError for bad atoms.
-  std::function<std::optional<Head>(std::string_view atom)> parse_head;
+  // Reads an atom in operator position (`is_leaf` false) or as a leaf.
+  // Returns nullopt to fall back to the standard reading.
+  std::function<std::optional<Head>(std::string_view atom, bool is_leaf)> parse_head;
   // Prints a head; returns nullopt to fall back to the standard printing.
   std::function<std::optional<std::string>(Symbol op, Payload payload)> print_head;
 
-  Head read(const SExpr& atom) const;
+  Head read(const SExpr& atom, bool is_leaf) const;
   std::string print(Symbol op, Payload payload) const;
 
   static const Syntax& standard();

@@ -1,0 +1,323 @@
+#include "egraph/ematch.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <numeric>
+#include <stdexcept>
+
+namespace eqsat::egraph {
+namespace {
+
+constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+
+std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::uint32_t i) {
+  const Pattern::Node& n = p.node(i);
+  absl::InlinedVector<EClassId, 4> kids;
+  for (std::uint32_t c : p.children(i)) {
+    std::optional<EClassId> k = lookup_ground(g, p, c);
+    if (!k) return std::nullopt;
+    kids.push_back(*k);
+  }
+  return g.lookup(n.op, n.payload.value, kids);
+}
+
+}  // namespace
+
+struct MatchProgram::State {
+  State(const EGraph& graph, Matches& m, std::size_t more)
+      : g(graph),
+        out(m),
+        limit(more >= std::numeric_limits<std::size_t>::max() - m.size()
+                  ? std::numeric_limits<std::size_t>::max()
+                  : m.size() + more) {}
+  const EGraph& g;
+  Matches& out;
+  std::size_t limit;  // stop once out.size() reaches it
+  std::vector<EClassId> regs;
+  std::vector<Payload> pregs;
+  std::vector<EClassId> grounds;
+  bool stop = false;
+};
+
+MatchProgram::MatchProgram(const Pattern& pattern) {
+  if (pattern.empty()) throw std::invalid_argument("MatchProgram: empty pattern");
+  patterns_.push_back(pattern);
+  const Pattern& p = patterns_.back();
+  layout_.vars = p.vars();
+  layout_.payload_vars = p.payload_vars();
+  std::vector<std::uint32_t> var_reg(p.vars().size(), kUnset);
+  std::vector<std::uint32_t> pvar_reg(p.payload_vars().size(), kUnset);
+  std::vector<std::uint32_t> var_global(p.vars().size()), pvar_global(p.payload_vars().size());
+  std::iota(var_global.begin(), var_global.end(), 0u);
+  std::iota(pvar_global.begin(), pvar_global.end(), 0u);
+  const Pattern::Node& root = p.node(p.root());
+  if (root.is_var) {
+    code_.push_back(Instr(Kind::ScanAll));
+    var_reg[root.var] = 0;
+  } else {
+    compile_part(p, 0, true, var_reg, pvar_reg, var_global, pvar_global);
+  }
+  finish_layout(var_reg, pvar_reg);
+}
+
+MatchProgram::MatchProgram(const MultiPattern& mp) {
+  if (mp.parts.empty()) throw std::invalid_argument("MatchProgram: empty multi-pattern");
+  patterns_.reserve(mp.parts.size());
+  for (const auto& [v, p] : mp.parts) {
+    if (p.empty() || p.node(p.root()).is_var) {
+      throw std::invalid_argument("MatchProgram: a multi-pattern part must be an operator pattern");
+    }
+    patterns_.push_back(p);
+  }
+  auto global = [](std::vector<Symbol>& names, Symbol v) {
+    auto it = std::find(names.begin(), names.end(), v);
+    if (it != names.end()) return static_cast<std::uint32_t>(it - names.begin());
+    names.push_back(v);
+    return static_cast<std::uint32_t>(names.size() - 1);
+  };
+  std::vector<std::uint32_t> var_reg, pvar_reg;
+  n_regs_ = 0;
+  for (std::size_t i = 0; i < mp.parts.size(); ++i) {
+    const Pattern& p = patterns_[i];
+    std::uint32_t root_var = global(layout_.vars, mp.parts[i].first);
+    std::vector<std::uint32_t> var_global, pvar_global;
+    for (Symbol v : p.vars()) var_global.push_back(global(layout_.vars, v));
+    for (Symbol v : p.payload_vars()) pvar_global.push_back(global(layout_.payload_vars, v));
+    var_reg.resize(layout_.vars.size(), kUnset);
+    pvar_reg.resize(layout_.payload_vars.size(), kUnset);
+    bool scan = var_reg[root_var] == kUnset;
+    if (scan) var_reg[root_var] = n_regs_++;
+    compile_part(p, var_reg[root_var], scan, var_reg, pvar_reg, var_global, pvar_global);
+  }
+  finish_layout(var_reg, pvar_reg);
+}
+
+void MatchProgram::finish_layout(const std::vector<std::uint32_t>& var_reg,
+                                 const std::vector<std::uint32_t>& pvar_reg) {
+  var_regs_ = var_reg;
+  pvar_regs_ = pvar_reg;
+  for (std::uint32_t r : var_regs_) {
+    if (r == kUnset) throw std::logic_error("MatchProgram: a variable got no register");
+  }
+  for (const Instr& in : code_) {
+    if (in.kind == Kind::Bind && in.payload_kind == PayloadMatch::Kind::Any) has_any_ = true;
+  }
+}
+
+void MatchProgram::compile_part(const Pattern& p, std::uint32_t root_reg, bool scan,
+                                std::vector<std::uint32_t>& var_reg,
+                                std::vector<std::uint32_t>& pvar_reg,
+                                const std::vector<std::uint32_t>& var_global,
+                                const std::vector<std::uint32_t>& pvar_global) {
+  std::uint32_t pattern_index = static_cast<std::uint32_t>(&p - patterns_.data());
+  if (scan) {
+    Instr s(Kind::Scan);
+    s.reg = root_reg;
+    s.op = p.node(p.root()).op;
+    code_.push_back(s);
+  }
+  // Breadth-first: after each Bind, check its repeated variables and ground
+  // children at once, so that failing candidates are dropped early.
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> todo{{p.root(), root_reg}};
+  while (!todo.empty()) {
+    auto [i, reg] = todo.front();
+    todo.pop_front();
+    const Pattern::Node& n = p.node(i);
+    Instr b(Kind::Bind);
+    b.reg = reg;
+    b.op = n.op;
+    b.arity = n.arity;
+    b.other = n_regs_;
+    b.payload_kind = n.payload.kind;
+    if (n.payload.kind == PayloadMatch::Kind::Exact) b.payload = n.payload.value;
+    if (n.payload.kind == PayloadMatch::Kind::Var) {
+      std::uint32_t gv = pvar_global[n.payload.var];
+      if (pvar_reg[gv] == kUnset) {
+        pvar_reg[gv] = n_pregs_++;
+        b.payload_first = true;
+      }
+      b.payload = pvar_reg[gv];
+    }
+    n_regs_ += n.arity;
+    code_.push_back(b);
+    std::span<const std::uint32_t> kids = p.children(i);
+    for (std::uint32_t k = 0; k < kids.size(); ++k) {
+      std::uint32_t r = b.other + k;
+      const Pattern::Node& c = p.node(kids[k]);
+      if (c.is_var) {
+        std::uint32_t gv = var_global[c.var];
+        if (var_reg[gv] == kUnset) {
+          var_reg[gv] = r;
+        } else {
+          Instr cmp(Kind::Compare);
+          cmp.reg = r;
+          cmp.other = var_reg[gv];
+          code_.push_back(cmp);
+        }
+      } else if (p.is_ground(kids[k])) {
+        Instr gr(Kind::Ground);
+        gr.reg = r;
+        gr.other = static_cast<std::uint32_t>(grounds_.size());
+        grounds_.push_back({pattern_index, kids[k]});
+        code_.push_back(gr);
+      } else {
+        todo.emplace_back(kids[k], r);
+      }
+    }
+  }
+}
+
+bool MatchProgram::resolve_grounds(const EGraph& g, std::vector<EClassId>& out) const {
+  out.clear();
+  for (const GroundTerm& t : grounds_) {
+    std::optional<EClassId> c = lookup_ground(g, patterns_[t.pattern], t.node);
+    if (!c) return false;  // a ground subterm absent from the e-graph: no match
+    out.push_back(*c);
+  }
+  return true;
+}
+
+void MatchProgram::run(State& s, std::size_t pc) const {
+  if (pc == code_.size()) {
+    s.out.roots.push_back(s.regs[0]);
+    for (std::uint32_t r : var_regs_) s.out.classes.push_back(s.regs[r]);
+    for (std::uint32_t r : pvar_regs_) s.out.payloads.push_back(s.pregs[r]);
+    if (s.out.size() >= s.limit) s.stop = true;
+    return;
+  }
+  const Instr& in = code_[pc];
+  switch (in.kind) {
+    case Kind::Scan:
+    case Kind::ScanAll: {
+      std::span<const EClassId> classes =
+          in.kind == Kind::Scan ? s.g.classes_with_op(in.op) : s.g.classes();
+      for (EClassId c : classes) {
+        std::size_t before = s.out.size();
+        s.regs[in.reg] = c;
+        run(s, pc + 1);
+        if (has_any_ && pc == 0) dedup_from(s.out, before);
+        if (s.stop) return;
+      }
+      return;
+    }
+    case Kind::Bind: {
+      std::span<const ENodeId> nodes = s.g.nodes(s.regs[in.reg]);
+      const std::uint32_t op = in.op.id();
+      std::size_t k = 0;
+      if (nodes.size() > 16) {
+        k = std::partition_point(nodes.begin(), nodes.end(),
+                                 [&](ENodeId n) { return s.g.op(n).id() < op; }) -
+            nodes.begin();
+      }
+      for (; k < nodes.size(); ++k) {
+        ENodeRef n = s.g.node(nodes[k]);
+        if (n.op.id() != op) {
+          if (n.op.id() > op) break;
+          continue;
+        }
+        if (n.children.size() != in.arity) continue;
+        switch (in.payload_kind) {
+          case PayloadMatch::Kind::Exact:
+            if (n.payload != in.payload) continue;
+            break;
+          case PayloadMatch::Kind::Any:
+            break;
+          case PayloadMatch::Kind::Var:
+            if (in.payload_first) {
+              s.pregs[in.payload] = n.payload;
+            } else if (s.pregs[in.payload] != n.payload) {
+              continue;
+            }
+            break;
+        }
+        std::copy(n.children.begin(), n.children.end(), s.regs.begin() + in.other);
+        run(s, pc + 1);
+        if (s.stop) return;
+      }
+      return;
+    }
+    case Kind::Compare:
+      if (s.regs[in.reg] == s.regs[in.other]) run(s, pc + 1);
+      return;
+    case Kind::Ground:
+      if (s.regs[in.reg] == s.grounds[in.other]) run(s, pc + 1);
+      return;
+  }
+}
+
+void MatchProgram::dedup_from(Matches& m, std::size_t begin) const {
+  // With `any` payloads two e-nodes differing only in payload give the same
+  // substitution; keep the first of each.
+  const std::size_t nv = layout_.vars.size(), np = layout_.payload_vars.size();
+  std::size_t kept = begin;
+  for (std::size_t i = begin; i < m.size(); ++i) {
+    bool seen = false;
+    for (std::size_t j = begin; j < kept && !seen; ++j) {
+      seen = m.roots[i] == m.roots[j] &&
+             std::equal(m.classes.begin() + i * nv, m.classes.begin() + (i + 1) * nv,
+                        m.classes.begin() + j * nv) &&
+             std::equal(m.payloads.begin() + i * np, m.payloads.begin() + (i + 1) * np,
+                        m.payloads.begin() + j * np);
+    }
+    if (seen) continue;
+    if (kept != i) {
+      m.roots[kept] = m.roots[i];
+      std::copy_n(m.classes.begin() + i * nv, nv, m.classes.begin() + kept * nv);
+      std::copy_n(m.payloads.begin() + i * np, np, m.payloads.begin() + kept * np);
+    }
+    ++kept;
+  }
+  m.roots.resize(kept);
+  m.classes.resize(kept * nv);
+  m.payloads.resize(kept * np);
+}
+
+void MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit) const {
+  out.layout = &layout_;
+  State s(g, out, limit);
+  if (limit == 0 || !resolve_grounds(g, s.grounds)) return;
+  s.regs.resize(n_regs_);
+  s.pregs.resize(n_pregs_);
+  run(s, 0);
+}
+
+void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,
+                                 std::size_t limit) const {
+  out.layout = &layout_;
+  State s(g, out, limit);
+  if (limit == 0 || !resolve_grounds(g, s.grounds)) return;
+  s.regs.resize(n_regs_);
+  s.pregs.resize(n_pregs_);
+  s.regs[0] = g.find(c);
+  std::size_t before = out.size();
+  run(s, 1);  // code_[0] is the root's Scan
+  if (has_any_) dedup_from(out, before);
+}
+
+std::string MatchProgram::to_string() const {
+  std::string out;
+  for (const Instr& in : code_) {
+    switch (in.kind) {
+      case Kind::Scan:
+        out += "scan " + std::string(in.op.name()) + " -> r" + std::to_string(in.reg);
+        break;
+      case Kind::ScanAll:
+        out += "scan all -> r" + std::to_string(in.reg);
+        break;
+      case Kind::Bind:
+        out += "bind r" + std::to_string(in.reg) + " " + std::string(in.op.name()) + "/" +
+               std::to_string(in.arity) + " -> r" + std::to_string(in.other);
+        break;
+      case Kind::Compare:
+        out += "compare r" + std::to_string(in.reg) + " r" + std::to_string(in.other);
+        break;
+      case Kind::Ground:
+        out += "ground r" + std::to_string(in.reg) + " #" + std::to_string(in.other);
+        break;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace eqsat::egraph

@@ -1,0 +1,85 @@
+// Compiled e-matching (egg's matching machine): a pattern or multi-pattern
+// becomes a short program of instructions over registers holding e-classes.
+// `Scan` visits only the classes holding the root operator (the e-graph's
+// per-operator index); `Bind` walks the e-nodes of a class with a given
+// operator (a range of the class's sorted e-nodes) and loads their children
+// into registers; `Compare` checks a repeated variable; `Ground` checks a
+// variable-free subterm against its class, looked up once per search.
+// Payload constraints are checked in `Bind`. The e-graph must be clean.
+#pragma once
+
+#include "egraph/egraph.hpp"
+#include "egraph/pattern.hpp"
+#include "egraph/subst.hpp"
+
+#include <absl/container/inlined_vector.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace eqsat::egraph {
+
+class MatchProgram {
+ public:
+  // Compiles a single pattern; its root is the match's root.
+  explicit MatchProgram(const Pattern& pattern);
+  // Compiles a multi-pattern; the first part's root is the match's root.
+  explicit MatchProgram(const MultiPattern& pattern);
+
+  const VarLayout& layout() const { return layout_; }
+
+  // Appends to `out` the matches in the whole e-graph; stops after `limit`
+  // more matches than `out` held. Matches come in increasing root order.
+  void search(const EGraph& g, Matches& out,
+              std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+  // The same, for matches rooted at class c only (single patterns; for a
+  // multi-pattern, the first part's root).
+  void search_eclass(const EGraph& g, EClassId c, Matches& out,
+                     std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+
+  // One instruction per line, for debugging.
+  std::string to_string() const;
+
+ private:
+  enum class Kind : std::uint8_t { Scan, ScanAll, Bind, Compare, Ground };
+  struct Instr {
+    explicit Instr(Kind k) : kind(k) {}
+    Kind kind;
+    PayloadMatch::Kind payload_kind = PayloadMatch::Kind::Exact;
+    bool payload_first = false;  // a payload variable's first occurrence
+    std::uint32_t reg = 0;       // Bind/Compare/Ground: register read; Scan: written
+    std::uint32_t other = 0;     // Bind: first output register; Compare: register; Ground: index
+    std::uint32_t arity = 0;
+    Symbol op;
+    Payload payload = 0;  // Exact value or payload register
+  };
+  struct GroundTerm {  // a variable-free subterm, resolved per search
+    std::uint32_t pattern;
+    std::uint32_t node;
+  };
+  struct State;
+
+  void compile_part(const Pattern& p, std::uint32_t root_reg, bool scan,
+                    std::vector<std::uint32_t>& var_reg, std::vector<std::uint32_t>& pvar_reg,
+                    const std::vector<std::uint32_t>& var_global,
+                    const std::vector<std::uint32_t>& pvar_global);
+  bool resolve_grounds(const EGraph& g, std::vector<EClassId>& out) const;
+  void run(State& s, std::size_t pc) const;
+  void dedup_from(Matches& m, std::size_t begin) const;
+  void finish_layout(const std::vector<std::uint32_t>& var_reg,
+                     const std::vector<std::uint32_t>& pvar_reg);
+
+  std::vector<Pattern> patterns_;  // owned copies, for ground terms
+  std::vector<Instr> code_;
+  std::vector<GroundTerm> grounds_;
+  VarLayout layout_;
+  std::vector<std::uint32_t> var_regs_;   // register of each layout variable
+  std::vector<std::uint32_t> pvar_regs_;  // payload register of each payload variable
+  std::uint32_t n_regs_ = 1;
+  std::uint32_t n_pregs_ = 0;
+  bool has_any_ = false;  // some Bind accepts any payload: dedup per root
+};
+
+}  // namespace eqsat::egraph

@@ -1,0 +1,117 @@
+#include "egraph/rewrite.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace eqsat::egraph {
+
+PatternApplier::PatternApplier(Pattern rhs) : rhs_(std::move(rhs)) {
+  if (rhs_.empty()) throw std::invalid_argument("empty right-hand side");
+  for (std::size_t i = 0; i < rhs_.size(); ++i) {
+    const Pattern::Node& n = rhs_.node(i);
+    if (!n.is_var && n.payload.kind == PayloadMatch::Kind::Any) {
+      throw std::invalid_argument("right-hand side " + rhs_.to_string() +
+                                  " has an 'any' payload (@_): it cannot be built");
+    }
+  }
+}
+
+void PatternApplier::bind(const VarLayout& layout) {
+  var_index_.clear();
+  pvar_index_.clear();
+  for (Symbol v : rhs_.vars()) {
+    std::optional<std::uint32_t> i = layout.index_of(v);
+    if (!i) {
+      throw std::invalid_argument("variable " + std::string(v.name()) +
+                                  " of the right-hand side is not bound by the left-hand side");
+    }
+    var_index_.push_back(*i);
+  }
+  for (Symbol v : rhs_.payload_vars()) {
+    std::optional<std::uint32_t> i = layout.payload_index_of(v);
+    if (!i) {
+      throw std::invalid_argument("payload variable " + std::string(v.name()) +
+                                  " of the right-hand side is not bound by the left-hand side");
+    }
+    pvar_index_.push_back(*i);
+  }
+}
+
+EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
+  ids_.resize(rhs_.size());
+  absl::InlinedVector<EClassId, 4> kids;
+  for (std::uint32_t i = 0; i < rhs_.size(); ++i) {
+    const Pattern::Node& n = rhs_.node(i);
+    if (n.is_var) {
+      ids_[i] = subst[var_index_[n.var]];
+      continue;
+    }
+    kids.clear();
+    for (std::uint32_t c : rhs_.children(i)) kids.push_back(ids_[c]);
+    Payload p = n.payload.kind == PayloadMatch::Kind::Var
+                    ? subst.payload(pvar_index_[n.payload.var])
+                    : n.payload.value;
+    ids_[i] = g.add(n.op, p, kids);
+  }
+  return ids_[rhs_.root()];
+}
+
+bool PatternApplier::apply(EGraph& g, EClassId root, const Subst& subst) {
+  return g.merge(root, instantiate(g, subst));
+}
+
+Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
+                 std::shared_ptr<Applier> applier)
+    : name_(std::move(name)), searcher_(std::move(searcher)), applier_(std::move(applier)) {
+  if (name_.empty()) throw std::invalid_argument("a rewrite needs a name");
+  if (!searcher_ || !applier_) throw std::invalid_argument("rewrite " + name_ + ": missing part");
+  try {
+    applier_->bind(searcher_->layout());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("rewrite " + name_ + ": " + e.what());
+  }
+}
+
+Rewrite::Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier)
+    : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
+
+Rewrite::Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs)
+    : Rewrite(std::move(name), lhs, std::make_shared<PatternApplier>(rhs)) {}
+
+Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view rhs,
+                       const Syntax& syntax) {
+  return Rewrite(std::move(name), Pattern::parse(lhs, syntax), Pattern::parse(rhs, syntax));
+}
+
+std::vector<Rewrite> Rewrite::bidirectional(const std::string& name, std::string_view lhs,
+                                            std::string_view rhs, const Syntax& syntax) {
+  Pattern l = Pattern::parse(lhs, syntax), r = Pattern::parse(rhs, syntax);
+  auto sorted = [](std::vector<Symbol> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  if (sorted(l.vars()) != sorted(r.vars()) ||
+      sorted(l.payload_vars()) != sorted(r.payload_vars())) {
+    throw std::invalid_argument(
+        "rewrite " + name + ": both sides of a bidirectional rule must bind the same variables");
+  }
+  std::vector<Rewrite> out;
+  out.emplace_back(name, l, r);
+  out.emplace_back(name + "-rev", r, l);
+  return out;
+}
+
+bool Rewrite::apply_match(EGraph& g, const Matches& m, std::size_t i) const {
+  Subst s = m.subst(i);
+  EClassId root = m.roots[i];
+  for (const Condition& c : conditions_) {
+    if (!c(g, root, s)) return false;
+  }
+  return applier_->apply(g, root, s);
+}
+
+std::string Rewrite::to_string() const {
+  return name_ + ": " + searcher_->to_string() + " => " + applier_->to_string();
+}
+
+}  // namespace eqsat::egraph

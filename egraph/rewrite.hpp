@@ -1,0 +1,151 @@
+// Rewrite: a named rule made of a searcher (what to find: a pattern or a
+// multi-pattern, compiled to a MatchProgram), optional conditions over each
+// substitution and the analysis, and an applier (what to do with each
+// match: instantiate a pattern and merge it with the matched class, or any
+// C++ code deriving from `Applier`).
+//
+//   Rewrite comm = Rewrite::parse("comm-add", "(+ ?a ?b)", "(+ ?b ?a)");
+//   Rewrite div = Rewrite::parse("cancel-div", "(/ ?a ?a)", "1")
+//                     .when([a = Symbol("?a")](const EGraph& g, EClassId, const Subst& s) {
+//                       return is_not_zero(g, s.get(a));
+//                     });
+//   auto both = Rewrite::bidirectional("assoc", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)");
+//
+// A custom applier reads the substitution and the analysis, adds e-nodes
+// bottom-up with `EGraph::add` and unions with `EGraph::merge`:
+//
+//   struct Fold : Applier {
+//     bool apply(EGraph& g, EClassId root, const Subst& s) override {
+//       EClassId k = g.add(Symbol("num"), /*payload*/ 42);
+//       return g.merge(root, k);
+//     }
+//   };
+//   Rewrite r("fold", Pattern::parse("(+ ?a ?b)"), std::make_shared<Fold>());
+#pragma once
+
+#include "egraph/egraph.hpp"
+#include "egraph/ematch.hpp"
+#include "egraph/pattern.hpp"
+#include "egraph/subst.hpp"
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eqsat::egraph {
+
+// Finds matches in a clean e-graph.
+class Searcher {
+ public:
+  virtual ~Searcher() = default;
+  virtual const VarLayout& layout() const = 0;
+  // Appends matches to `out` (whose layout it sets), at most `limit` more.
+  virtual void search(const EGraph& g, Matches& out, std::size_t limit) const = 0;
+  virtual void search_eclass(const EGraph& g, EClassId c, Matches& out,
+                             std::size_t limit) const = 0;
+  virtual std::string to_string() const = 0;
+};
+
+// The searcher of a pattern or multi-pattern.
+class PatternSearcher final : public Searcher {
+ public:
+  explicit PatternSearcher(const Pattern& p) : program_(p), text_(p.to_string()) {}
+  explicit PatternSearcher(const MultiPattern& p) : program_(p), text_(p.to_string()) {}
+  const VarLayout& layout() const override { return program_.layout(); }
+  void search(const EGraph& g, Matches& out, std::size_t limit) const override {
+    program_.search(g, out, limit);
+  }
+  void search_eclass(const EGraph& g, EClassId c, Matches& out, std::size_t limit) const override {
+    program_.search_eclass(g, c, out, limit);
+  }
+  std::string to_string() const override { return text_; }
+  const MatchProgram& program() const { return program_; }
+
+ private:
+  MatchProgram program_;
+  std::string text_;
+};
+
+// Acts on one match at a time. The e-graph is not rebuilt between the
+// matches of an iteration: use `g.find` on ids, and expect classes to have
+// grown since the search.
+class Applier {
+ public:
+  virtual ~Applier() = default;
+  // Called once with the searcher's variables before any `apply`; resolve
+  // variable names to indices here. Throws std::invalid_argument when the
+  // applier needs a variable the searcher does not bind.
+  virtual void bind(const VarLayout& layout) { (void)layout; }
+  // Applies to a match rooted at class `root`; returns true when the
+  // e-graph changed (a merge happened or e-nodes were added).
+  virtual bool apply(EGraph& g, EClassId root, const Subst& subst) = 0;
+  virtual std::string to_string() const { return "<C++ applier>"; }
+};
+
+// Instantiates a pattern with the substitution and merges it with the
+// matched class. `any` payloads are not allowed on a right-hand side.
+class PatternApplier final : public Applier {
+ public:
+  explicit PatternApplier(Pattern rhs);
+  void bind(const VarLayout& layout) override;
+  bool apply(EGraph& g, EClassId root, const Subst& subst) override;
+  std::string to_string() const override { return rhs_.to_string(); }
+  // The class of the instantiated pattern (without merging).
+  EClassId instantiate(EGraph& g, const Subst& subst);
+
+ private:
+  Pattern rhs_;
+  std::vector<std::uint32_t> var_index_;   // rhs variable -> searcher variable
+  std::vector<std::uint32_t> pvar_index_;  // rhs payload variable -> searcher's
+  std::vector<EClassId> ids_;
+};
+
+// A guard evaluated on each match just before applying it.
+using Condition = std::function<bool(const EGraph& g, EClassId root, const Subst& subst)>;
+
+class Rewrite {
+ public:
+  // Binds the applier to the searcher's variables (throws
+  // std::invalid_argument for an unbound variable or an empty name).
+  Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
+          std::shared_ptr<Applier> applier);
+  Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier);
+  Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs);
+  // lhs => rhs from text. Throws ParseError or std::invalid_argument.
+  static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
+                       const Syntax& syntax = Syntax::standard());
+  // `name` for lhs => rhs and `name-rev` for rhs => lhs; both sides must
+  // bind the same variables.
+  static std::vector<Rewrite> bidirectional(const std::string& name, std::string_view lhs,
+                                            std::string_view rhs,
+                                            const Syntax& syntax = Syntax::standard());
+
+  // Adds a condition (all must hold).
+  Rewrite& when(Condition c) {
+    conditions_.push_back(std::move(c));
+    return *this;
+  }
+
+  const std::string& name() const { return name_; }
+  const Searcher& searcher() const { return *searcher_; }
+  Applier& applier() const { return *applier_; }
+
+  void search(const EGraph& g, Matches& out,
+              std::size_t limit = std::numeric_limits<std::size_t>::max()) const {
+    searcher_->search(g, out, limit);
+  }
+  // Checks the conditions, then applies match i of `m`; true when the
+  // e-graph changed.
+  bool apply_match(EGraph& g, const Matches& m, std::size_t i) const;
+  std::string to_string() const;
+
+ private:
+  std::string name_;
+  std::shared_ptr<const Searcher> searcher_;
+  std::shared_ptr<Applier> applier_;
+  std::vector<Condition> conditions_;
+};
+
+}  // namespace eqsat::egraph

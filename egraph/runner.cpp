@@ -1,0 +1,211 @@
+#include "egraph/runner.hpp"
+
+#include <fmt/format.h>
+
+namespace eqsat::egraph {
+
+std::string_view to_string(StopReason r) {
+  switch (r) {
+    case StopReason::Saturated:
+      return "saturated";
+    case StopReason::IterationLimit:
+      return "iteration limit";
+    case StopReason::NodeLimit:
+      return "node limit";
+    case StopReason::TimeLimit:
+      return "time limit";
+    case StopReason::Other:
+      return "other";
+  }
+  return "?";
+}
+
+Runner::Runner(EGraph& g, RunnerConfig config)
+    : g_(g), config_(config), scheduler_(std::make_unique<BackoffScheduler>()) {}
+
+double Runner::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::optional<StopReason> Runner::check_limits(std::size_t iteration) const {
+  if (elapsed() > config_.time_limit) return StopReason::TimeLimit;
+  if (g_.num_nodes() > config_.node_limit) return StopReason::NodeLimit;
+  if (iteration >= config_.iter_limit) return StopReason::IterationLimit;
+  return std::nullopt;
+}
+
+void Runner::stop(StopReason reason, std::string message) {
+  if (stopped_) return;
+  stopped_ = true;
+  report_.stop_reason = reason;
+  if (message.empty()) {
+    switch (reason) {
+      case StopReason::Saturated:
+        message = "saturated: an iteration changed nothing";
+        break;
+      case StopReason::IterationLimit:
+        message = fmt::format("iteration limit {} reached", config_.iter_limit);
+        break;
+      case StopReason::NodeLimit:
+        message =
+            fmt::format("node limit {} reached ({} e-nodes)", config_.node_limit, g_.num_nodes());
+        break;
+      case StopReason::TimeLimit:
+        message = fmt::format("time limit {} s reached", config_.time_limit);
+        break;
+      case StopReason::Other:
+        break;
+    }
+  }
+  report_.stop_message = std::move(message);
+}
+
+RunReport Runner::run(const std::vector<Rewrite>& rules) {
+  std::vector<const Rewrite*> ptrs;
+  ptrs.reserve(rules.size());
+  for (const Rewrite& r : rules) ptrs.push_back(&r);
+  return run(ptrs);
+}
+
+RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  start_ = Clock::now();
+  stopped_ = false;
+  report_ = RunReport{};
+  for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
+  scheduler_->start(rules);
+  if (!g_.clean()) g_.rebuild();
+  std::vector<Matches> matches(rules.size());
+
+  for (std::size_t i = 0; !stopped_; ++i) {
+    if (std::optional<StopReason> s = check_limits(i)) {
+      stop(*s, "");
+      break;
+    }
+    Iteration it;
+    it.enodes_before = g_.num_nodes();
+    it.eclasses_before = g_.num_classes();
+    it.rules.resize(rules.size());
+    const std::uint64_t version_before = g_.version();
+
+    Clock::time_point t = Clock::now();
+    for (Hook& h : hooks_) {
+      if (std::optional<std::string> msg = h(*this)) {
+        stop(StopReason::Other, *msg);
+        break;
+      }
+    }
+    if (!g_.clean()) g_.rebuild();  // hooks may have changed the e-graph
+    it.hook_seconds = seconds_since(t);
+    if (stopped_) break;
+
+    t = Clock::now();
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      matches[r].clear();
+      std::size_t limit = scheduler_->match_limit(i, r);
+      if (limit == 0) {
+        it.rules[r].banned = true;
+        continue;
+      }
+      rules[r]->search(g_, matches[r], limit);
+      it.rules[r].matches = matches[r].size();
+      if (!scheduler_->accept(i, r, matches[r].size())) {
+        it.rules[r].banned = true;
+        matches[r].clear();
+      }
+      if (elapsed() > config_.time_limit) {
+        stop(StopReason::TimeLimit, "");
+        break;
+      }
+    }
+    it.search_seconds = seconds_since(t);
+
+    t = Clock::now();
+    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
+      for (std::size_t k = 0; k < matches[r].size(); ++k) {
+        if (rules[r]->apply_match(g_, matches[r], k)) ++it.rules[r].applied;
+        if (g_.num_nodes() > config_.node_limit) {
+          stop(StopReason::NodeLimit, "");
+          break;
+        }
+        if ((k & 63) == 63 && elapsed() > config_.time_limit) {
+          stop(StopReason::TimeLimit, "");
+          break;
+        }
+      }
+    }
+    it.apply_seconds = seconds_since(t);
+
+    t = Clock::now();
+    it.rebuild_merges = g_.rebuild();
+    it.rebuild_seconds = seconds_since(t);
+    it.enodes = g_.num_nodes();
+    it.eclasses = g_.num_classes();
+    if (!stopped_ && g_.version() == version_before && scheduler_->can_stop(i)) {
+      stop(StopReason::Saturated, "");
+    }
+    report_.iterations.push_back(std::move(it));
+  }
+  if (!g_.clean()) g_.rebuild();
+  report_.enodes = g_.num_nodes();
+  report_.eclasses = g_.num_classes();
+  report_.seconds = elapsed();
+  return report_;
+}
+
+double RunReport::search_seconds() const {
+  double s = 0;
+  for (const Iteration& it : iterations) s += it.search_seconds;
+  return s;
+}
+double RunReport::apply_seconds() const {
+  double s = 0;
+  for (const Iteration& it : iterations) s += it.apply_seconds;
+  return s;
+}
+double RunReport::rebuild_seconds() const {
+  double s = 0;
+  for (const Iteration& it : iterations) s += it.rebuild_seconds;
+  return s;
+}
+
+std::string RunReport::to_string(bool with_times) const {
+  std::string out = "Runner report\n=============\n";
+  out += fmt::format("  Stop reason: {} ({})\n", egraph::to_string(stop_reason), stop_message);
+  out += fmt::format("  Iterations: {}\n", iterations.size());
+  out += fmt::format("  E-graph: {} e-nodes, {} e-classes\n", enodes, eclasses);
+  if (with_times) {
+    out += fmt::format("  Time: {:.6f} s (search {:.6f}, apply {:.6f}, rebuild {:.6f})\n", seconds,
+                       search_seconds(), apply_seconds(), rebuild_seconds());
+  }
+  out += "  Rules (matches / applied, banned iterations):\n";
+  for (std::size_t r = 0; r < rule_names.size(); ++r) {
+    std::size_t m = 0, a = 0, b = 0;
+    for (const Iteration& it : iterations) {
+      m += it.rules[r].matches;
+      a += it.rules[r].applied;
+      b += it.rules[r].banned;
+    }
+    out += fmt::format("    {:<24} {:>9} / {:<9} {}\n", rule_names[r], m, a, b);
+  }
+  out += "  Iterations (e-nodes, e-classes after; applied; rebuild merges";
+  out += with_times ? "; search/apply/rebuild s):\n" : "):\n";
+  for (std::size_t i = 0; i < iterations.size(); ++i) {
+    const Iteration& it = iterations[i];
+    std::size_t applied = 0;
+    for (const RuleRecord& r : it.rules) applied += r.applied;
+    out += fmt::format("    {:>3}: {:>8} {:>8} {:>8} {:>6}", i, it.enodes, it.eclasses, applied,
+                       it.rebuild_merges);
+    if (with_times) {
+      out += fmt::format("  {:.6f} {:.6f} {:.6f}", it.search_seconds, it.apply_seconds,
+                         it.rebuild_seconds);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace eqsat::egraph
