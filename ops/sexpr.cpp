@@ -15,13 +15,20 @@ std::string_view SExpr::head() const {
 
 std::string SExpr::describe() const {
   switch (kind) {
-    case Kind::List: return head().empty() ? "a list" : fmt::format("({} ...)", head());
-    case Kind::Keyword: return ":" + text;
-    case Kind::String: return fmt::format("\"{}\"", text);
-    case Kind::Int: return std::to_string(int_value);
-    case Kind::Float: return fmt::format("{}", float_value);
-    case Kind::Bool: return bool_value ? "true" : "false";
-    case Kind::Symbol: break;
+    case Kind::List:
+      return head().empty() ? "a list" : fmt::format("({} ...)", head());
+    case Kind::Keyword:
+      return ":" + text;
+    case Kind::String:
+      return fmt::format("\"{}\"", text);
+    case Kind::Int:
+      return std::to_string(int_value);
+    case Kind::Float:
+      return fmt::format("{}", float_value);
+    case Kind::Bool:
+      return bool_value ? "true" : "false";
+    case Kind::Symbol:
+      break;
   }
   return text;
 }
