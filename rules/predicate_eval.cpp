@@ -39,17 +39,22 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
   if (!x.is_tensor()) return false;
   const ops::TensorType& t = x.tensor_type();
   switch (p) {
-    case Predicate::Const: return x.value.has_value();
-    case Predicate::Uniform: return x.uniform.has_value();
-    case Predicate::Finite: return x.finite;
+    case Predicate::Const:
+      return x.value.has_value();
+    case Predicate::Uniform:
+      return x.uniform.has_value();
+    case Predicate::Finite:
+      return x.finite;
     case Predicate::Nonzero:
       if (x.uniform) return *x.uniform != 0;
       return x.value && all_elements(*x.value, [](double v) { return v != 0; });
     case Predicate::Positive:
       if (x.uniform) return *x.uniform > 0;
       return x.value && all_elements(*x.value, [](double v) { return v > 0; });
-    case Predicate::Nonneg: return x.nonneg;
-    case Predicate::Identity: return x.value && is_identity_matrix(*x.value);
+    case Predicate::Nonneg:
+      return x.nonneg;
+    case Predicate::Identity:
+      return x.value && is_identity_matrix(*x.value);
     case Predicate::SameType:
       if (!second().is_tensor() || second().tensor_type() != t) return false;
       return same_class() || t.is_static();
@@ -58,13 +63,20 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
     case Predicate::BroadcastsTo:
       if (!second().is_tensor()) return false;
       return same_class() || broadcasts_to(t.dims, second().tensor_type().dims);
-    case Predicate::Ndim: return t.rank() == args[1].int_value;
-    case Predicate::Scalar: return t.is_scalar();
-    case Predicate::ShapeKnown: return t.is_static();
-    case Predicate::Float: return ops::is_float(t.dtype);
-    case Predicate::Integer: return ops::is_integer(t.dtype);
-    case Predicate::Dtype: return t.dtype == args[1].dtype;
-    case Predicate::Closed: return x.free_nominals.empty();
+    case Predicate::Ndim:
+      return t.rank() == args[1].int_value;
+    case Predicate::Scalar:
+      return t.is_scalar();
+    case Predicate::ShapeKnown:
+      return t.is_static();
+    case Predicate::Float:
+      return ops::is_float(t.dtype);
+    case Predicate::Integer:
+      return ops::is_integer(t.dtype);
+    case Predicate::Dtype:
+      return t.dtype == args[1].dtype;
+    case Predicate::Closed:
+      return x.free_nominals.empty();
   }
   return false;
 }

@@ -46,9 +46,7 @@ struct Lhs {
   // Attribute variables bound by a match.
   using Bindings = std::map<std::string, AttrValue>;
 
-  Lhs(const Pattern& ast, TensorEGraph& g) {
-    lower(ast, g);
-  }
+  Lhs(const Pattern& ast, TensorEGraph& g) { lower(ast, g); }
 
   std::uint32_t lower(const Pattern& ast, TensorEGraph& g) {
     std::uint32_t i = 0;
@@ -62,7 +60,8 @@ struct Lhs {
         i = pattern.var(fmt::format("?#literal{}", pattern.size()));
         record(i, Node::Kind::Literal, ast);
         return i;
-      case Pattern::Kind::Op: break;
+      case Pattern::Kind::Op:
+        break;
     }
     std::vector<std::uint32_t> kids;
     for (const auto& c : ast.children) kids.push_back(lower(c, g));
@@ -106,6 +105,21 @@ struct Lhs {
       if (pn.payload.kind == PayloadMatch::Kind::Var &&
           !attrs_match(g, *info.ast, g.analysis().payloads().attrs(p), kids, bound))
         return std::nullopt;
+    }
+    return bound;
+  }
+
+  // The attribute variables' values in a match (read from its payloads).
+  Bindings bindings(const TensorEGraph& g, const Subst& s) const {
+    Bindings bound;
+    for (std::uint32_t i = 0; i < pattern.size(); ++i) {
+      const auto& pn = pattern.node(i);
+      if (pn.is_var || pn.payload.kind != PayloadMatch::Kind::Var) continue;
+      const ops::Attrs& attrs =
+          g.analysis().payloads().attrs(s.get_payload(pattern.payload_vars()[pn.payload.var]));
+      for (const AttrPattern& a : nodes[i].ast->attrs)
+        if (a.is_var())
+          if (const AttrValue* v = attrs.find(a.key)) bound.emplace(a.var, *v);
     }
     return bound;
   }
@@ -194,9 +208,8 @@ class TypedApplier final : public egraph::Applier {
       : lhs_(std::move(lhs)), rhs_(rhs), g_(&g) {}
 
   bool apply(egraph::EGraph&, EClassId root, const Subst& s) override {
-    const auto bound = lhs_->verify(*g_, s);
-    if (!bound) return false;
-    const auto built = type_side(rhs_, s, *bound, g_->data(root).type(), nullptr);
+    const Lhs::Bindings bound = lhs_->bindings(*g_, s);
+    const auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
     if (!built || built->rep->type() != g_->data(root).type()) {
       ++refused_;
       return false;
@@ -233,12 +246,12 @@ class TypedApplier final : public egraph::Applier {
         const ops::DType* meet = sibling;
         if (!meet && std::holds_alternative<ops::TensorType>(context))
           meet = &std::get<ops::TensorType>(context).dtype;
-        if (meet && p.kind == Pattern::Kind::Number)
-          d = ops::promote(*meet, false, d, true);
+        if (meet && p.kind == Pattern::Kind::Number) d = ops::promote(*meet, false, d, true);
         b.rep = ops::Term::scalar(d, p.number);
         return b;
       }
-      case Pattern::Kind::Op: break;
+      case Pattern::Kind::Op:
+        break;
     }
     // Operands that are not literals first: literals take their dtype.
     std::optional<ops::DType> meet;
@@ -288,8 +301,7 @@ namespace {
 
 // The guard of a rewrite: every condition holds on the match.
 egraph::Condition make_condition(std::vector<Condition> conditions, const TensorEGraph& g) {
-  return [conditions = std::move(conditions), &g](const egraph::EGraph&, EClassId,
-                                                  const Subst& s) {
+  return [conditions = std::move(conditions), &g](const egraph::EGraph&, EClassId, const Subst& s) {
     std::vector<PredicateArg> args;
     for (const Condition& c : conditions) {
       args.clear();

@@ -28,8 +28,8 @@ class TypedApplier;
 
 class LoweredRules {
  public:
-  // The rewrites of every rule of `program`, bound to `g` (which must
-  // outlive them).
+  // The rewrites of every rule of `program`, bound to `g`; both must
+  // outlive the LoweredRules.
   LoweredRules(const RuleProgram& program, TensorEGraph& g);
   ~LoweredRules();
 

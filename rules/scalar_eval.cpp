@@ -48,35 +48,57 @@ std::optional<double> unary(OpKind kind, T x) {
   if constexpr (std::is_integral_v<T>) {
     if constexpr (!std::is_same_v<T, bool>) {
       switch (kind) {
-        case OpKind::Neg: return static_cast<double>(wrap_sub(T{0}, x));
-        case OpKind::Abs: return static_cast<double>(x < 0 ? wrap_sub(T{0}, x) : x);
-        case OpKind::Sign: return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
-        case OpKind::Square: return static_cast<double>(wrap_mul(x, x));
-        default: return std::nullopt;
+        case OpKind::Neg:
+          return static_cast<double>(wrap_sub(T{0}, x));
+        case OpKind::Abs:
+          return static_cast<double>(x < 0 ? wrap_sub(T{0}, x) : x);
+        case OpKind::Sign:
+          return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+        case OpKind::Square:
+          return static_cast<double>(wrap_mul(x, x));
+        default:
+          return std::nullopt;
       }
     }
     return std::nullopt;
   } else {
     switch (kind) {
-      case OpKind::Neg: return -x;
-      case OpKind::Abs: return std::abs(x);
-      case OpKind::Sign: return std::isnan(x) ? x : x > 0 ? T(1) : x < 0 ? T(-1) : T(0);
-      case OpKind::Square: return x * x;
-      case OpKind::Exp: return std::exp(x);
-      case OpKind::Expm1: return std::expm1(x);
-      case OpKind::Log: return std::log(x);
-      case OpKind::Log1p: return std::log1p(x);
-      case OpKind::Sqrt: return std::sqrt(x);
-      case OpKind::Reciprocal: return T(1) / x;
-      case OpKind::Sin: return std::sin(x);
-      case OpKind::Cos: return std::cos(x);
-      case OpKind::Tanh: return std::tanh(x);
+      case OpKind::Neg:
+        return -x;
+      case OpKind::Abs:
+        return std::abs(x);
+      case OpKind::Sign:
+        return std::isnan(x) ? x : x > 0 ? T(1) : x < 0 ? T(-1) : T(0);
+      case OpKind::Square:
+        return x * x;
+      case OpKind::Exp:
+        return std::exp(x);
+      case OpKind::Expm1:
+        return std::expm1(x);
+      case OpKind::Log:
+        return std::log(x);
+      case OpKind::Log1p:
+        return std::log1p(x);
+      case OpKind::Sqrt:
+        return std::sqrt(x);
+      case OpKind::Reciprocal:
+        return T(1) / x;
+      case OpKind::Sin:
+        return std::sin(x);
+      case OpKind::Cos:
+        return std::cos(x);
+      case OpKind::Tanh:
+        return std::tanh(x);
       case OpKind::Sigmoid:
         return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
-      case OpKind::Softplus: return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-      case OpKind::Floor: return std::floor(x);
-      case OpKind::Ceil: return std::ceil(x);
-      default: return std::nullopt;
+      case OpKind::Softplus:
+        return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+      case OpKind::Floor:
+        return std::floor(x);
+      case OpKind::Ceil:
+        return std::ceil(x);
+      default:
+        return std::nullopt;
     }
   }
 }
@@ -85,17 +107,25 @@ template <class T>
 std::optional<double> arith(OpKind kind, T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     switch (kind) {
-      case OpKind::Maximum: return a || b;
-      case OpKind::Minimum: return a && b;
-      default: return std::nullopt;
+      case OpKind::Maximum:
+        return a || b;
+      case OpKind::Minimum:
+        return a && b;
+      default:
+        return std::nullopt;
     }
   } else if constexpr (std::is_integral_v<T>) {
     switch (kind) {
-      case OpKind::Add: return static_cast<double>(wrap_add(a, b));
-      case OpKind::Sub: return static_cast<double>(wrap_sub(a, b));
-      case OpKind::Mul: return static_cast<double>(wrap_mul(a, b));
-      case OpKind::Maximum: return static_cast<double>(std::max(a, b));
-      case OpKind::Minimum: return static_cast<double>(std::min(a, b));
+      case OpKind::Add:
+        return static_cast<double>(wrap_add(a, b));
+      case OpKind::Sub:
+        return static_cast<double>(wrap_sub(a, b));
+      case OpKind::Mul:
+        return static_cast<double>(wrap_mul(a, b));
+      case OpKind::Maximum:
+        return static_cast<double>(std::max(a, b));
+      case OpKind::Minimum:
+        return static_cast<double>(std::min(a, b));
       case OpKind::Pow: {
         if (b < 0) return std::nullopt;
         T r = 1;
@@ -103,19 +133,28 @@ std::optional<double> arith(OpKind kind, T a, T b) {
           if (e & 1) r = wrap_mul(r, base);
         return static_cast<double>(r);
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   } else {
     switch (kind) {
-      case OpKind::Add: return a + b;
-      case OpKind::Sub: return a - b;
-      case OpKind::Mul: return a * b;
-      case OpKind::Div: return a / b;
-      case OpKind::Pow: return std::pow(a, b);
+      case OpKind::Add:
+        return a + b;
+      case OpKind::Sub:
+        return a - b;
+      case OpKind::Mul:
+        return a * b;
+      case OpKind::Div:
+        return a / b;
+      case OpKind::Pow:
+        return std::pow(a, b);
       // NaN propagates, as numpy.maximum / numpy.minimum
-      case OpKind::Maximum: return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
-      case OpKind::Minimum: return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
-      default: return std::nullopt;
+      case OpKind::Maximum:
+        return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
+      case OpKind::Minimum:
+        return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
+      default:
+        return std::nullopt;
     }
   }
 }
@@ -123,13 +162,20 @@ std::optional<double> arith(OpKind kind, T a, T b) {
 template <class T>
 std::optional<double> compare(OpKind kind, T a, T b) {
   switch (kind) {
-    case OpKind::Eq: return a == b;
-    case OpKind::Ne: return a != b;
-    case OpKind::Lt: return a < b;
-    case OpKind::Le: return a <= b;
-    case OpKind::Gt: return a > b;
-    case OpKind::Ge: return a >= b;
-    default: return std::nullopt;
+    case OpKind::Eq:
+      return a == b;
+    case OpKind::Ne:
+      return a != b;
+    case OpKind::Lt:
+      return a < b;
+    case OpKind::Le:
+      return a <= b;
+    case OpKind::Gt:
+      return a > b;
+    case OpKind::Ge:
+      return a >= b;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -141,9 +187,8 @@ bool is_comparison(OpKind k) {
 }  // namespace
 
 double convert_scalar(double value, DType dtype) {
-  return ops::visit_dtype(dtype, [&]<class T>(std::type_identity<T>) {
-    return static_cast<double>(as<T>(value));
-  });
+  return ops::visit_dtype(
+      dtype, [&]<class T>(std::type_identity<T>) { return static_cast<double>(as<T>(value)); });
 }
 
 std::optional<double> eval_scalar(OpKind kind, std::span<const TypedScalar> xs, DType result) {
@@ -153,9 +198,8 @@ std::optional<double> eval_scalar(OpKind kind, std::span<const TypedScalar> xs, 
   if (group == ops::OpGroup::Unary && xs.size() == 1) {
     // Same-dtype ops compute in their dtype, float functions in the float result.
     const double x = convert_scalar(xs[0].value, result);
-    auto r = ops::visit_dtype(result, [&]<class T>(std::type_identity<T>) {
-      return unary<T>(kind, as<T>(x));
-    });
+    auto r = ops::visit_dtype(
+        result, [&]<class T>(std::type_identity<T>) { return unary<T>(kind, as<T>(x)); });
     if (r) *r = convert_scalar(*r, result);
     return r;
   }

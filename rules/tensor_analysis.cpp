@@ -152,8 +152,9 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   if (*kind == OpKind::Nominal) {
     d.free_nominals = {attrs.get<std::int64_t>(ops::AttrKey::Slot)};
   } else if (*kind != OpKind::Fn) {  // a body binds every nominal inside it
-    for (auto* x : xs) d.free_nominals.insert(d.free_nominals.end(), x->free_nominals.begin(),
-                                              x->free_nominals.end());
+    for (auto* x : xs)
+      d.free_nominals.insert(d.free_nominals.end(), x->free_nominals.begin(),
+                             x->free_nominals.end());
     std::ranges::sort(d.free_nominals);
     d.free_nominals.erase(std::unique(d.free_nominals.begin(), d.free_nominals.end()),
                           d.free_nominals.end());
@@ -165,11 +166,9 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   if (!d.value && d.uniform && t.is_static() && t.num_elements() <= kMaxFoldedElements)
     d.value = ops::Array::filled(t.dtype, t.dims, *d.uniform);
   const bool integral = !ops::is_float(t.dtype);
-  d.finite = integral || (d.value && all_of_array(*d.value, [](double v) {
-                            return std::isfinite(v);
-                          })) ||
-             (d.uniform && std::isfinite(*d.uniform)) ||
-             (is_shape_op(*kind) && xs[0]->finite);
+  d.finite = integral ||
+             (d.value && all_of_array(*d.value, [](double v) { return std::isfinite(v); })) ||
+             (d.uniform && std::isfinite(*d.uniform)) || (is_shape_op(*kind) && xs[0]->finite);
   d.nonneg = t.dtype == ops::DType::Bool ||
              (d.value && all_of_array(*d.value, [](double v) { return !(v < 0); })) ||
              (d.uniform && !(*d.uniform < 0)) || nonneg_of(*kind, xs);

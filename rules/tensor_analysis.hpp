@@ -32,12 +32,12 @@ namespace eqsat::rules {
 inline constexpr std::int64_t kMaxFoldedElements = 1024;
 
 struct TensorData {
-  ops::TermRef rep = nullptr;          // representative term; its type is the class's
-  std::optional<ops::Array> value;     // the whole value, when known and small
-  std::optional<double> uniform;       // every element equals this, when known
+  ops::TermRef rep = nullptr;               // representative term; its type is the class's
+  std::optional<ops::Array> value;          // the whole value, when known and small
+  std::optional<double> uniform;            // every element equals this, when known
   std::vector<std::int64_t> free_nominals;  // sorted slots the value may depend on
-  bool finite = false;                 // no element is ±∞ or NaN
-  bool nonneg = false;                 // no element is < 0 (NaN allowed)
+  bool finite = false;                      // no element is ±∞ or NaN
+  bool nonneg = false;                      // no element is < 0 (NaN allowed)
 
   const ops::Type& type() const { return rep->type(); }
   bool is_tensor() const { return !rep->is_tuple(); }

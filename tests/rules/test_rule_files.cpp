@@ -38,8 +38,8 @@ TEST_CASE("every shipped rule file parses and checks, all together") {
   REQUIRE(files.size() >= 6);
   const RuleProgram p = parse_rule_files(files);
   CHECK(p.rewrites().size() >= 100);
-  for (const char* set : {"canonicalize", "stabilize", "linalg", "algebra", "fast-math",
-                          "expand-gradients"})
+  for (const char* set :
+       {"canonicalize", "stabilize", "linalg", "algebra", "fast-math", "expand-gradients"})
     CHECK(p.has_ruleset(set));
 }
 
