@@ -23,7 +23,37 @@ int rep_rank(ops::TermRef t) {
   return ops::op_info(t->kind()).group == ops::OpGroup::Leaf ? 1 : 2;
 }
 
+// Dimensions a type knows (over a tuple's elements).
+int known_dims(const ops::Type& t) {
+  int n = 0;
+  auto count = [&](const ops::TensorType& x) {
+    for (auto d : x.dims) n += d != ops::kUnknownDim;
+  };
+  if (auto* x = std::get_if<ops::TensorType>(&t))
+    count(*x);
+  else
+    for (const auto& e : std::get<ops::TupleType>(t).elements) count(e);
+  return n;
+}
+
+// Two types of one value: equal where both know a dimension.
+bool compatible_types(const ops::Type& a, const ops::Type& b) {
+  if (a.index() != b.index()) return false;
+  if (auto* x = std::get_if<ops::TensorType>(&a)) return ops::compatible(*x, std::get<0>(b));
+  const auto& xs = std::get<ops::TupleType>(a).elements;
+  const auto& ys = std::get<ops::TupleType>(b).elements;
+  if (xs.size() != ys.size()) return false;
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    if (!ops::compatible(xs[i], ys[i])) return false;
+  return true;
+}
+
+// The representative: the most precise type first (a class's type is
+// refined when, say, a step count becomes a known constant), then
+// constants, leaves, and the oldest term.
 bool better_rep(ops::TermRef a, ops::TermRef b) {
+  const int ka = known_dims(a->type()), kb = known_dims(b->type());
+  if (ka != kb) return ka > kb;
   const int ra = rep_rank(a), rb = rep_rank(b);
   return ra != rb ? ra < rb : a->id() < b->id();
 }
@@ -182,11 +212,16 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
     return {changed, false};
   }
   if (!b.rep) return {false, true};
-  if (a.type() != b.type())
+  if (!compatible_types(a.type(), b.type()))
     throw std::logic_error(fmt::format("tensor analysis: merging classes of types {} and {}",
                                        ops::to_string(a.type()), ops::to_string(b.type())));
   egraph::DidMerge d;
-  if (better_rep(b.rep, a.rep)) a.rep = b.rep;  // not a change of facts
+  // A new representative is a change of facts only when it refines the type.
+  const bool refines_a = known_dims(b.type()) > known_dims(a.type());
+  const bool refines_b = known_dims(a.type()) > known_dims(b.type());
+  if (better_rep(b.rep, a.rep)) a.rep = b.rep;
+  d.a_changed |= refines_a;
+  d.b_changed |= refines_b;
   auto take = [&](auto& x, auto& y) {
     if (!x && y) {
       x = std::move(y);

@@ -11,9 +11,11 @@
 // representatives. The type of a new e-node is what `Term::make` gives its
 // op over those representatives, with the same checks and attribute
 // canonicalization as when a graph is parsed; one code path types graphs
-// and e-graphs. On a merge the representative is the least by
-// (constant, leaf, other; then creation order), so classes that gain a
-// constant expose it to the type rules.
+// and e-graphs. On a merge the representative is the one with the most
+// precise type, then by (constant, leaf, other; then creation order): a
+// class that gains a constant exposes it to the type rules, and a type
+// that becomes more precise (a step count or length folded to a constant)
+// refines the class's type and its parents'.
 #pragma once
 
 #include "payload_table.hpp"

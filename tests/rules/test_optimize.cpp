@@ -121,6 +121,12 @@ TEST_CASE("uniform constants fold through elementwise ops") {
                   "(input x (f64 2)) (output (add x 6))");
 }
 
+TEST_CASE("a length folded to a constant refines the type of the class using it") {
+  const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped());
+  CHECK(out.outputs[0].term->type() == ops::Type{ops::TensorType{ops::DType::I64, {5}}});
+  CHECK(out.outputs[0].term == graph("(output (arange 5))").outputs[0].term);
+}
+
 TEST_CASE("the same input gives the same optimized graph twice") {
   const std::string text =
       "(input x (f64 8 ?)) (input y (f64 8 ?))"
