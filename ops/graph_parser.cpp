@@ -547,11 +547,16 @@ class Parser {
 
   // ---- scan --------------------------------------------------------------
 
-  // `EXPR` or `(EXPR :taps (K...))`.
+  // `EXPR` or `(EXPR :taps (K...))`. An op application with attributes,
+  // such as `(ones :shape (3))`, is an EXPR.
   static SlotEntry slot_entry(const SExpr& entry, bool sequence) {
     SlotEntry s{&entry, {0}, nullptr};
-    const bool with_taps =
-        entry.is_list() && entry.items.size() >= 2 && entry.items[1].is_keyword();
+    const auto head = entry.head();
+    const bool head_is_op = !head.empty() && (parse_op(head) || head == "const" || head == "load" ||
+                                              head == "get" || head == "call" || head == "scan");
+    const bool with_taps = entry.is_list() && entry.items.size() >= 2 &&
+                           entry.items[1].is_keyword() &&
+                           (entry.items[1].text == "taps" || !head_is_op);
     if (!with_taps) {
       if (!sequence)
         fail(entry, fmt::format("a mit-sot is written (INIT :taps (K...)) with negative taps, "

@@ -183,7 +183,12 @@ TensorType sliced(OpKind kind, Attrs& attrs, const TensorType& x) {
 }
 
 void require_assignable(OpKind kind, const TensorType& target, const TensorType& value) {
-  const Dims b = broadcast_dims(value.dims, target.dims);
+  Dims b;
+  try {
+    b = broadcast_dims(value.dims, target.dims);
+  } catch (const TypeError&) {
+    b.clear();  // reported below, in the op's own words
+  }
   if (b.size() != target.dims.size() || !compatible({DType::F64, b}, {DType::F64, target.dims}))
     throw TypeError(fmt::format("{}: value of shape {} does not fit a target of shape {}",
                                 name_of(kind), dims_to_string(value.dims),
@@ -350,10 +355,11 @@ Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   std::int64_t known = 1;
   for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
     if (shape[i] == -1) {
-      if (inferred >= 0) throw TypeError("reshape: at most one -1 in :shape");
+      if (inferred >= 0)
+        throw TypeError("reshape: at most one -1 in :shape").about_attr(AttrKey::Shape);
       inferred = i;
     } else if (shape[i] < 0) {
-      throw TypeError("reshape: :shape entries must be >= 0 or -1");
+      throw TypeError("reshape: :shape entries must be >= 0 or -1").about_attr(AttrKey::Shape);
     } else {
       known *= shape[i];
     }
@@ -363,11 +369,13 @@ Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
     if (inferred >= 0) {
       if (known == 0 || n % known != 0)
         throw TypeError(
-            fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")));
+            fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")))
+            .about_attr(AttrKey::Shape);
       shape[inferred] = n / known;
     } else if (known != n) {
       throw TypeError(
-          fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")));
+          fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")))
+          .about_attr(AttrKey::Shape);
     }
   } else if (inferred >= 0) {
     shape[inferred] = kUnknownDim;
@@ -629,7 +637,8 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
     if (init.dims[0] != kUnknownDim && init.dims[0] != -taps.front())
       throw TypeError(
           fmt::format("scan: mit-sot with taps down to {} needs {} initial steps, got {}",
-                      taps.front(), -taps.front(), init.dims[0]));
+                      taps.front(), -taps.front(), init.dims[0]))
+          .about_operand(static_cast<int>(at - 1));
     for (std::size_t k = 0; k < taps.size(); ++k) expected_params.push_back(drop_leading(init));
     states.push_back(drop_leading(init));
   }
@@ -682,8 +691,8 @@ Type call_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   const TupleType& outs = body_outputs(kind, xs[0]);
   const auto& params = body_params(xs[0]);
   if (params.size() != xs.size() - 1)
-    throw TypeError(
-        fmt::format("call: the function takes {} arguments, got {}", params.size(), xs.size() - 1));
+    throw TypeError(fmt::format("call: the function takes {} argument{}, got {}", params.size(),
+                                params.size() == 1 ? "" : "s", xs.size() - 1));
   for (std::size_t i = 0; i < params.size(); ++i)
     if (!compatible(params[i], tensor(kind, xs, i + 1)))
       throw TypeError(fmt::format("call: argument {} has type {}, the parameter has type {}", i + 1,

@@ -38,5 +38,6 @@ TEST_CASE("syntax errors are located") {
   CHECK_THROWS_WITH(read_sexprs("x)\n", "b.eg"), "b.eg:1:2: error: unexpected ')'");
   CHECK_THROWS_WITH(read_sexprs("(load \"w.npy)", "c.eg"), "c.eg:1:7: error: unterminated string");
   CHECK_THROWS_WITH(read_sexprs("  1.2.3", "d.eg"), "d.eg:1:3: error: malformed number '1.2.3'");
-  CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"), "/nonexistent/g.eg: error: cannot read file");
+  CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"),
+                    "/nonexistent/g.eg: error: cannot read file");
 }
