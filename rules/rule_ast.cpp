@@ -48,4 +48,10 @@ std::string to_string(const Pattern& p) {
   return s + ")";
 }
 
+ops::DType literal_dtype(const Pattern& literal, std::optional<ops::DType> meet) {
+  if (literal.kind == Pattern::Kind::Bool) return ops::DType::Bool;
+  const ops::DType own = literal.is_float ? ops::DType::F64 : ops::DType::I64;
+  return meet ? ops::promote(*meet, false, own, true) : own;
+}
+
 }  // namespace eqsat::rules

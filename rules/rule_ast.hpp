@@ -150,4 +150,11 @@ class RuleProgram {
 // The pattern as written in rule files, e.g. `(softmax ?x :axis ?ax)`.
 std::string to_string(const Pattern& p);
 
+// The dtype a literal of a right side takes: a weak literal meeting an
+// operand of dtype `meet` (the first non-literal operand of its op, or the
+// matched class at the root) takes that dtype, except that a float literal
+// meeting an integer or bool gives f64; alone, i64 or f64. `true`/`false`
+// are bool.
+ops::DType literal_dtype(const Pattern& literal, std::optional<ops::DType> meet);
+
 }  // namespace eqsat::rules

@@ -240,14 +240,12 @@ class TypedApplier final : public egraph::Applier {
         return b;
       case Pattern::Kind::Number:
       case Pattern::Kind::Bool: {
-        ops::DType d = p.kind == Pattern::Kind::Bool ? ops::DType::Bool
-                       : p.is_float                  ? ops::DType::F64
-                                                     : ops::DType::I64;
-        const ops::DType* meet = sibling;
-        if (!meet && std::holds_alternative<ops::TensorType>(context))
-          meet = &std::get<ops::TensorType>(context).dtype;
-        if (meet && p.kind == Pattern::Kind::Number) d = ops::promote(*meet, false, d, true);
-        b.rep = ops::Term::scalar(d, p.number);
+        std::optional<ops::DType> meet;
+        if (sibling)
+          meet = *sibling;
+        else if (std::holds_alternative<ops::TensorType>(context))
+          meet = std::get<ops::TensorType>(context).dtype;
+        b.rep = ops::Term::scalar(literal_dtype(p, meet), p.number);
         return b;
       }
       case Pattern::Kind::Op:
