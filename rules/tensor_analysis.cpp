@@ -1,5 +1,6 @@
 #include "tensor_analysis.hpp"
 
+#include "const_fold.hpp"
 #include "op_symbols.hpp"
 #include "scalar_eval.hpp"
 
@@ -191,8 +192,16 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   }
   if (!d.is_tensor()) return d;
   const ops::TensorType& t = d.tensor_type();
-  if (*kind == OpKind::Const) d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
+  if (*kind == OpKind::Const) {
+    d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
+  } else if (t.is_static() && t.num_elements() <= kMaxFoldedElements && !xs.empty() &&
+             std::ranges::all_of(xs, [](auto* x) { return x->value.has_value(); })) {
+    std::vector<const ops::Array*> values;
+    for (auto* x : xs) values.push_back(&*x->value);
+    d.value = fold_constant(*kind, attrs, values, t);
+  }
   d.uniform = uniform_of(*kind, attrs, xs, t.dtype);
+  if (!d.uniform && d.value) d.uniform = d.value->uniform_value();
   if (!d.value && d.uniform && t.is_static() && t.num_elements() <= kMaxFoldedElements)
     d.value = ops::Array::filled(t.dtype, t.dims, *d.uniform);
   const bool integral = !ops::is_float(t.dtype);

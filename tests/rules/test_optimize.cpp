@@ -121,6 +121,13 @@ TEST_CASE("uniform constants fold through elementwise ops") {
                   "(input x (f64 2)) (output (add x 6))");
 }
 
+TEST_CASE("small constant arrays fold through elementwise and shape ops") {
+  check_optimizes(
+      shipped(),
+      "(input x (f64 2 3)) (output (add x (transpose (mul (const (f64 3 2) (1 2 3 4 5 6)) 2.0))))",
+      "(input x (f64 2 3)) (output (add x (const (f64 2 3) (2 6 10 4 8 12))))");
+}
+
 TEST_CASE("a length folded to a constant refines the type of the class using it") {
   const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped());
   CHECK(out.outputs[0].term->type() == ops::Type{ops::TensorType{ops::DType::I64, {5}}});
