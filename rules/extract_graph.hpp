@@ -4,9 +4,11 @@
 // DAG-aware extractor (greedy-dag by default) picks the cheapest term for
 // each root, paying once for a shared value.
 //
-// Known approximation: a scan body's e-nodes are paid once, not once per
-// step; `grad` (infinite cost for the executor) costs kGradCost so that a
-// graph whose gradients were not expanded still extracts.
+// Loops: an e-node inside a scan body costs its op cost times the scan's
+// trip count (`CostModel::trip_count`; nested scans multiply), so work is
+// cheaper outside a loop than inside. `grad` (infinite cost for the
+// executor) costs kGradCost so that a graph whose gradients were not
+// expanded still extracts.
 #pragma once
 
 #include "tensor_egraph.hpp"
@@ -32,7 +34,8 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::ECla
                              const backend::CostModel& model,
                              egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag);
 
-// The cost of the DAG of terms under `roots` as the extractor counts it.
+// The cost of the DAG of terms under `roots` as the extractor counts it
+// (scan bodies times their trip counts).
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);
 
 // The cost of one application, as the extractor counts it.
