@@ -1,5 +1,6 @@
 #include "optimize.hpp"
 
+#include "builtin_appliers.hpp"
 #include "extract_graph.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
@@ -8,10 +9,26 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <unordered_set>
 
 namespace eqsat::rules {
 
 namespace {
+
+// The bodies that calls under `roots` apply, in first-use order.
+std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
+  std::vector<ops::TermRef> bodies, stack(roots.rbegin(), roots.rend());
+  std::unordered_set<ops::TermRef> seen;
+  while (!stack.empty()) {
+    const ops::TermRef t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (t->kind() == ops::OpKind::Call && std::ranges::find(bodies, t->operand(0)) == bodies.end())
+      bodies.push_back(t->operand(0));
+    for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it) stack.push_back(*it);
+  }
+  return bodies;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -27,15 +44,16 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   const auto start = std::chrono::steady_clock::now();
   const backend::CostModel model(options.weights);
 
-  // Roots: the outputs, then each def's body (so calls keep their defs).
+  // Roots: the outputs (a called def's body is reached through its calls).
   std::vector<ops::TermRef> root_terms;
   for (const auto& o : graph.outputs) root_terms.push_back(o.term);
-  for (const auto& d : graph.defs) root_terms.push_back(d.term);
   r.cost_before = dag_cost(root_terms, model);
 
   TensorEGraph g;
   std::vector<egraph::EClassId> roots;
   for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
+  std::vector<egraph::EClassId> def_classes;
+  for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
   g.egraph().rebuild();
   r.load_seconds = seconds_since(start);
 
@@ -84,8 +102,14 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   out.inputs = graph.inputs;
   for (std::size_t i = 0; i < graph.outputs.size(); ++i)
     out.outputs.push_back({graph.outputs[i].name, best.roots[i]});
+  // A def stays, under its name, while some extracted call still uses it.
+  const auto called = called_bodies(best.roots);
   for (std::size_t i = 0; i < graph.defs.size(); ++i)
-    out.defs.push_back({graph.defs[i].name, best.roots[graph.outputs.size() + i]});
+    for (ops::TermRef fn : called)
+      if (g.egraph().find(g.add_term(fn)) == g.egraph().find(def_classes[i])) {
+        out.defs.push_back({graph.defs[i].name, fn});
+        break;
+      }
   r.extract_seconds = seconds_since(extract_start);
   r.total_seconds = seconds_since(start);
   return out;
@@ -129,8 +153,12 @@ std::vector<std::string> default_rule_files() {
   return files;
 }
 
+RuleProgram load_rule_files(std::span<const std::string> paths) {
+  return parse_rule_files(paths, builtin_applier_names());
+}
+
 RuleProgram load_default_rules() {
-  return parse_rule_files(default_rule_files());
+  return load_rule_files(default_rule_files());
 }
 
 }  // namespace eqsat::rules

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,13 +64,18 @@ struct OptimizeOptions {
 };
 
 // The cheapest graph equivalent to `graph` that the rules find within the
-// schedule's limits; inputs keep their order, outputs and defs their names.
+// schedule's limits; inputs keep their order, outputs their names, and each
+// def that an extracted call still uses keeps its name (the others are
+// dropped: every call of them was inlined).
 // Deterministic: the same input gives the same graph.
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
                     OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
 
 // The shipped rule files (rules/*.rules of the source tree), in name order.
 std::vector<std::string> default_rule_files();
+// Rule files parsed and checked together, `use` accepting the built-in
+// appliers. Throws ops::DiagnosticError listing every error.
+RuleProgram load_rule_files(std::span<const std::string> paths);
 // The shipped rules, parsed and checked together.
 RuleProgram load_default_rules();
 

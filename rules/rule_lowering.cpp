@@ -1,5 +1,6 @@
 #include "rule_lowering.hpp"
 
+#include "builtin_appliers.hpp"
 #include "op_symbols.hpp"
 #include "predicate_eval.hpp"
 
@@ -9,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 namespace eqsat::rules {
 
@@ -333,6 +335,13 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
     add_direction(r.name, r.lhs, r.rhs);
     if (r.bidirectional) add_direction(r.name + "-rev", r.rhs, r.lhs);
   }
+  for (const Use& u : program.uses()) {
+    const BuiltinApplier* builtin = find_builtin_applier(u.applier);
+    if (!builtin) throw std::logic_error("rule program uses unknown applier " + u.applier);
+    rewrites_.push_back(builtin->make(g));
+    rulesets_.push_back(u.ruleset);
+    appliers_.push_back(nullptr);
+  }
 }
 
 LoweredRules::~LoweredRules() = default;
@@ -346,7 +355,7 @@ std::vector<const egraph::Rewrite*> LoweredRules::select(
 }
 
 std::size_t LoweredRules::refused(std::size_t i) const {
-  return appliers_[i]->refused();
+  return appliers_[i] ? appliers_[i]->refused() : 0;
 }
 
 }  // namespace eqsat::rules

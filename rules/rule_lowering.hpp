@@ -9,7 +9,9 @@
 // side with the ops' type rules over the classes' representatives, and only
 // when that succeeds and gives exactly the matched class's type are e-nodes
 // added and merged; otherwise the match is refused and counted
-// (DESIGN.md decision 5). A birewrite NAME gives NAME and NAME-rev.
+// (DESIGN.md decision 5). A birewrite NAME gives NAME and NAME-rev; a
+// `use` gives its built-in applier's rewrite (builtin_appliers.hpp), after
+// the rewrites, named after the applier.
 #pragma once
 
 #include "rule_ast.hpp"

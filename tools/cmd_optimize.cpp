@@ -41,7 +41,7 @@ int run_optimize(const OptimizeArgs& args) {
   rules::RuleProgram program = [&] {
     try {
       graph = ops::parse_graph_file(args.graph);
-      return args.rules.empty() ? rules::load_default_rules() : rules::parse_rule_files(args.rules);
+      return args.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(args.rules);
     } catch (const ops::DiagnosticError& e) {
       std::cerr << e.what() << "\n";
       throw;

@@ -128,6 +128,23 @@ TEST_CASE("small constant arrays fold through elementwise and shape ops") {
       "(input x (f64 2 3)) (output (add x (const (f64 2 3) (2 6 10 4 8 12))))");
 }
 
+TEST_CASE("calls are inlined when cheaper, through get for several outputs; unused defs go") {
+  const std::string start = R"(
+    (input x (f64 8 4))
+    (def twice (fn ((v (f64 ? 4))) (add v v)))
+    (def both (fn ((v (f64 8 4))) (neg v) (exp v)))
+    (let b (call both x))
+    (output (call twice x))
+    (output (get 1 b)))";
+  OptimizeReport report;
+  const ops::Graph out = optimize(graph(start), shipped(), &report);
+  const ops::Graph goal = graph("(input x (f64 8 4)) (output (add x x)) (output (exp x))");
+  CHECK(out.outputs[0].term == goal.outputs[0].term);
+  CHECK(out.outputs[1].term == goal.outputs[1].term);
+  CHECK(out.defs.empty());
+  CHECK(rule(report, "inline-calls").applications >= 2);
+}
+
 TEST_CASE("a length folded to a constant refines the type of the class using it") {
   const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped());
   CHECK(out.outputs[0].term->type() == ops::Type{ops::TensorType{ops::DType::I64, {5}}});
