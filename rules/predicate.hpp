@@ -52,7 +52,7 @@ struct PredicateInfo {
 
 const PredicateInfo& predicate_info(Predicate p);
 std::optional<Predicate> parse_predicate(std::string_view name);
-// Every predicate, in table order (for docs and `--help`).
+// Number of predicates; `static_cast<Predicate>(i)` for i below it lists them in table order.
 int num_predicates();
 
 }  // namespace eqsat::rules
