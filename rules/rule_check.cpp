@@ -83,11 +83,47 @@ Array identity_matrix(DType d, std::int64_t n) {
   return a;
 }
 
+// What a rule's conditions ask of one variable, to steer its operands
+// towards instances that meet them.
+enum class Wish { None, Identity, Constant, Nonneg };
+
+Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) {
+  for (const Condition& c : conditions) {
+    if (c.args.empty() || c.args[0].var != var) continue;
+    switch (c.predicate) {
+      case Predicate::Identity:
+        return Wish::Identity;
+      case Predicate::Const:
+      case Predicate::Uniform:
+      case Predicate::Finite:
+      case Predicate::Nonzero:
+      case Predicate::Positive:
+        return Wish::Constant;
+      case Predicate::Nonneg:
+        return Wish::Nonneg;
+      default:
+        break;
+    }
+  }
+  return Wish::None;
+}
+
 // A random operand for variable `name`: an input, the absolute value of
-// one, a random constant, or an identity matrix.
-TermRef random_operand(const std::string& name, const ops::TensorType& t, Rng& rng,
+// one, a random constant, or an identity matrix; half the time what the
+// rule's conditions on it wish for.
+TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, Rng& rng,
                        Bindings& inputs) {
-  const int kind = std::uniform_int_distribution<int>(0, 19)(rng);
+  int kind = std::uniform_int_distribution<int>(0, 19)(rng);
+  if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
+    if (wish == Wish::Identity) {
+      t.dims = {t.dims.empty() ? 3 : t.dims.back(), t.dims.empty() ? 3 : t.dims.back()};
+      kind = 19;
+    } else if (wish == Wish::Constant) {
+      kind = 12;
+    } else if (wish == Wish::Nonneg) {
+      kind = 8;
+    }
+  }
   const bool square = t.rank() == 2 && t.dims[0] == t.dims[1];
   if (kind >= 18 && square && t.dtype != DType::Bool)
     return ops::Term::constant(identity_matrix(t.dtype, t.dims[0]));
@@ -227,7 +263,7 @@ void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
         t.dims = kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
       if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
         t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
-      inst.terms.emplace(v, random_operand(v, t, rng, inst.inputs));
+      inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), rng, inst.inputs));
     }
     for (const auto& [v, key] : attr_vars) inst.attrs.emplace(v, random_attr(key, rng));
     TermRef lhs, rhs;

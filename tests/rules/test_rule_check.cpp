@@ -1,6 +1,6 @@
 // The numerical rule checker: it finds counter-examples to wrong rules and
-// to the opt-in fast-math laws, and every shipped rule outside fast-math
-// passes it.
+// to laws that ignore ∞ and NaN, and every shipped rule outside fast-math
+// is tested by it and passes.
 #include "rules/optimize.hpp"
 #include "rules/rule_check.hpp"
 #include "rules/rule_parser.hpp"
@@ -58,8 +58,8 @@ TEST_CASE("every shipped rule outside fast-math passes the checker") {
     if (r.ruleset == "fast-math" || known.contains(r.name)) continue;
     const RuleVerdict v = check_rule(r, {.seed = 11, .attempts = 120});
     INFO(r.name << ": " << v.counterexample);
-    CHECK(v.kind != RuleVerdict::Kind::Unsound);
+    CHECK(v.kind == RuleVerdict::Kind::Sound);  // neither unsound nor untested
     sound += v.kind == RuleVerdict::Kind::Sound;
   }
-  CHECK(sound >= 90);
+  CHECK(sound >= 100);
 }
