@@ -185,6 +185,25 @@ TEST_CASE("limits are honoured on an exploding rule set") {
   CHECK(out.outputs.size() == 1);
 }
 
+TEST_CASE("schedule steps run in order, each within its own iteration limit") {
+  // Not laws: a chain that needs one iteration per step to reach cos.
+  const RuleProgram p = rules_from(R"(
+    (ruleset first) (ruleset second)
+    (rewrite to-sin (exp ?x) (sin ?x) :ruleset first)
+    (rewrite to-cos (sin ?x) (cos ?x) :ruleset first)
+    (rewrite cos-to-tanh (cos ?x) (tanh ?x) :ruleset second)
+    (schedule (run first :iter 1) (run second :iter 5)))");
+  OptimizeReport report;
+  optimize(graph("(input x (f64 3)) (output (exp x))"), p, &report);
+  REQUIRE(report.phases.size() == 2);
+  CHECK(report.phases[0].iterations == 1);
+  CHECK(report.phases[0].stop_reason == egraph::StopReason::IterationLimit);
+  CHECK(rule(report, "to-sin").applications == 1);
+  CHECK(rule(report, "to-cos").applications == 0);       // needs a second iteration of `first`
+  CHECK(rule(report, "cos-to-tanh").applications == 0);  // no cos yet when `second` runs
+  CHECK(report.phases[1].stop_reason == egraph::StopReason::Saturated);
+}
+
 TEST_CASE("alpha-equivalent scans over the same inputs are one e-class after loading") {
   const ops::Graph g = graph(R"(
     (input x0 (f64 3))
