@@ -46,8 +46,6 @@
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
 
-#include <absl/container/flat_hash_set.h>
-
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -143,7 +141,7 @@ class EGraph {
   // e-nodes that the rebuild will find to be duplicates.
   std::size_t num_nodes() const { return num_visible_; }
   // Number of hash-cons entries (visible and pruned live e-nodes).
-  std::size_t hashcons_size() const { return memo_.size(); }
+  std::size_t hashcons_size() const;
   // Number of e-node ids and class ids ever handed out.
   std::size_t num_node_ids() const { return records_.size(); }
   std::size_t num_class_ids() const { return uf_.size(); }
@@ -194,26 +192,13 @@ class EGraph {
     IdList<ENodeId> nodes;
     IdList<ENodeId> parents;
   };
-  struct Key {
-    Symbol op;
-    Payload payload;
-    std::span<const EClassId> children;
-    std::size_t hash;
-  };
-  struct MemoHash {
-    using is_transparent = void;
-    const EGraph* g;
-    std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
-    std::size_t operator()(const Key& k) const { return k.hash; }
-  };
-  struct MemoEq {
-    using is_transparent = void;
-    const EGraph* g;
-    bool operator()(ENodeId a, ENodeId b) const;
-    bool operator()(ENodeId a, const Key& k) const;
-    bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
-  };
-  using Memo = absl::flat_hash_set<ENodeId, MemoHash, MemoEq>;
+  // The hash-cons (an abseil flat_hash_set of e-node ids hashed and
+  // compared by content), defined in egraph.cpp so that includers of this
+  // header do not compile abseil's tables.
+  struct Key;
+  struct MemoHash;
+  struct MemoEq;
+  struct Memo;
 
   const EClassId* kids(const NodeRecord& r) const {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
@@ -241,7 +226,7 @@ class EGraph {
   std::vector<EClassId> children_;          // children of e-nodes with more than kInline
   std::vector<std::uint8_t> touched_flag_;  // by class id: already in touched_
   std::vector<EClass> classes_;             // by class id; empty unless canonical
-  Memo memo_;
+  std::unique_ptr<Memo> memo_;
   std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
   std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined
   std::vector<EClassId> touched_;          // classes whose lists need normalizing

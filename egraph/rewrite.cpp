@@ -1,5 +1,7 @@
 #include "egraph/rewrite.hpp"
 
+#include <absl/container/inlined_vector.h>
+
 #include <algorithm>
 #include <stdexcept>
 
