@@ -272,6 +272,12 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
 }
 
 std::size_t EGraph::rebuild() {
+  if (rebuilding_) throw std::logic_error("EGraph::rebuild called from an analysis's modify");
+  rebuilding_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{rebuilding_};
   std::size_t unions = 0;
   while (!pending_.empty() || !analysis_pending_.empty()) {
     while (!pending_.empty()) {

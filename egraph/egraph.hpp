@@ -94,7 +94,8 @@ class EGraph {
 
   // Restores the invariants; returns the number of merges it performed
   // (congruences found). Runs check_invariants() afterwards when
-  // EQSAT_CHECK_INVARIANTS is defined.
+  // EQSAT_CHECK_INVARIANTS is defined. An analysis's modify must not call
+  // it (std::logic_error).
   std::size_t rebuild();
   bool clean() const { return clean_; }
 
@@ -241,6 +242,7 @@ class EGraph {
   std::size_t num_visible_ = 0;
   std::uint64_t version_ = 0;
   bool clean_ = true;
+  bool rebuilding_ = false;
 };
 
 }  // namespace eqsat::egraph
