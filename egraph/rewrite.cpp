@@ -77,6 +77,9 @@ Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
 Rewrite::Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier)
     : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
 
+Rewrite::Rewrite(std::string name, const MultiPattern& lhs, std::shared_ptr<Applier> applier)
+    : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
+
 Rewrite::Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs)
     : Rewrite(std::move(name), lhs, std::make_shared<PatternApplier>(rhs)) {}
 

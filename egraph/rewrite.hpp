@@ -117,6 +117,7 @@ class Rewrite {
   Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
           std::shared_ptr<Applier> applier);
   Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier);
+  Rewrite(std::string name, const MultiPattern& lhs, std::shared_ptr<Applier> applier);
   Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs);
   // lhs => rhs from text. Throws ParseError or std::invalid_argument.
   static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
