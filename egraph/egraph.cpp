@@ -463,6 +463,23 @@ void EGraph::check_invariants() const {
                     expect_parents[i].end())) {
       fail("parents of class " + std::to_string(i) + " are not its live parent e-nodes");
     }
+    std::vector<std::uint32_t> words;
+    for (ENodeId n : cl.nodes) {
+      const NodeRecord& r = records_[n.index()];
+      words.insert(words.end(), {r.op, r.arity, static_cast<std::uint32_t>(r.payload),
+                                 static_cast<std::uint32_t>(r.payload >> 32)});
+      for (EClassId k : children(n)) words.push_back(k.value());
+    }
+    std::span<const std::uint32_t> packed = packed_nodes(c);
+    if (!std::equal(words.begin(), words.end(), packed.begin(), packed.end())) {
+      fail("the e-matching snapshot of class " + std::to_string(i) + " is stale");
+    }
+  }
+  if (snapshot_nodes_ != records_.size() || snapshot_root_.size() != uf_.size()) {
+    fail("the e-matching snapshot is stale");
+  }
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) {
+    if (snapshot_root_[i] != find(EClassId(i))) fail("the snapshot's roots are stale");
   }
   if (roots != live_classes_.size() || roots != num_classes_) fail("class count is stale");
   if (listed != num_visible_) fail("classes do not list every visible e-node once");

@@ -24,7 +24,8 @@
 //    content (operator, payload, children); `parents(c)` the live e-nodes
 //    that have c as a child, by id; `classes_with_op(op)` the canonical
 //    classes holding an e-node with that operator, by id;
-//  - the analysis data of each class agrees with each of its e-nodes.
+//  - the analysis data of each class agrees with each of its e-nodes;
+//  - the e-matching snapshot (packed e-nodes, roots) is that of this state.
 // Queries that list classes or nodes (`classes`, `nodes`, `parents`,
 // `classes_with_op`) are only meaningful when the e-graph is clean.
 //
