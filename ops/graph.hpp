@@ -19,18 +19,40 @@ struct NamedTerm {
   friend bool operator==(const NamedTerm&, const NamedTerm&) = default;
 };
 
+// A program as read from a `.eg` file (ops/graph_parser.hpp) or built in C++.
+//
+// - `inputs` are Input terms (their name and type are the term's attributes).
+// - `outputs` are tensor-valued terms; an output written without a name is
+//   called `out<K>`, K its position among all outputs.
+// - `defs` are the `fn` terms written with `def`, in definition order. A
+//   def written `:inline false` has that attribute on its `fn` term, so it
+//   is a different term from the same body without it. Two defs with
+//   alpha-equivalent bodies share one `fn` term under two names.
+// - `locations` maps a term to where it was first written (for run-time
+//   errors); terms built in C++ may have none.
+//
+// Two graphs are equal when their inputs, outputs and defs are the same
+// terms under the same names; locations do not take part.
 struct Graph {
-  std::vector<TermRef> inputs;     // Input terms, in positional order
-  std::vector<NamedTerm> outputs;  // unnamed outputs are called out0, out1, ...
-  std::vector<NamedTerm> defs;     // def name -> its `fn` term, in definition order
-  // Where each term was first written, for run-time error messages.
+  std::vector<TermRef> inputs;
+  std::vector<NamedTerm> outputs;
+  std::vector<NamedTerm> defs;
   std::unordered_map<TermRef, SourceLocation> locations;
 
-  // The name a `fn` term was defined under, or nullptr for a scan body.
+  // The name a `fn` term was first defined under, or nullptr for a scan body.
   const std::string* def_name(TermRef fn) const {
     for (const auto& d : defs)
       if (d.term == fn) return &d.name;
     return nullptr;
+  }
+  // Where `t` was first written, or nullptr.
+  const SourceLocation* location(TermRef t) const {
+    auto it = locations.find(t);
+    return it == locations.end() ? nullptr : &it->second;
+  }
+
+  friend bool operator==(const Graph& a, const Graph& b) {
+    return a.inputs == b.inputs && a.outputs == b.outputs && a.defs == b.defs;
   }
 };
 

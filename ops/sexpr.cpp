@@ -15,13 +15,20 @@ std::string_view SExpr::head() const {
 
 std::string SExpr::describe() const {
   switch (kind) {
-    case Kind::List: return head().empty() ? "a list" : fmt::format("({} ...)", head());
-    case Kind::Keyword: return ":" + text;
-    case Kind::String: return fmt::format("\"{}\"", text);
-    case Kind::Int: return std::to_string(int_value);
-    case Kind::Float: return fmt::format("{}", float_value);
-    case Kind::Bool: return bool_value ? "true" : "false";
-    case Kind::Symbol: break;
+    case Kind::List:
+      return head().empty() ? "a list" : fmt::format("({} ...)", head());
+    case Kind::Keyword:
+      return ":" + text;
+    case Kind::String:
+      return fmt::format("\"{}\"", text);
+    case Kind::Int:
+      return std::to_string(int_value);
+    case Kind::Float:
+      return fmt::format("{}", float_value);
+    case Kind::Bool:
+      return bool_value ? "true" : "false";
+    case Kind::Symbol:
+      break;
   }
   return text;
 }
@@ -84,6 +91,11 @@ class Reader {
     e.where = here();
     const char c = text_[pos_];
     if (c == '(') {
+      if (depth_ == kMaxDepth)
+        fail(e.where, fmt::format("expressions nest deeper than {} levels; name intermediate "
+                                  "values with let",
+                                  kMaxDepth));
+      ++depth_;
       advance();
       skip_space();
       while (pos_ < text_.size() && text_[pos_] != ')') {
@@ -92,6 +104,7 @@ class Reader {
       }
       if (pos_ >= text_.size()) fail(e.where, "unbalanced '(': no matching ')'");
       advance();
+      --depth_;
       return e;
     }
     if (c == '"') return read_string(e);
@@ -151,8 +164,12 @@ class Reader {
     e.kind = SExpr::Kind::Float;
   }
 
+  // Deeper lists are refused: the reader and its users recurse per level.
+  static constexpr int kMaxDepth = 1000;
+
   std::string_view text_;
   const std::string& file_;
+  int depth_ = 0;
   std::size_t pos_ = 0;
   int line_ = 1;
   int column_ = 1;

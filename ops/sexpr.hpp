@@ -36,7 +36,8 @@ struct SExpr {
 
 // Reads every top-level expression of `text`; `file` names it in
 // diagnostics. Throws DiagnosticError on a syntax error (unbalanced
-// parenthesis, unterminated string, bad number).
+// parenthesis, unterminated string, bad number) and on lists nested more
+// than 1000 deep (so that no reader of the tree can exhaust the stack).
 std::vector<SExpr> read_sexprs(std::string_view text, const std::string& file);
 
 // Reads a whole file; a missing or unreadable file is a DiagnosticError

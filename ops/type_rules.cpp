@@ -5,8 +5,10 @@
 #include "type_error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace eqsat::ops::type_rules {
@@ -20,7 +22,8 @@ std::string_view name_of(OpKind kind) {
 const TensorType& tensor(OpKind kind, std::span<const TermRef> xs, std::size_t i) {
   if (xs[i]->is_tuple())
     throw TypeError(fmt::format("{}: operand {} is a tuple; select an element with (get I ...)",
-                                name_of(kind), i + 1));
+                                name_of(kind), i + 1))
+        .about_operand(static_cast<int>(i));
   return xs[i]->tensor_type();
 }
 
@@ -31,7 +34,8 @@ Dims broadcast_all(OpKind kind, std::span<const TermRef> xs) {
     try {
       out = broadcast_dims(out, tensor(kind, xs, i).dims);
     } catch (const TypeError& e) {
-      throw TypeError(fmt::format("{}: {}", name_of(kind), e.what()));
+      throw TypeError(fmt::format("{}: {}", name_of(kind), e.what()))
+          .about_operand(static_cast<int>(i));
     }
   }
   return out;
@@ -43,10 +47,14 @@ DType promoted(OpKind kind, std::span<const TermRef> xs) {
   return d;
 }
 
-void require_integer_scalar(OpKind kind, const TensorType& t, const char* what) {
+// Operand `i` must be an integer scalar.
+void require_integer_scalar(OpKind kind, std::span<const TermRef> xs, std::size_t i,
+                            const char* what) {
+  const TensorType& t = tensor(kind, xs, i);
   if (!t.is_scalar() || !is_integer(t.dtype))
     throw TypeError(
-        fmt::format("{}: {} must be an integer scalar, got {}", name_of(kind), what, to_string(t)));
+        fmt::format("{}: {} must be an integer scalar, got {}", name_of(kind), what, to_string(t)))
+        .about_operand(static_cast<int>(i));
 }
 
 void require_float(OpKind kind, const TensorType& t, const char* what) {
@@ -65,14 +73,41 @@ std::optional<std::int64_t> const_int(TermRef t) {
 std::int64_t int_attr(OpKind kind, const Attrs& attrs, AttrKey key) {
   const AttrValue* v = attrs.find(key);
   if (auto* i = std::get_if<std::int64_t>(v)) return *i;
-  throw TypeError(fmt::format("{}: :{} must be an integer", name_of(kind), attr_key_name(key)));
+  throw TypeError(fmt::format("{}: :{} must be an integer", name_of(kind), attr_key_name(key)))
+      .about_attr(key);
+}
+
+bool bool_attr(OpKind kind, const Attrs& attrs, AttrKey key, bool fallback) {
+  const AttrValue* v = attrs.find(key);
+  if (!v) return fallback;
+  if (auto* b = std::get_if<bool>(v)) return *b;
+  throw TypeError(fmt::format("{}: :{} must be true or false", name_of(kind), attr_key_name(key)))
+      .about_attr(key);
+}
+
+DType dtype_attr(OpKind kind, const Attrs& attrs, DType fallback) {
+  const AttrValue* v = attrs.find(AttrKey::Dtype);
+  if (!v) return fallback;
+  if (auto* d = std::get_if<DType>(v)) return *d;
+  throw TypeError(fmt::format("{}: :dtype must be one of bool i32 i64 f32 f64", name_of(kind)))
+      .about_attr(AttrKey::Dtype);
+}
+
+// normalize_axis for the attribute `key`, blaming it on failure.
+int attr_axis(OpKind kind, AttrKey key, std::int64_t axis, int rank) {
+  try {
+    return normalize_axis(axis, rank, std::string(name_of(kind)).c_str());
+  } catch (TypeError& e) {
+    throw e.about_attr(key);
+  }
 }
 
 const IntList& int_list_attr(OpKind kind, const Attrs& attrs, AttrKey key) {
   const AttrValue* v = attrs.find(key);
   if (auto* l = std::get_if<IntList>(v)) return *l;
   throw TypeError(
-      fmt::format("{}: :{} must be a list of integers", name_of(kind), attr_key_name(key)));
+      fmt::format("{}: :{} must be a list of integers", name_of(kind), attr_key_name(key)))
+      .about_attr(key);
 }
 
 // Reads an axis attribute given as an integer or a list; absent: `fallback`.
@@ -83,13 +118,13 @@ IntList axes_attr(OpKind kind, const Attrs& attrs, IntList fallback) {
   return int_list_attr(kind, attrs, AttrKey::Axis);
 }
 
-// Normalized, sorted, duplicate-free axes of a rank-`rank` tensor.
-IntList normalize_axes(OpKind kind, IntList axes, int rank) {
-  const std::string what(name_of(kind));
-  for (auto& a : axes) a = normalize_axis(a, rank, what.c_str());
+// Normalized, sorted, duplicate-free axes of a rank-`rank` tensor, given by
+// the attribute `key`.
+IntList normalize_axes(OpKind kind, IntList axes, int rank, AttrKey key = AttrKey::Axis) {
+  for (auto& a : axes) a = attr_axis(kind, key, a, rank);
   std::ranges::sort(axes);
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-    throw TypeError(fmt::format("{}: repeated axis", name_of(kind)));
+    throw TypeError(fmt::format("{}: repeated axis", name_of(kind))).about_attr(key);
   return axes;
 }
 
@@ -118,7 +153,7 @@ Dims reduce_dims(const Dims& dims, const IntList& axes, bool keepdims) {
 TensorType reduction(OpKind kind, Attrs& attrs, std::span<const TermRef> xs, DType dtype) {
   const TensorType& x = tensor(kind, xs, 0);
   IntList axes = normalize_axes(kind, axes_attr(kind, attrs, all_axes(x.rank())), x.rank());
-  const bool keepdims = attrs.get_or<bool>(AttrKey::Keepdims, false);
+  const bool keepdims = bool_attr(kind, attrs, AttrKey::Keepdims, false);
   attrs.set(AttrKey::Axis, axes).set(AttrKey::Keepdims, keepdims);
   return {dtype, reduce_dims(x.dims, axes, keepdims)};
 }
@@ -128,7 +163,9 @@ SliceBounds slice_bounds(OpKind kind, const Attrs& attrs) {
   if (attrs.has(AttrKey::Start)) b.start = int_attr(kind, attrs, AttrKey::Start);
   if (attrs.has(AttrKey::Stop)) b.stop = int_attr(kind, attrs, AttrKey::Stop);
   if (attrs.has(AttrKey::Step)) b.step = int_attr(kind, attrs, AttrKey::Step);
-  if (b.step == 0) throw TypeError(fmt::format("{}: :step must not be 0", name_of(kind)));
+  if (b.step == 0)
+    throw TypeError(fmt::format("{}: :step must not be 0", name_of(kind)))
+        .about_attr(AttrKey::Step);
   return b;
 }
 
@@ -136,8 +173,8 @@ SliceBounds slice_bounds(OpKind kind, const Attrs& attrs) {
 TensorType sliced(OpKind kind, Attrs& attrs, const TensorType& x) {
   if (x.rank() == 0) throw TypeError(fmt::format("{}: cannot slice a scalar", name_of(kind)));
   const int axis =
-      normalize_axis(attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank(),
-                     std::string(name_of(kind)).c_str());
+      attr_axis(kind, AttrKey::Axis,
+                attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank());
   attrs.set(AttrKey::Axis, std::int64_t{axis});
   const SliceBounds b = slice_bounds(kind, attrs);
   TensorType out = x;
@@ -146,7 +183,12 @@ TensorType sliced(OpKind kind, Attrs& attrs, const TensorType& x) {
 }
 
 void require_assignable(OpKind kind, const TensorType& target, const TensorType& value) {
-  const Dims b = broadcast_dims(value.dims, target.dims);
+  Dims b;
+  try {
+    b = broadcast_dims(value.dims, target.dims);
+  } catch (const TypeError&) {
+    b.clear();  // reported below, in the op's own words
+  }
   if (b.size() != target.dims.size() || !compatible({DType::F64, b}, {DType::F64, target.dims}))
     throw TypeError(fmt::format("{}: value of shape {} does not fit a target of shape {}",
                                 name_of(kind), dims_to_string(value.dims),
@@ -161,7 +203,9 @@ const IntList& shape_attr(OpKind kind, const Attrs& attrs) {
 
 void require_known_shape(OpKind kind, const IntList& shape) {
   for (auto d : shape)
-    if (d < 0) throw TypeError(fmt::format("{}: :shape entries must be >= 0", name_of(kind)));
+    if (d < 0)
+      throw TypeError(fmt::format("{}: :shape entries must be >= 0", name_of(kind)))
+          .about_attr(AttrKey::Shape);
 }
 
 // The element types of a body (`fn`) operand.
@@ -173,6 +217,10 @@ const TupleType& body_outputs(OpKind kind, TermRef fn) {
 
 const std::vector<TensorType>& body_params(TermRef fn) {
   return fn->attrs().get<std::vector<TensorType>>(AttrKey::Params);
+}
+
+bool strictly_ascending(const IntList& v) {
+  return std::adjacent_find(v.begin(), v.end(), std::greater_equal<>()) == v.end();
 }
 
 TensorType drop_leading(const TensorType& t) {
@@ -191,7 +239,8 @@ Type leaf_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
   const AttrValue* type = attrs.find(AttrKey::Type);
   if (!type || !std::holds_alternative<TensorType>(*type))
     throw TypeError(fmt::format("{}: needs a tensor type", name_of(kind)));
-  if (kind == OpKind::Input && !std::holds_alternative<std::string>(*attrs.find(AttrKey::Name)))
+  const AttrValue* name = attrs.find(AttrKey::Name);
+  if (kind == OpKind::Input && (!name || !std::holds_alternative<std::string>(*name)))
     throw TypeError("input: needs a name");
   if (kind == OpKind::Nominal && int_attr(kind, attrs, AttrKey::Slot) < 0)
     throw TypeError("nominal: slot must be >= 0");
@@ -249,7 +298,8 @@ Type compare_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
 Type where_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   if (tensor(kind, xs, 0).dtype != DType::Bool)
     throw TypeError(
-        fmt::format("where: condition must be bool, got {}", to_string(tensor(kind, xs, 0))));
+        fmt::format("where: condition must be bool, got {}", to_string(tensor(kind, xs, 0))))
+        .about_operand(0);
   return elementwise(kind, xs, promote(tensor(kind, xs, 1).dtype, tensor(kind, xs, 2).dtype));
 }
 
@@ -270,8 +320,7 @@ Type softmax_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   if (x.rank() == 0) throw TypeError(fmt::format("{}: operand must have rank >= 1", name_of(kind)));
   const std::int64_t axis = attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : -1;
-  attrs.set(AttrKey::Axis,
-            std::int64_t{normalize_axis(axis, x.rank(), std::string(name_of(kind)).c_str())});
+  attrs.set(AttrKey::Axis, std::int64_t{attr_axis(kind, AttrKey::Axis, axis, x.rank())});
   return TensorType{float_result(x.dtype), x.dims};
 }
 
@@ -306,10 +355,11 @@ Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   std::int64_t known = 1;
   for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
     if (shape[i] == -1) {
-      if (inferred >= 0) throw TypeError("reshape: at most one -1 in :shape");
+      if (inferred >= 0)
+        throw TypeError("reshape: at most one -1 in :shape").about_attr(AttrKey::Shape);
       inferred = i;
     } else if (shape[i] < 0) {
-      throw TypeError("reshape: :shape entries must be >= 0 or -1");
+      throw TypeError("reshape: :shape entries must be >= 0 or -1").about_attr(AttrKey::Shape);
     } else {
       known *= shape[i];
     }
@@ -319,11 +369,13 @@ Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
     if (inferred >= 0) {
       if (known == 0 || n % known != 0)
         throw TypeError(
-            fmt::format("reshape: cannot reshape {} elements into {}", n, dims_to_string(shape)));
+            fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")))
+            .about_attr(AttrKey::Shape);
       shape[inferred] = n / known;
     } else if (known != n) {
       throw TypeError(
-          fmt::format("reshape: cannot reshape {} elements into {}", n, dims_to_string(shape)));
+          fmt::format("reshape: cannot reshape {} elements into ({})", n, fmt::join(shape, " ")))
+          .about_attr(AttrKey::Shape);
     }
   } else if (inferred >= 0) {
     shape[inferred] = kUnknownDim;
@@ -336,11 +388,12 @@ Type transpose_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   IntList perm =
       attrs.has(AttrKey::Perm) ? int_list_attr(kind, attrs, AttrKey::Perm) : IntList(x.dims.size());
   if (!attrs.has(AttrKey::Perm)) std::iota(perm.rbegin(), perm.rend(), 0);
-  IntList sorted = normalize_axes(kind, perm, x.rank());
+  IntList sorted = normalize_axes(kind, perm, x.rank(), AttrKey::Perm);
   if (static_cast<int>(perm.size()) != x.rank() || sorted != all_axes(x.rank()))
-    throw TypeError(fmt::format("transpose: :perm {} is not a permutation of {} axes",
-                                dims_to_string(perm), x.rank()));
-  for (auto& p : perm) p = normalize_axis(p, x.rank(), "transpose");
+    throw TypeError(fmt::format("transpose: :perm ({}) is not a permutation of {} axes",
+                                fmt::join(perm, " "), x.rank()))
+        .about_attr(AttrKey::Perm);
+  for (auto& p : perm) p = attr_axis(kind, AttrKey::Perm, p, x.rank());
   attrs.set(AttrKey::Perm, perm);
   TensorType out{x.dtype, {}};
   for (auto p : perm) out.dims.push_back(x.dims[p]);
@@ -351,7 +404,7 @@ Type expand_dims_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   if (!attrs.has(AttrKey::Axis)) throw TypeError("expand_dims: :axis is required");
   const int axis =
-      normalize_axis(int_attr(kind, attrs, AttrKey::Axis), x.rank() + 1, "expand_dims");
+      attr_axis(kind, AttrKey::Axis, int_attr(kind, attrs, AttrKey::Axis), x.rank() + 1);
   attrs.set(AttrKey::Axis, std::int64_t{axis});
   TensorType out = x;
   out.dims.insert(out.dims.begin() + axis, 1);
@@ -366,14 +419,15 @@ Type squeeze_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const IntList axes = normalize_axes(kind, axes_attr(kind, attrs, unit), x.rank());
   for (auto a : axes)
     if (x.dims[a] != 1 && x.dims[a] != kUnknownDim)
-      throw TypeError(fmt::format("squeeze: axis {} has length {}, not 1", a, x.dims[a]));
+      throw TypeError(fmt::format("squeeze: axis {} has length {}, not 1", a, x.dims[a]))
+          .about_attr(AttrKey::Axis);
   attrs.set(AttrKey::Axis, axes);
   return TensorType{x.dtype, reduce_dims(x.dims, axes, false)};
 }
 
 Type broadcast_to_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
-  const IntList& shape = shape_attr(kind, attrs);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   require_assignable(kind, {x.dtype, shape}, x);
   return TensorType{x.dtype, shape};
@@ -389,21 +443,24 @@ Type flip_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 Type concat_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& first = tensor(kind, xs, 0);
   if (first.rank() == 0) throw TypeError("concat: operands must have rank >= 1");
-  const int axis = normalize_axis(
-      attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, first.rank(), "concat");
+  const int axis =
+      attr_axis(kind, AttrKey::Axis,
+                attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, first.rank());
   attrs.set(AttrKey::Axis, std::int64_t{axis});
   TensorType out{promoted(kind, xs), first.dims};
   for (std::size_t i = 1; i < xs.size(); ++i) {
     const TensorType& t = tensor(kind, xs, i);
     TensorType a = t, b = first;
     if (t.rank() != first.rank())
-      throw TypeError(fmt::format("concat: operand {} has rank {}, expected {}", i + 1, t.rank(),
-                                  first.rank()));
+      throw TypeError(
+          fmt::format("concat: operand {} has rank {}, expected {}", i + 1, t.rank(), first.rank()))
+          .about_operand(static_cast<int>(i));
     a.dims[axis] = b.dims[axis] = kUnknownDim;
     a.dtype = b.dtype;
     if (!compatible(a, b))
       throw TypeError(fmt::format("concat: shapes {} and {} differ off axis {}",
-                                  dims_to_string(first.dims), dims_to_string(t.dims), axis));
+                                  dims_to_string(first.dims), dims_to_string(t.dims), axis))
+          .about_operand(static_cast<int>(i));
     const std::int64_t d = t.dims[axis];
     out.dims[axis] =
         (out.dims[axis] == kUnknownDim || d == kUnknownDim) ? kUnknownDim : out.dims[axis] + d;
@@ -420,13 +477,14 @@ Type stack_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
     t.dtype = shape.dtype;
     if (!compatible(t, shape))
       throw TypeError(fmt::format("stack: operand {} has shape {}, expected {}", i + 1,
-                                  dims_to_string(t.dims), dims_to_string(shape.dims)));
+                                  dims_to_string(t.dims), dims_to_string(shape.dims)))
+          .about_operand(static_cast<int>(i));
     for (int k = 0; k < t.rank(); ++k)
       if (shape.dims[k] == kUnknownDim) shape.dims[k] = t.dims[k];
   }
-  const int axis =
-      normalize_axis(attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0,
-                     shape.rank() + 1, "stack");
+  const int axis = attr_axis(kind, AttrKey::Axis,
+                             attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0,
+                             shape.rank() + 1);
   attrs.set(AttrKey::Axis, std::int64_t{axis});
   shape.dtype = promoted(kind, xs);
   shape.dims.insert(shape.dims.begin() + axis, static_cast<std::int64_t>(xs.size()));
@@ -436,8 +494,9 @@ Type stack_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 Type dim_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   if (x.rank() == 0) throw TypeError("dim: operand must have rank >= 1");
-  const int axis = normalize_axis(
-      attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank(), "dim");
+  const int axis =
+      attr_axis(kind, AttrKey::Axis,
+                attrs.has(AttrKey::Axis) ? int_attr(kind, attrs, AttrKey::Axis) : 0, x.rank());
   attrs.set(AttrKey::Axis, std::int64_t{axis});
   return TensorType{DType::I64, {}};
 }
@@ -445,7 +504,7 @@ Type dim_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 Type index_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   if (x.rank() == 0) throw TypeError("index: cannot index a scalar");
-  require_integer_scalar(kind, tensor(kind, xs, 1), "the index");
+  require_integer_scalar(kind, xs, 1, "the index");
   return drop_leading(x);
 }
 
@@ -456,31 +515,40 @@ Type slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 Type set_index_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   if (x.rank() == 0) throw TypeError(fmt::format("{}: cannot index a scalar", name_of(kind)));
-  require_integer_scalar(kind, tensor(kind, xs, 1), "the index");
-  require_assignable(kind, drop_leading(x), tensor(kind, xs, 2));
+  require_integer_scalar(kind, xs, 1, "the index");
+  try {
+    require_assignable(kind, drop_leading(x), tensor(kind, xs, 2));
+  } catch (TypeError& e) {
+    throw e.about_operand(2);
+  }
   return x;
 }
 
 Type set_slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
-  require_assignable(kind, sliced(kind, attrs, x), tensor(kind, xs, 1));
+  const TensorType target = sliced(kind, attrs, x);
+  try {
+    require_assignable(kind, target, tensor(kind, xs, 1));
+  } catch (TypeError& e) {
+    throw e.about_operand(1);
+  }
   return x;
 }
 
 Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
-  const IntList& shape = shape_attr(kind, attrs);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
-  const DType d = attrs.get_or<DType>(AttrKey::Dtype, DType::F64);
+  const DType d = dtype_attr(kind, attrs, DType::F64);
   attrs.set(AttrKey::Dtype, d);
   return TensorType{d, shape};
 }
 
 Type full_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& v = tensor(kind, xs, 0);
-  if (!v.is_scalar()) throw TypeError("full: the fill value must be a scalar");
-  const IntList& shape = shape_attr(kind, attrs);
+  if (!v.is_scalar()) throw TypeError("full: the fill value must be a scalar").about_operand(0);
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
-  const DType d = attrs.get_or<DType>(AttrKey::Dtype, v.dtype);
+  const DType d = dtype_attr(kind, attrs, v.dtype);
   attrs.set(AttrKey::Dtype, d);
   return TensorType{d, shape};
 }
@@ -490,11 +558,11 @@ Type like_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
 }
 
 Type arange_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
-  require_integer_scalar(kind, tensor(kind, xs, 0), "the length");
-  const DType d = attrs.get_or<DType>(AttrKey::Dtype, DType::I64);
+  require_integer_scalar(kind, xs, 0, "the length");
+  const DType d = dtype_attr(kind, attrs, DType::I64);
   attrs.set(AttrKey::Dtype, d);
   const auto n = const_int(xs[0]);
-  if (n && *n < 0) throw TypeError("arange: length must be >= 0");
+  if (n && *n < 0) throw TypeError("arange: length must be >= 0").about_operand(0);
   return TensorType{d, {n.value_or(kUnknownDim)}};
 }
 
@@ -503,11 +571,18 @@ Type fn_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   if (!p || !std::holds_alternative<std::vector<TensorType>>(*p))
     throw TypeError("fn: needs parameter types");
   const auto& params = std::get<std::vector<TensorType>>(*p);
+  // `:inline true` is the default: drop it so both spellings intern alike.
+  if (!bool_attr(kind, attrs, AttrKey::Inline, true)) {
+    attrs.set(AttrKey::Inline, false);
+  } else {
+    attrs.erase(AttrKey::Inline);
+  }
   TupleType out;
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const TensorType& t = tensor(kind, xs, i);
     if (xs[i]->uses_input())
-      throw TypeError("fn: a body may use only its parameters and constants");
+      throw TypeError("fn: a body may use only its parameters and constants")
+          .about_operand(static_cast<int>(i));
     for (auto slot : xs[i]->free_nominals())
       if (slot >= static_cast<std::int64_t>(params.size()))
         throw TypeError(
@@ -520,12 +595,14 @@ Type fn_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const AttrValue* s = attrs.find(AttrKey::Scan);
   if (!s || !std::holds_alternative<ScanSpec>(*s)) throw TypeError("scan: needs its layout");
-  const ScanSpec& spec = std::get<ScanSpec>(*s);
+  ScanSpec spec = std::get<ScanSpec>(*s);
   const auto nseq = spec.sequence_taps.size(), nmit = spec.mitsot_taps.size();
   const std::size_t expected =
       1 + spec.has_n_steps + nseq + nmit + spec.num_sitsot + spec.num_nonsequences;
   if (xs.size() != expected)
     throw TypeError(fmt::format("scan: expected {} operands, got {}", expected, xs.size()));
+  if (spec.num_outputs() == 0)
+    throw TypeError("scan: needs at least one output (a mit-sot, sit-sot or nit-sot)");
   if (nseq == 0 && !spec.has_n_steps)
     throw TypeError("scan: :n-steps is required when there are no sequences");
   const TupleType& outs = body_outputs(kind, xs[0]);
@@ -534,7 +611,7 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   std::size_t at = 1;
   std::optional<std::int64_t> steps;
   if (spec.has_n_steps) {
-    require_integer_scalar(kind, tensor(kind, xs, at), ":n-steps");
+    require_integer_scalar(kind, xs, at, ":n-steps");
     steps = const_int(xs[at]);
     if (steps && *steps < 0) throw TypeError("scan: :n-steps must be >= 0");
     ++at;
@@ -545,7 +622,7 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   for (const auto& taps : spec.sequence_taps) {
     const TensorType& seq = tensor(kind, xs, at++);
     if (seq.rank() == 0) throw TypeError("scan: a sequence must have rank >= 1");
-    if (taps.empty() || !std::ranges::is_sorted(taps) || taps.front() < 0)
+    if (taps.empty() || !strictly_ascending(taps) || taps.front() < 0)
       throw TypeError("scan: sequence taps must be ascending and >= 0");
     for (std::size_t k = 0; k < taps.size(); ++k) expected_params.push_back(drop_leading(seq));
     if (seq.dims[0] == kUnknownDim)
@@ -556,13 +633,14 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   if (!spec.has_n_steps && steps_known) steps = seq_steps;
   for (const auto& taps : spec.mitsot_taps) {
     const TensorType& init = tensor(kind, xs, at++);
-    if (taps.empty() || !std::ranges::is_sorted(taps) || taps.back() >= 0)
+    if (taps.empty() || !strictly_ascending(taps) || taps.back() >= 0)
       throw TypeError("scan: mit-sot taps must be ascending and < 0");
     if (init.rank() == 0) throw TypeError("scan: a mit-sot's initial history must have rank >= 1");
     if (init.dims[0] != kUnknownDim && init.dims[0] != -taps.front())
       throw TypeError(
           fmt::format("scan: mit-sot with taps down to {} needs {} initial steps, got {}",
-                      taps.front(), -taps.front(), init.dims[0]));
+                      taps.front(), -taps.front(), init.dims[0]))
+          .about_operand(static_cast<int>(at - 1));
     for (std::size_t k = 0; k < taps.size(); ++k) expected_params.push_back(drop_leading(init));
     states.push_back(drop_leading(init));
   }
@@ -595,6 +673,11 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
     throw TypeError(fmt::format("scan: :keep needs one entry per output ({})", nout));
   for (auto k : spec.keep)
     if (k < 0) throw TypeError("scan: :keep entries must be `all` or >= 1");
+  // Keeping every step is the default: store it as no :keep so both intern alike.
+  if (std::ranges::all_of(spec.keep, [](std::int64_t k) { return k == 0; })) {
+    spec.keep.clear();
+    attrs.set(AttrKey::Scan, spec);
+  }
 
   TupleType result;
   for (std::size_t i = 0; i < nout; ++i) {
@@ -610,34 +693,42 @@ Type call_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   const TupleType& outs = body_outputs(kind, xs[0]);
   const auto& params = body_params(xs[0]);
   if (params.size() != xs.size() - 1)
-    throw TypeError(
-        fmt::format("call: the function takes {} arguments, got {}", params.size(), xs.size() - 1));
+    throw TypeError(fmt::format("call: the function takes {} argument{}, got {}", params.size(),
+                                params.size() == 1 ? "" : "s", xs.size() - 1));
   for (std::size_t i = 0; i < params.size(); ++i)
     if (!compatible(params[i], tensor(kind, xs, i + 1)))
       throw TypeError(fmt::format("call: argument {} has type {}, the parameter has type {}", i + 1,
-                                  to_string(tensor(kind, xs, i + 1)), to_string(params[i])));
+                                  to_string(tensor(kind, xs, i + 1)), to_string(params[i])))
+          .about_operand(static_cast<int>(i + 1));
   if (outs.elements.size() == 1) return outs.elements[0];
   return outs;
 }
 
 Type get_rule(OpKind, Attrs& attrs, std::span<const TermRef> xs) {
-  if (!xs[0]->is_tuple()) throw TypeError("get: operand is not a tuple");
+  if (!xs[0]->is_tuple() || xs[0]->kind() == OpKind::Fn)
+    throw TypeError("get: operand is not a tuple").about_operand(0);
   const auto& elements = std::get<TupleType>(xs[0]->type()).elements;
   const std::int64_t i = int_attr(OpKind::Get, attrs, AttrKey::Index);
   if (i < 0 || i >= static_cast<std::int64_t>(elements.size()))
-    throw TypeError(
-        fmt::format("get: index {} out of range for a tuple of {}", i, elements.size()));
+    throw TypeError(fmt::format("get: index {} out of range for a tuple of {}", i, elements.size()))
+        .about_attr(AttrKey::Index);
   return elements[i];
 }
 
 Type grad_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   const TensorType& cost = tensor(kind, xs, 0);
   if (!cost.is_scalar() || !is_float(cost.dtype))
-    throw TypeError(fmt::format("grad: the cost must be a float scalar, got {}", to_string(cost)));
+    throw TypeError(fmt::format("grad: the cost must be a float scalar, got {}", to_string(cost)))
+        .about_operand(0);
   if (xs[1]->kind() != OpKind::Input && xs[1]->kind() != OpKind::Nominal)
-    throw TypeError("grad: WRT must name a graph input or a parameter of the enclosing body");
+    throw TypeError("grad: WRT must name a graph input or a parameter of the enclosing body")
+        .about_operand(1);
   const TensorType& wrt = tensor(kind, xs, 1);
-  require_float(kind, wrt, "WRT");
+  try {
+    require_float(kind, wrt, "WRT");
+  } catch (TypeError& e) {
+    throw e.about_operand(1);
+  }
   return wrt;
 }
 

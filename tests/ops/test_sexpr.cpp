@@ -38,5 +38,14 @@ TEST_CASE("syntax errors are located") {
   CHECK_THROWS_WITH(read_sexprs("x)\n", "b.eg"), "b.eg:1:2: error: unexpected ')'");
   CHECK_THROWS_WITH(read_sexprs("(load \"w.npy)", "c.eg"), "c.eg:1:7: error: unterminated string");
   CHECK_THROWS_WITH(read_sexprs("  1.2.3", "d.eg"), "d.eg:1:3: error: malformed number '1.2.3'");
-  CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"), "/nonexistent/g.eg: error: cannot read file");
+  CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"),
+                    "/nonexistent/g.eg: error: cannot read file");
+}
+
+TEST_CASE("lists nested too deep are refused, not a stack overflow") {
+  const auto nested = [](int n) { return std::string(n, '(') + std::string(n, ')'); };
+  CHECK(read_sexprs(nested(1000), "e.eg").size() == 1);
+  CHECK_THROWS_WITH(read_sexprs(nested(100000), "e.eg"),
+                    "e.eg:1:1001: error: expressions nest deeper than 1000 levels; name "
+                    "intermediate values with let");
 }

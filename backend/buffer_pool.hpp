@@ -1,0 +1,40 @@
+// BufferPool: the executor's cache of free buffers. A value's buffer goes
+// back to the pool when the value dies and is handed out again for the next
+// value of the same dtype and element count, so a program that runs again
+// (or a loop body on its next step) allocates nothing new.
+#pragma once
+
+#include "ops/array.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace eqsat::backend {
+
+class BufferPool {
+ public:
+  // An array of this dtype and shape; its contents are unspecified.
+  // Throws std::bad_alloc when it cannot be had (or its size overflows).
+  ops::Array take(ops::DType dtype, const ops::Dims& shape);
+  // Keeps `a`'s buffer for reuse when nothing else shares it.
+  void give(ops::Array&& a);
+  // Buffers allocated (not reused) so far.
+  std::uint64_t allocations() const { return allocations_; }
+  // Frees every cached buffer.
+  void clear() { free_.clear(); }
+
+ private:
+  // Free buffers of one dtype and element count. A program has few
+  // distinct sizes, so a linear search beats a map (and never allocates).
+  struct Bin {
+    std::int64_t size;
+    ops::DType dtype;
+    std::vector<ops::Array> arrays;
+  };
+  Bin& bin(std::int64_t size, ops::DType dtype);
+
+  std::vector<Bin> free_;
+  std::uint64_t allocations_ = 0;
+};
+
+}  // namespace eqsat::backend

@@ -1,0 +1,373 @@
+#include "function.hpp"
+
+#include "kernels.hpp"
+#include "runtime_error.hpp"
+
+#include "ops/type_error.hpp"
+
+#include <fmt/format.h>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <new>
+
+namespace eqsat::backend::detail {
+
+using ops::Array;
+using ops::OpKind;
+using ops::TermRef;
+
+Function& Context::body(TermRef fn) {
+  if (auto it = bodies.find(fn); it != bodies.end()) return *it->second;
+  const auto& types = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+  std::vector<TermRef> params;
+  for (std::size_t k = 0; k < types.size(); ++k)
+    params.push_back(ops::Term::nominal(static_cast<std::int64_t>(k), types[k]));
+  std::vector<TermRef> outputs(fn->operands().begin(), fn->operands().end());
+  auto compiled = std::make_shared<Function>(*this, std::move(params), std::move(outputs));
+  return *bodies.emplace(fn, std::move(compiled)).first->second;
+}
+
+void Context::fail_at(TermRef term, const std::string& message) const {
+  if (auto it = locations.find(term); it != locations.end())
+    throw RuntimeError(ops::Diagnostic{it->second, message}.to_string(), true);
+  throw RuntimeError(message);
+}
+
+namespace {
+
+// Operands an instruction reads: all, except the body of a scan or call.
+std::span<const TermRef> value_operands(TermRef t) {
+  const bool has_body = t->kind() == OpKind::Scan || t->kind() == OpKind::Call;
+  return t->operands().subspan(has_body ? 1 : 0);
+}
+
+// Every term `outputs` reach without entering bodies, in a topological
+// order (operands first), computed with Boost.Graph. Deterministic: the
+// vertices are numbered in discovery order from the outputs.
+std::vector<TermRef> evaluation_order(const std::vector<TermRef>& outputs) {
+  std::vector<TermRef> nodes;
+  std::unordered_map<TermRef, std::size_t> index;
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  auto discover = [&](TermRef t) {
+    auto [it, fresh] = index.emplace(t, nodes.size());
+    if (fresh) nodes.push_back(t);
+    return std::pair{it->second, fresh};
+  };
+  for (TermRef t : outputs) discover(t);
+  for (std::size_t next = 0; next < nodes.size(); ++next) {
+    for (TermRef operand : value_operands(nodes[next])) {
+      const auto [i, fresh] = discover(operand);
+      edges.emplace_back(i, next);
+    }
+  }
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  Graph g(nodes.size());
+  for (const auto& [from, to] : edges) boost::add_edge(from, to, g);
+  std::vector<std::size_t> reversed;
+  boost::topological_sort(g, std::back_inserter(reversed));
+  std::vector<TermRef> order;
+  order.reserve(nodes.size());
+  for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) order.push_back(nodes[*it]);
+  return order;
+}
+
+std::string leaf_name(TermRef t) {
+  if (t->kind() == OpKind::Input)
+    return fmt::format("input {}", t->attrs().get<std::string>(ops::AttrKey::Name));
+  return fmt::format("parameter {}", t->attrs().get<std::int64_t>(ops::AttrKey::Slot));
+}
+
+}  // namespace
+
+Function::Function(Context& context, std::vector<TermRef> params, std::vector<TermRef> outputs)
+    : context_(&context), num_params_(params.size()) {
+  std::unordered_map<TermRef, int> slot_of;
+  auto new_slots = [&](int n) {
+    const int first = static_cast<int>(slots_.size());
+    slots_.resize(slots_.size() + n);
+    pinned_.resize(slots_.size(), false);
+    return first;
+  };
+  new_slots(static_cast<int>(params.size()));
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    slot_of.emplace(params[i], static_cast<int>(i));
+    pinned_[i] = true;
+  }
+  const bool body = !params.empty() && params[0]->kind() == OpKind::Nominal;
+
+  for (TermRef t : evaluation_order(outputs)) {
+    if (slot_of.contains(t)) continue;
+    switch (t->kind()) {
+      case OpKind::Input:
+        context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
+      case OpKind::Nominal: {
+        const auto k = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
+        if (!body || k >= static_cast<std::int64_t>(params.size()))
+          context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
+        slot_of.emplace(t, static_cast<int>(k));
+        continue;
+      }
+      case OpKind::Const: {
+        const int s = new_slots(1);
+        slots_[s] = *t->const_value();
+        pinned_[s] = true;
+        slot_of.emplace(t, s);
+        continue;
+      }
+      case OpKind::Get:
+        slot_of.emplace(t, slot_of.at(t->operand(0)) +
+                               static_cast<int>(t->attrs().get<std::int64_t>(ops::AttrKey::Index)));
+        continue;
+      case OpKind::Grad:
+        context.fail_at(t,
+                        "grad: cannot run a graph that still contains grad (gradient expansion is "
+                        "not available yet)");
+      case OpKind::Fn:
+        context.fail_at(t, "fn: a body is not a value; call it or scan over it");
+      default:
+        break;
+    }
+    Instruction in;
+    in.term = t;
+    for (TermRef operand : value_operands(t)) in.operands.push_back(slot_of.at(operand));
+    if (t->kind() == OpKind::Scan || t->kind() == OpKind::Call) {
+      in.step = t->kind() == OpKind::Scan ? Step::Scan : Step::Call;
+      in.body = &context.body(t->operand(0));
+      in.num_out =
+          t->is_tuple() ? static_cast<int>(std::get<ops::TupleType>(t->type()).elements.size()) : 1;
+    } else {
+      in.step = is_view(t) ? Step::View : Step::Kernel;
+    }
+    in.out = new_slots(in.num_out);
+    in.args.resize(in.operands.size());
+    slot_of.emplace(t, in.out);
+    code_.push_back(std::move(in));
+  }
+
+  for (TermRef t : outputs) {
+    if (t->is_tuple())
+      context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
+    output_slots_.push_back(slot_of.at(t));
+  }
+  fuse_elementwise(output_slots_);
+  std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i)
+    for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
+
+  // Liveness: a slot dies after its last reader, or right after its
+  // producer when nothing reads it; outputs and pinned slots never die.
+  constexpr int kForever = std::numeric_limits<int>::max();
+  std::vector<int> last_use(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i)
+    for (int s : code_[i].operands) last_use[s] = i;
+  for (int s : output_slots_) last_use[s] = kForever;
+  for (int s = 0; s < static_cast<int>(slots_.size()); ++s) {
+    if (pinned_[s] || last_use[s] == kForever || producer[s] < 0) continue;
+    code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
+  }
+  // In place: an elementwise result may take the buffer of an operand that
+  // dies here and is read only once by this instruction; at run time the
+  // first such operand with the result's dtype and shape and no other
+  // holder is taken.
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
+    Instruction& in = code_[i];
+    if (in.step != Step::Kernel && in.step != Step::Fused) continue;
+    for (std::size_t k = 0; k < in.operands.size(); ++k) {
+      const int s = in.operands[k];
+      if (pinned_[s] || last_use[s] != i || std::ranges::count(in.operands, s) != 1) continue;
+      in.in_place.push_back(static_cast<int>(k));
+    }
+  }
+}
+
+void Function::fuse_elementwise(const std::vector<int>& output_slots) {
+  // Readers per slot; an output counts as an extra reader.
+  std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
+    for (int s : code_[i].operands) ++readers[s];
+    if (code_[i].num_out == 1) producer[code_[i].out] = i;
+  }
+  for (int s : output_slots) ++readers[s];
+  auto candidate = [&](const Instruction& in) {
+    if (in.step != Step::Kernel || !fusable(in.term->kind())) return false;
+    const ops::DType d = in.term->tensor_type().dtype;
+    if (d != ops::DType::F32 && d != ops::DType::F64) return false;
+    for (TermRef operand : in.term->operands())
+      if (operand->tensor_type().dtype != d) return false;
+    return true;
+  };
+  // Groups, from the last instruction back: a root absorbs the candidates
+  // producing its operands when it is their only reader, transitively.
+  std::vector<int> root_of(code_.size(), -1);
+  std::vector<std::vector<int>> groups(code_.size());
+  for (int i = static_cast<int>(code_.size()) - 1; i >= 0; --i) {
+    if (root_of[i] >= 0 || !candidate(code_[i])) continue;
+    root_of[i] = i;
+    std::vector<int>& group = groups[i];
+    std::vector<int> todo{i};
+    while (!todo.empty()) {
+      const int m = todo.back();
+      todo.pop_back();
+      group.push_back(m);
+      for (int s : code_[m].operands) {
+        const int j = producer[s];
+        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !candidate(code_[j]) ||
+            code_[j].term->tensor_type().dtype != code_[i].term->tensor_type().dtype ||
+            group.size() + todo.size() >= kMaxFusedOps)
+          continue;
+        root_of[j] = i;
+        todo.push_back(j);
+      }
+    }
+    std::ranges::sort(group);
+  }
+  std::vector<Instruction> old = std::move(code_);
+  code_.clear();
+  for (int i = 0; i < static_cast<int>(old.size()); ++i) {
+    if (root_of[i] != i || groups[i].size() < 2) {
+      if (root_of[i] < 0 || root_of[i] == i) code_.push_back(std::move(old[i]));
+      continue;
+    }
+    Instruction fused;
+    fused.step = Step::Fused;
+    fused.term = old[i].term;
+    fused.out = old[i].out;
+    std::unordered_map<int, int> register_of;  // member result slot -> its op
+    for (int m : groups[i]) {
+      Instruction& member = old[m];
+      FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
+      for (std::size_t k = 0; k < member.operands.size(); ++k) {
+        const int s = member.operands[k];
+        if (auto it = register_of.find(s); it != register_of.end()) {
+          op.src[k] = {false, it->second};
+          continue;
+        }
+        auto leaf = std::ranges::find(fused.operands, s);
+        op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
+        if (leaf == fused.operands.end()) fused.operands.push_back(s);
+      }
+      register_of.emplace(member.out, static_cast<int>(fused.program.size()));
+      fused.program.push_back(op);
+      fused.members.push_back(std::move(member));
+    }
+    fused.args.resize(fused.operands.size());
+    code_.push_back(std::move(fused));
+  }
+}
+
+void Function::run_fused(Instruction& in) {
+  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+  // The fused pass needs every leaf to be the result's shape or a single
+  // element broadcast to it (of no higher rank).
+  const ops::Dims* shape = nullptr;
+  int single_rank = 0;
+  bool one_pass = true;
+  for (const Array* a : in.args) {
+    if (a->size() == 1) {
+      single_rank = std::max(single_rank, a->rank());
+    } else if (!shape) {
+      shape = &a->shape();
+    } else if (a->shape() != *shape) {
+      one_pass = false;
+    }
+  }
+  if (single_rank > (shape ? static_cast<int>(shape->size()) : 0)) one_pass = false;
+  if (!one_pass) {
+    for (Instruction& member : in.members) {
+      try {
+        execute(member);
+      } catch (const RuntimeError& e) {
+        context_->fail_at(member.term, e.what());
+      }
+    }
+    for (std::size_t m = 0; m + 1 < in.members.size(); ++m)
+      context_->pool.give(std::move(slots_[in.members[m].out]));
+    return;
+  }
+  if (shape)
+    in.shape = *shape;
+  else
+    in.shape.clear();
+  const ops::DType dtype = in.term->tensor_type().dtype;
+  Array& dst = slots_[in.out];
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
+    if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
+      dst = a;
+      detail::run_fused(in.program, in.args, dst);
+      return;
+    }
+  }
+  dst = context_->pool.take(dtype, in.shape);
+  detail::run_fused(in.program, in.args, dst);
+}
+
+void Function::execute(Instruction& in) {
+  switch (in.step) {
+    case Step::Scan:
+      return run_scan(in);
+    case Step::Call:
+      return run_call(in);
+    case Step::Fused:
+      return run_fused(in);
+    default:
+      break;
+  }
+  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+  result_shape(in.term, in.args, in.shape);
+  Array& dst = slots_[in.out];
+  if (in.step == Step::View) {
+    dst = slots_[in.operands[0]].reshaped(in.shape);
+    return;
+  }
+  const ops::DType dtype = in.term->tensor_type().dtype;
+  for (int k : in.in_place) {
+    const Array& a = *in.args[k];
+    if (a.unique() && may_write_in_place(in.term, k, a, dtype, in.shape)) {
+      dst = a;
+      run_kernel(in.term, in.args, dst);
+      return;
+    }
+  }
+  dst = context_->pool.take(dtype, in.shape);
+  run_kernel(in.term, in.args, dst);
+}
+
+void Function::run_call(Instruction& in) {
+  body_args_.clear();
+  for (int s : in.operands) body_args_.push_back(&slots_[s]);
+  in.body->run(body_args_, body_outputs_);
+  for (int i = 0; i < in.num_out; ++i) slots_[in.out + i] = std::move(body_outputs_[i]);
+}
+
+void Function::run(std::span<const Array* const> params, std::vector<Array>& outputs) {
+  for (std::size_t p = 0; p < num_params_; ++p) slots_[p] = *params[p];
+  auto clear_frame = [&] {
+    for (std::size_t s = 0; s < slots_.size(); ++s)
+      if (!pinned_[s] || s < num_params_) slots_[s] = Array();
+  };
+  for (Instruction& in : code_) {
+    try {
+      execute(in);
+    } catch (const RuntimeError& e) {
+      clear_frame();
+      if (e.located()) throw;
+      context_->fail_at(in.term, e.what());
+    } catch (const ops::TypeError& e) {
+      clear_frame();
+      context_->fail_at(in.term, fmt::format("{}: {}", in.term->info().name, e.what()));
+    } catch (const std::bad_alloc&) {
+      clear_frame();
+      context_->fail_at(in.term, fmt::format("{}: out of memory", in.term->info().name));
+    }
+    for (int s : in.release) context_->pool.give(std::move(slots_[s]));
+  }
+  outputs.resize(output_slots_.size());
+  for (std::size_t i = 0; i < output_slots_.size(); ++i) outputs[i] = slots_[output_slots_[i]];
+  clear_frame();
+}
+
+}  // namespace eqsat::backend::detail

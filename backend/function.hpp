@@ -1,0 +1,89 @@
+// Function: one compiled graph body — the top-level graph, a scan body or a
+// def — as a straight-line list of instructions over numbered value slots.
+// Compiling fixes the order of evaluation (a topological order from
+// Boost.Graph), fuses chains of float elementwise ops whose intermediate
+// values have no other reader into one pass over memory, and decides the
+// slot each value lives in and after which instruction each slot dies (its
+// buffer then returns to the pool). Internal to the backend; the public
+// face is Program (program.hpp).
+#pragma once
+
+#include "buffer_pool.hpp"
+#include "kernel_groups.hpp"
+
+#include "ops/graph.hpp"
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace eqsat::backend::detail {
+
+class Function;
+
+// What every Function of one Program shares: the pool, the source
+// positions for messages, and the compiled bodies by `fn` term (a body is
+// compiled once, whatever number of scans or calls use it).
+struct Context {
+  BufferPool pool;
+  std::unordered_map<ops::TermRef, ops::SourceLocation> locations;
+  std::unordered_map<ops::TermRef, std::shared_ptr<Function>> bodies;
+
+  // The compiled body of `fn` (compiling it on first use).
+  Function& body(ops::TermRef fn);
+  // Throws RuntimeError with `message`, prefixed by `term`'s position.
+  [[noreturn]] void fail_at(ops::TermRef term, const std::string& message) const;
+};
+
+class Function {
+ public:
+  // Compiles `outputs` as a function of `params`: each param is a leaf
+  // (an Input, or a Nominal whose slot is its position in a body).
+  Function(Context& context, std::vector<ops::TermRef> params, std::vector<ops::TermRef> outputs);
+
+  // Runs once. `params` must match the params' number (types are the
+  // caller's business); `outputs` is resized and filled. Not reentrant: a
+  // Function runs one activation at a time (graphs are acyclic, so a body
+  // never runs inside itself).
+  void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs);
+
+  std::size_t num_params() const { return num_params_; }
+  std::size_t num_instructions() const { return code_.size(); }
+
+ private:
+  enum class Step { Kernel, View, Scan, Call, Fused };
+  struct Instruction {
+    Step step;
+    ops::TermRef term;
+    std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
+    int out = 0;                // first result slot
+    int num_out = 1;
+    std::vector<int> release;   // slots that die after this instruction
+    std::vector<int> in_place;  // operand positions whose buffer may take the result
+    Function* body = nullptr;   // scan and call
+    // Fused: the expression over the operands (its leaves), and the
+    // original instructions, run one by one when the leaves' shapes at run
+    // time are not all the result's (or scalars).
+    std::vector<FusedOp> program;
+    std::vector<Instruction> members;
+    std::vector<const ops::Array*> args;  // scratch: operand values
+    ops::Dims shape;                      // scratch: result shape
+  };
+
+  void fuse_elementwise(const std::vector<int>& output_slots);
+  void execute(Instruction& in);
+  void run_fused(Instruction& in);
+  void run_scan(Instruction& in);
+  void run_call(Instruction& in);
+
+  Context* context_;
+  std::size_t num_params_ = 0;
+  std::vector<Instruction> code_;
+  std::vector<ops::Array> slots_;  // the frame: one value per slot
+  std::vector<bool> pinned_;       // params and constants: never released or overwritten
+  std::vector<int> output_slots_;
+  std::vector<ops::Array> body_outputs_;      // scratch for scan and call
+  std::vector<const ops::Array*> body_args_;  // scratch for scan and call
+};
+
+}  // namespace eqsat::backend::detail

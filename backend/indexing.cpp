@@ -1,0 +1,175 @@
+// Indexing kernels with Python semantics: `index` (x[i] along axis 0,
+// negative from the end), `slice` (start/stop/step, clamped), and the
+// updates set_index, inc_index, set_slice, inc_slice, which return an
+// updated copy of x (or update x's buffer when the executor hands it over).
+#include "kernel_groups.hpp"
+#include "kernel_support.hpp"
+
+#include "ops/slice.hpp"
+
+#include <cstring>
+
+namespace eqsat::backend::detail {
+
+namespace {
+
+using ops::AttrKey;
+using ops::OpKind;
+
+// The index operand resolved against x's leading dimension.
+std::int64_t resolve_index(TermRef op, const Array& x, const Array& i) {
+  if (x.rank() == 0) fail(op, "cannot index a scalar");
+  const auto raw = static_cast<std::int64_t>(i.element(0));
+  const std::int64_t n = x.shape()[0];
+  const std::int64_t at = raw < 0 ? raw + n : raw;
+  if (at < 0 || at >= n)
+    fail(op, fmt::format("index {} is out of range for axis 0 with length {}", raw, n));
+  return at;
+}
+
+ops::SliceBounds bounds_of(TermRef op) {
+  const ops::Attrs& a = op->attrs();
+  ops::SliceBounds b;
+  if (a.has(AttrKey::Start)) b.start = a.get<std::int64_t>(AttrKey::Start);
+  if (a.has(AttrKey::Stop)) b.stop = a.get<std::int64_t>(AttrKey::Stop);
+  if (a.has(AttrKey::Step)) b.step = a.get<std::int64_t>(AttrKey::Step);
+  return b;
+}
+
+// The elements of x a slice op selects: shape, strides and first element.
+struct Region {
+  Dims shape, strides;
+  std::int64_t offset = 0;
+};
+
+Region slice_region(TermRef op, const Dims& d) {
+  const auto axis = static_cast<std::size_t>(op->attrs().get<std::int64_t>(AttrKey::Axis));
+  const ops::ResolvedSlice s = ops::resolve_slice(bounds_of(op), d[axis]);
+  Region r{d, contiguous_strides(d), 0};
+  r.offset = s.start * r.strides[axis];
+  r.shape[axis] = s.length;
+  r.strides[axis] *= s.step;
+  if (s.length == 0) r.offset = 0;
+  return r;
+}
+
+Region index_region(const Dims& d, std::int64_t at) {
+  Region r{Dims(d.begin() + 1, d.end()), {}, 0};
+  r.strides = contiguous_strides(r.shape);
+  r.offset = at * num_elements(r.shape);
+  return r;
+}
+
+// Checks that `value` broadcasts to the region's shape.
+void check_fits(TermRef op, const Dims& value, const Dims& target) {
+  bool fits = value.size() <= target.size();
+  for (std::size_t i = 0; fits && i < value.size(); ++i) {
+    const std::int64_t v = value[value.size() - 1 - i];
+    fits = v == 1 || v == target[target.size() - 1 - i];
+  }
+  if (!fits)
+    fail(op, fmt::format("value of shape {} does not fit a target of shape {}",
+                         ops::dims_to_string(value), ops::dims_to_string(target)));
+}
+
+template <class T>
+void update_typed(T* dst, const Region& r, const T* v, const Dims& vstrides, bool add) {
+  const int rank = static_cast<int>(r.shape.size());
+  if (num_elements(r.shape) == 0) return;
+  auto put = [&](std::int64_t at, std::int64_t from) {
+    if (add) {
+      if constexpr (std::is_same_v<T, bool>)
+        dst[at] = dst[at] || v[from];
+      else
+        dst[at] += v[from];
+    } else {
+      dst[at] = v[from];
+    }
+  };
+  if (rank == 0) {
+    put(r.offset, 0);
+    return;
+  }
+  absl::InlinedVector<std::int64_t, 6> index(rank, 0);
+  std::int64_t at = r.offset, from = 0;
+  const std::int64_t n = r.shape.back(), ds = r.strides.back(), vs = vstrides.back();
+  for (;;) {
+    for (std::int64_t i = 0; i < n; ++i) put(at + i * ds, from + i * vs);
+    int d = rank - 2;
+    for (; d >= 0; --d) {
+      at += r.strides[d];
+      from += vstrides[d];
+      if (++index[d] < r.shape[d]) break;
+      at -= r.strides[d] * r.shape[d];
+      from -= vstrides[d] * r.shape[d];
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// out = x with the region set to (or incremented by) value.
+void update(TermRef op, const Array& x, const Region& r, const Array& value, bool add, Array& out) {
+  check_fits(op, value.shape(), r.shape);
+  if (out.bytes() != x.bytes() && x.nbytes() > 0) std::memcpy(out.bytes(), x.bytes(), x.nbytes());
+  const Array v = converted(value, out.dtype());
+  // The value's strides broadcast against the region (0 where it has length 1).
+  Dims vstrides(r.shape.size(), 0);
+  const Dims own = contiguous_strides(v.shape());
+  const std::size_t shift = r.shape.size() - v.shape().size();
+  for (std::size_t i = 0; i < v.shape().size(); ++i)
+    vstrides[shift + i] = v.shape()[i] == 1 ? 0 : own[i];
+  ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
+    update_typed<T>(out.data<T>(), r, v.data<T>(), vstrides, add);
+  });
+}
+
+}  // namespace
+
+void indexing_shape(TermRef op, Operands in, Dims& shape) {
+  const Array& x = *in[0];
+  switch (op->kind()) {
+    case OpKind::Index:
+      resolve_index(op, x, *in[1]);
+      shape.assign(x.shape().begin() + 1, x.shape().end());
+      return;
+    case OpKind::Slice:
+      shape = slice_region(op, x.shape()).shape;
+      return;
+    case OpKind::SetIndex:
+    case OpKind::IncIndex:
+      check_fits(op, in[2]->shape(), index_region(x.shape(), resolve_index(op, x, *in[1])).shape);
+      shape = x.shape();
+      return;
+    default:  // set_slice, inc_slice
+      check_fits(op, in[1]->shape(), slice_region(op, x.shape()).shape);
+      shape = x.shape();
+      return;
+  }
+}
+
+void run_indexing(TermRef op, Operands in, Array& out) {
+  const Array& x = *in[0];
+  switch (op->kind()) {
+    case OpKind::Index: {
+      const Region r = index_region(x.shape(), resolve_index(op, x, *in[1]));
+      if (out.nbytes() > 0)
+        std::memcpy(out.bytes(), x.bytes() + r.offset * ops::dtype_size(x.dtype()), out.nbytes());
+      return;
+    }
+    case OpKind::Slice: {
+      const Region r = slice_region(op, x.shape());
+      return strided_copy(x, r.offset, r.shape, r.strides, out);
+    }
+    case OpKind::SetIndex:
+    case OpKind::IncIndex: {
+      const Region r = index_region(x.shape(), resolve_index(op, x, *in[1]));
+      return update(op, x, r, *in[2], op->kind() == OpKind::IncIndex, out);
+    }
+    default:
+      return update(op, x, slice_region(op, x.shape()), *in[1], op->kind() == OpKind::IncSlice,
+                    out);
+  }
+}
+
+}  // namespace eqsat::backend::detail

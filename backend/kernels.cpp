@@ -1,0 +1,114 @@
+#include "kernels.hpp"
+
+#include "kernel_groups.hpp"
+#include "kernel_support.hpp"
+
+#include <array>
+#include <stdexcept>
+
+namespace eqsat::backend {
+
+namespace {
+
+using ops::OpGroup;
+using ops::OpKind;
+
+// Which kinds have a kernel, derived from the catalogue's groups.
+constexpr bool kernel_for(OpKind kind, OpGroup group) {
+  return group != OpGroup::Leaf && group != OpGroup::Control && group != OpGroup::Gradient &&
+         kind != OpKind::Grad;
+}
+
+constexpr std::array<bool, ops::kNumOps> kHasKernel = {
+#define EQSAT_HAS_KERNEL(id, name, group, ...) kernel_for(OpKind::id, OpGroup::group),
+    EQSAT_OPS(EQSAT_HAS_KERNEL)
+#undef EQSAT_HAS_KERNEL
+};
+
+[[noreturn]] void no_kernel(ops::TermRef op) {
+  throw std::logic_error(fmt::format("internal: {} has no kernel", op->info().name));
+}
+
+}  // namespace
+
+bool has_kernel(OpKind kind) {
+  return kHasKernel[static_cast<int>(kind)];
+}
+
+void result_shape(ops::TermRef op, Operands in, ops::Dims& shape) {
+  switch (op->info().group) {
+    case OpGroup::Unary:
+    case OpGroup::Binary:
+    case OpGroup::Select:
+      return detail::elementwise_shape(op, in, shape);
+    case OpGroup::Reduction:
+      return detail::reduction_shape(op, in, shape);
+    case OpGroup::Softmax:
+      shape = in[0]->shape();
+      return;
+    case OpGroup::LinAlg:
+      return detail::dot_shape(op, in, shape);
+    case OpGroup::Shape:
+      return detail::shape_op_shape(op, in, shape);
+    case OpGroup::Indexing:
+      return detail::indexing_shape(op, in, shape);
+    case OpGroup::Creation:
+      return detail::creation_shape(op, in, shape);
+    default:
+      no_kernel(op);
+  }
+}
+
+void run_kernel(ops::TermRef op, Operands in, ops::Array& out) {
+  switch (op->info().group) {
+    case OpGroup::Unary:
+    case OpGroup::Binary:
+    case OpGroup::Select:
+      return detail::run_elementwise(op, in, out);
+    case OpGroup::Reduction:
+      return detail::run_reduction(op, in, out);
+    case OpGroup::Softmax:
+      return detail::run_softmax(op, in, out);
+    case OpGroup::LinAlg:
+      return detail::run_dot(op, in, out);
+    case OpGroup::Shape:
+      return detail::run_shape_op(op, in, out);
+    case OpGroup::Indexing:
+      return detail::run_indexing(op, in, out);
+    case OpGroup::Creation:
+      return detail::run_creation(op, in, out);
+    default:
+      no_kernel(op);
+  }
+}
+
+bool may_write_in_place(ops::TermRef op, std::size_t i, const ops::Array& operand,
+                        const ops::DType out_dtype, const ops::Dims& out_shape) {
+  if (operand.dtype() != out_dtype || operand.shape() != out_shape) return false;
+  switch (op->kind()) {
+    case OpKind::Cast:
+      return false;  // a conversion reads and writes elements of different sizes
+    case OpKind::SetIndex:
+    case OpKind::IncIndex:
+    case OpKind::SetSlice:
+    case OpKind::IncSlice:
+      return i == 0;
+    default:
+      return ops::is_elementwise(op->kind());
+  }
+}
+
+bool is_view(ops::TermRef op) {
+  switch (op->kind()) {
+    case OpKind::Reshape:
+    case OpKind::ExpandDims:
+    case OpKind::Squeeze:
+      return true;
+    case OpKind::Cast:
+      return op->tensor_type().dtype == op->operand(0)->tensor_type().dtype;
+    default:
+      return false;
+  }
+}
+
+}  // namespace eqsat::backend

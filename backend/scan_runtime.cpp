@@ -1,0 +1,237 @@
+// The run-time of `scan` (LANGUAGE.md "Loops"): sequences with taps,
+// mit-sots with initial history, sit-sots, nit-sots, non-sequences,
+// :n-steps (default: what the sequences allow), :until (do-while: the step
+// whose flag is true is kept) and :keep (only the last k steps stored).
+// The body is compiled once; sequence taps, state histories and outputs are
+// preallocated, so after the first step no step allocates a buffer.
+#include "function.hpp"
+#include "kernel_support.hpp"
+
+#include <cstring>
+
+namespace eqsat::backend::detail {
+
+namespace {
+
+using ops::Array;
+
+std::int64_t positive_mod(std::int64_t a, std::int64_t m) {
+  const std::int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+std::size_t row_bytes(const Array& a) {
+  return a.shape().empty() || a.shape()[0] == 0 ? 0 : a.nbytes() / a.shape()[0];
+}
+
+void copy_bytes(std::byte* dst, const std::byte* src, std::size_t n) {
+  if (n > 0 && dst != src) std::memmove(dst, src, n);
+}
+
+Dims with_leading(std::int64_t n, const Dims& d) {
+  Dims out{n};
+  out.insert(out.end(), d.begin(), d.end());
+  return out;
+}
+
+// One output of the loop: where its steps are stored. With :keep k the
+// storage is a ring of min(k, n) rows; otherwise n rows, except in an
+// :until loop, which may stop long before n: there the rows start at
+// kFirstRows and double when full.
+struct OutputBuffer {
+  Array rows;
+  std::int64_t capacity = 0;
+  Dims shape;  // one step's shape (known once the first step ran, for nit-sots)
+  bool allocated = false;
+  bool grows = false;
+};
+
+constexpr std::int64_t kFirstRows = 64;
+
+// Doubles the rows of a growing output (at most to `limit`), keeping the
+// rows stored so far.
+void grow(OutputBuffer& out, std::int64_t limit, BufferPool& pool) {
+  const std::int64_t capacity = std::min(limit, std::max<std::int64_t>(1, 2 * out.capacity));
+  Array bigger = pool.take(out.rows.dtype(), with_leading(capacity, out.shape));
+  copy_bytes(bigger.bytes(), out.rows.bytes(), out.rows.nbytes());
+  pool.give(std::move(out.rows));
+  out.rows = std::move(bigger);
+  out.capacity = capacity;
+}
+
+// True when `a` is one of the state buffers.
+bool in_rings(const std::vector<std::vector<Array>>& rings, const Array& a) {
+  for (const auto& ring : rings)
+    for (const Array& r : ring)
+      if (r.bytes() == a.bytes()) return true;
+  return false;
+}
+
+}  // namespace
+
+void Function::run_scan(Instruction& in) {
+  ops::TermRef op = in.term;
+  const auto& spec = op->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+  BufferPool& pool = context_->pool;
+  std::size_t at = 0;
+  auto next = [&]() -> const Array& { return slots_[in.operands[at++]]; };
+
+  // The number of steps.
+  std::int64_t n = std::numeric_limits<std::int64_t>::max();
+  if (spec.has_n_steps) {
+    n = static_cast<std::int64_t>(next().element(0));
+    if (n < 0) fail(op, fmt::format(":n-steps must be >= 0, got {}", n));
+  }
+  std::vector<const Array*> sequences;
+  for (std::size_t j = 0; j < spec.sequence_taps.size(); ++j) {
+    const Array& seq = next();
+    const std::int64_t max_tap = spec.sequence_taps[j].back();
+    const std::int64_t allowed = std::max<std::int64_t>(0, seq.shape()[0] - max_tap);
+    if (spec.has_n_steps && allowed < n)
+      fail(op, fmt::format(":n-steps is {} but sequence {} (length {}, taps up to {}) allows only "
+                           "{} steps",
+                           n, j + 1, seq.shape()[0], max_tap, allowed));
+    if (!spec.has_n_steps) n = std::min(n, allowed);
+    sequences.push_back(&seq);
+  }
+
+  // State histories: a ring of `depth` buffers per mit-sot and sit-sot;
+  // step s (from -depth) lives in ring[s mod depth].
+  const std::size_t num_states = spec.mitsot_taps.size() + spec.num_sitsot;
+  std::vector<std::vector<Array>> rings(num_states);
+  std::vector<Dims> state_shapes(num_states);
+  for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
+    const Array& init = next();
+    const std::int64_t depth = -spec.mitsot_taps[i].front();
+    if (init.shape()[0] != depth)
+      fail(op, fmt::format("mit-sot {} has taps down to {} and needs {} initial steps, got {}",
+                           i + 1, -depth, depth, init.shape()[0]));
+    state_shapes[i].assign(init.shape().begin() + 1, init.shape().end());
+    for (std::int64_t r = 0; r < depth; ++r) {
+      Array& slot = rings[i].emplace_back(pool.take(init.dtype(), state_shapes[i]));
+      copy_bytes(slot.bytes(), init.bytes() + r * row_bytes(init), slot.nbytes());
+    }
+  }
+  for (std::size_t i = spec.mitsot_taps.size(); i < num_states; ++i) {
+    const Array& init = next();
+    state_shapes[i] = init.shape();
+    Array& slot = rings[i].emplace_back(pool.take(init.dtype(), init.shape()));
+    copy_bytes(slot.bytes(), init.bytes(), init.nbytes());
+  }
+  std::vector<const Array*> non_sequences;
+  for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
+
+  // One buffer per sequence tap, refilled from the sequence at each step.
+  std::vector<Array> tap_rows;
+  for (std::size_t j = 0; j < sequences.size(); ++j) {
+    const Dims row(sequences[j]->shape().begin() + 1, sequences[j]->shape().end());
+    for (std::size_t k = 0; k < spec.sequence_taps[j].size(); ++k)
+      tap_rows.push_back(pool.take(sequences[j]->dtype(), row));
+  }
+
+  const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
+  const std::size_t num_outputs = out_types.size();
+  std::vector<OutputBuffer> outputs(num_outputs);
+  for (std::size_t o = 0; o < num_outputs; ++o) {
+    const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[o];
+    outputs[o].grows = spec.until && keep == 0;
+    outputs[o].capacity = std::min(keep > 0 ? keep : outputs[o].grows ? kFirstRows : n, n);
+    if (o < num_states) {
+      outputs[o].shape = state_shapes[o];
+    } else {
+      // A nit-sot's step shape is known after the first step; for a loop
+      // of zero steps it is the static shape, unknown dims counting as 0.
+      for (auto d : out_types[o].dims) outputs[o].shape.push_back(std::max<std::int64_t>(d, 0));
+      outputs[o].shape.erase(outputs[o].shape.begin());
+    }
+    if (o < num_states || n == 0) {
+      outputs[o].rows =
+          pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
+      outputs[o].allocated = true;
+    }
+  }
+
+  // The loop.
+  std::vector<const Array*>& args = body_args_;
+  std::vector<Array>& results = body_outputs_;
+  std::int64_t steps = 0;
+  for (std::int64_t t = 0; t < n; ++t) {
+    args.clear();
+    std::size_t tap = 0;
+    for (std::size_t j = 0; j < sequences.size(); ++j) {
+      const std::size_t bytes = row_bytes(*sequences[j]);
+      for (auto k : spec.sequence_taps[j]) {
+        copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
+        args.push_back(&tap_rows[tap++]);
+      }
+    }
+    for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
+      const auto depth = static_cast<std::int64_t>(rings[i].size());
+      for (auto k : spec.mitsot_taps[i]) args.push_back(&rings[i][positive_mod(t + k, depth)]);
+    }
+    for (std::size_t i = spec.mitsot_taps.size(); i < num_states; ++i) args.push_back(&rings[i][0]);
+    for (const Array* a : non_sequences) args.push_back(a);
+
+    in.body->run(args, results);
+    steps = t + 1;
+
+    for (std::size_t o = 0; o < num_outputs; ++o) {
+      Array& r = results[o];
+      OutputBuffer& out = outputs[o];
+      if (!out.allocated) {
+        out.shape = r.shape();
+        out.rows = pool.take(r.dtype(), with_leading(out.capacity, out.shape));
+        out.allocated = true;
+      }
+      if (out.grows && t >= out.capacity) grow(out, n, pool);
+      if (r.shape() != out.shape)
+        fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
+                             ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
+      const std::size_t bytes = r.nbytes();
+      copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes, r.bytes(), bytes);
+    }
+    // New states: a result may be one of the ring buffers themselves (a
+    // body that returns a parameter), so all are read before any is written.
+    for (std::size_t i = 0; i < num_states; ++i)
+      if (in_rings(rings, results[i])) results[i] = results[i].clone();
+    for (std::size_t i = 0; i < num_states; ++i) {
+      const auto depth = static_cast<std::int64_t>(rings[i].size());
+      Array& slot = rings[i][positive_mod(t, depth)];
+      if (results[i].unique() && results[i].dtype() == slot.dtype()) {
+        // The new state's buffer joins the ring; the old one goes to the
+        // pool for the body's next step: no copy, no allocation.
+        pool.give(std::move(slot));
+        slot = std::move(results[i]);
+      } else {
+        copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+      }
+    }
+    const bool stop = spec.until && results.back().data<bool>()[0];
+    for (Array& r : results) pool.give(std::move(r));
+    if (stop) break;
+  }
+
+  // The outputs, in step order: the last min(capacity, steps) steps.
+  for (std::size_t o = 0; o < num_outputs; ++o) {
+    OutputBuffer& out = outputs[o];
+    const std::int64_t kept = std::min(out.capacity, steps);
+    Array& dst = slots_[in.out + static_cast<int>(o)];
+    if (kept == out.capacity && (steps <= out.capacity || positive_mod(steps, out.capacity) == 0)) {
+      dst = std::move(out.rows);
+      continue;
+    }
+    dst = pool.take(out.rows.dtype(), with_leading(kept, out.shape));
+    const std::size_t bytes = row_bytes(out.rows);
+    for (std::int64_t r = 0; r < kept; ++r) {
+      const std::int64_t s = steps - kept + r;
+      copy_bytes(dst.bytes() + r * bytes, out.rows.bytes() + positive_mod(s, out.capacity) * bytes,
+                 bytes);
+    }
+    pool.give(std::move(out.rows));
+  }
+  for (auto& ring : rings)
+    for (Array& a : ring) pool.give(std::move(a));
+  for (Array& a : tap_rows) pool.give(std::move(a));
+}
+
+}  // namespace eqsat::backend::detail

@@ -1,0 +1,129 @@
+// Executor benchmark, eqsat's side: four workloads compiled once and run
+// several times (best time kept), on inputs written as .npy files so that
+// NumPy (bench/executor_numpy.py) runs on the very same values:
+//   chain      an elementwise chain of 6 ops on 10^7 f64
+//   matmul     a 1000x1000 f64 matrix product
+//   softmax    a row softmax of a 2000x2000 f64 matrix
+//   recurrence a 10^5-step scalar recurrence x = tanh(a x + b) as a scan,
+//              also as a C++ hand loop (`recurrence_cpp`)
+//   exp log sin tanh  one function alone on 10^7 f64 (vectorization check)
+// Prints one `NAME<TAB>SECONDS` line per measurement. Run through
+// bench/run_executor.sh, which writes the table of bench/README.md.
+//
+//   bench_executor_kernels --data DIR [--reps N]
+#include "backend/program.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/npy.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <random>
+
+using namespace eqsat;
+
+namespace {
+
+constexpr const char* kChain = R"(
+(input x (f64 10000000))
+(output (tanh (log (add (exp (mul (sin x) x)) 1.0))))
+)";
+constexpr const char* kMatmul = R"(
+(input a (f64 1000 1000))
+(input b (f64 1000 1000))
+(output (dot a b))
+)";
+constexpr const char* kSoftmax = R"(
+(input m (f64 2000 2000))
+(output (softmax m :axis 1))
+)";
+constexpr const char* kRecurrence = R"(
+(input x0 f64)
+(input a f64)
+(input b f64)
+(let s (scan :n-steps 100000 :sit-sot (x0) :non-sequences (a b)
+             (fn (x a_ b_) (tanh (add (mul x a_) b_)))))
+(output (index (get 0 s) -1))
+)";
+
+ops::Array uniform(ops::Dims shape, double lo, double hi, std::mt19937_64& rng) {
+  ops::Array a(ops::DType::F64, std::move(shape));
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (double& v : a.span<double>()) v = u(rng);
+  return a;
+}
+
+// Best wall time of `reps` runs of f, after one warm-up run.
+double best_seconds(int reps, const std::function<void()>& f) {
+  f();
+  double best = INFINITY;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+void measure(const std::string& name, const char* text, const std::vector<std::string>& files,
+             const std::string& dir, int reps) {
+  backend::Program p = backend::compile(ops::parse_graph(text, name + ".eg", dir));
+  std::vector<ops::Array> inputs;
+  for (const auto& f : files) inputs.push_back(ops::read_npy(dir + "/" + f + ".npy"));
+  ops::Array result;
+  const double s = best_seconds(reps, [&] { result = p.run(inputs)[0]; });
+  ops::write_npy(dir + "/" + name + ".eqsat.npy", result);
+  std::cout << fmt::format("{}\t{:.6g}\n", name, s) << std::flush;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir;
+  int reps = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--data") == 0) dir = argv[i + 1];
+    if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
+  }
+  if (dir.empty()) {
+    std::cerr << "usage: bench_executor_kernels --data DIR [--reps N]\n";
+    return 2;
+  }
+  std::filesystem::create_directories(dir);
+  std::mt19937_64 rng(42);
+  ops::write_npy(dir + "/x.npy", uniform({10000000}, -1, 1, rng));
+  ops::write_npy(dir + "/a.npy", uniform({1000, 1000}, -1, 1, rng));
+  ops::write_npy(dir + "/b.npy", uniform({1000, 1000}, -1, 1, rng));
+  ops::write_npy(dir + "/m.npy", uniform({2000, 2000}, -10, 10, rng));
+  ops::write_npy(dir + "/x0.npy", ops::Array::scalar(ops::DType::F64, 0.3));
+  ops::write_npy(dir + "/ra.npy", ops::Array::scalar(ops::DType::F64, 0.9));
+  ops::write_npy(dir + "/rb.npy", ops::Array::scalar(ops::DType::F64, 0.1));
+
+  measure("chain", kChain, {"x"}, dir, reps);
+  measure("matmul", kMatmul, {"a", "b"}, dir, reps);
+  measure("softmax", kSoftmax, {"m"}, dir, reps);
+  measure("recurrence", kRecurrence, {"x0", "ra", "rb"}, dir, reps);
+  for (const char* f : {"exp", "log", "sin", "tanh"}) {
+    // log reads |x| + 0.5 in both implementations; the add is fused into its pass.
+    const std::string arg = std::string(f) == "log" ? "(add (abs x) 0.5)" : "x";
+    const std::string text = fmt::format("(input x (f64 10000000))\n(output ({} {}))", f, arg);
+    measure(f, text.c_str(), {"x"}, dir, reps);
+  }
+
+  // The same recurrence as a C++ hand loop: the floor for any executor.
+  volatile double sink = 0;
+  const double s = best_seconds(reps, [&] {
+    double x = 0.3;
+    const double a = 0.9, b = 0.1;
+    for (int t = 0; t < 100000; ++t) x = std::tanh(x * a + b);
+    sink = x;
+  });
+  (void)sink;
+  std::cout << fmt::format("recurrence_cpp\t{:.6g}\n", s);
+}

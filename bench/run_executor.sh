@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs the executor benchmark (eqsat, then NumPy on the same inputs) and
+# rewrites the "executor" section of bench/README.md with the table.
+#   bench/run_executor.sh [BUILD_DIR]      (default: build)
+# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when set on this machine, slow
+# NumPy down; they are unset for NumPy's side only.
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+"$build/bench/bench_executor_kernels" --data "$data" --reps 5 > "$data/eqsat.tsv"
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/executor_numpy.py \
+  --data "$data" --eqsat "$data/eqsat.tsv" --reps 5 > "$data/table.md"
+/usr/bin/python3 - "$data/table.md" "$(nproc)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" <<'PY'
+import re, sys
+table = open(sys.argv[1]).read()
+body = ("## executor\n\n"
+        "Command: `bench/run_executor.sh` (builds nothing: build first with\n"
+        "`cmake --build build --target bench_executor_kernels`). Best of 5 runs after a\n"
+        "warm-up (3 for NumPy's Python loop), one thread, on %s (%s cores).\n"
+        "The graphs are in `bench/executor_kernels.cpp`; NumPy's code is in\n"
+        "`bench/executor_numpy.py`. No elementwise fusion yet: each op is one pass.\n\n"
+        % (sys.argv[3], sys.argv[2])) + table
+text = open("bench/README.md").read()
+text = re.sub(r"## executor\n.*?(?=\n## |\Z)", lambda m: body.rstrip() + "\n", text, flags=re.S)
+open("bench/README.md", "w").write(text)
+PY
+cat "$data/table.md"

@@ -1,0 +1,532 @@
+#include "egraph/extract_ilp.hpp"
+
+#include "egraph/extract_bottom_up.hpp"
+#include "egraph/extract_greedy_dag.hpp"
+
+#include <coin/Cbc_C_Interface.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+namespace eqsat::egraph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A node is compared with at most this many kept nodes of its class when
+// looking for one that dominates it (bounds the quadratic check).
+constexpr std::size_t kDominanceWindow = 256;
+
+// Above this many node variables, CBC's preprocessing is switched off.
+constexpr std::size_t kPreprocessMaxNodeColumns = 6000;
+
+// The problem after pruning: for each class, the nodes that may be chosen,
+// and which classes are reachable from the roots through them.
+struct Pruned {
+  std::vector<std::vector<ProblemNodeId>> nodes;        // by class
+  std::vector<std::vector<ProblemClassId>> children;    // by node: distinct child classes, sorted
+  std::vector<std::optional<ProblemNodeId>> dominator;  // by node, for pruned dominated nodes
+  std::vector<ProblemClassId> active;                   // reachable classes, in discovery order
+  std::vector<bool> is_active;                          // by class
+};
+
+Pruned prune(const ExtractionProblem& problem) {
+  Pruned pruned;
+  const std::size_t num_classes = problem.num_classes();
+  pruned.nodes.resize(num_classes);
+  pruned.children.resize(problem.num_nodes());
+  pruned.dominator.resize(problem.num_nodes());
+  pruned.is_active.assign(num_classes, false);
+
+  // Classes with an acyclic term: the ones acyclic_choices can resolve.
+  const std::vector<std::optional<ProblemNodeId>> no_preference(num_classes);
+  std::vector<double> zero(problem.num_nodes(), 0.0);
+  const auto feasible = acyclic_choices(problem, no_preference, zero);
+
+  for (std::size_t c = 0; c < num_classes; ++c) {
+    if (!feasible[c]) continue;
+    const ProblemClassId eclass{static_cast<std::uint32_t>(c)};
+    std::vector<ProblemNodeId> candidates;
+    for (ProblemNodeId n : problem.nodes_of(eclass)) {
+      const ProblemNode& node = problem.node(n);
+      if (node.subsumed) continue;
+      bool usable = true;
+      for (ProblemClassId child : node.children) {
+        usable = usable && feasible[child.value] && child != eclass;
+      }
+      if (!usable) continue;
+      auto& children = pruned.children[n.value];
+      children = node.children;
+      std::sort(children.begin(), children.end());
+      children.erase(std::unique(children.begin(), children.end()), children.end());
+      candidates.push_back(n);
+    }
+    // Cheaper (then fewer children, then lower id) first: a node can only be
+    // dominated by one before it.
+    std::stable_sort(candidates.begin(), candidates.end(), [&](ProblemNodeId a, ProblemNodeId b) {
+      const double ca = problem.node(a).cost, cb = problem.node(b).cost;
+      if (ca != cb) return ca < cb;
+      return pruned.children[a.value].size() < pruned.children[b.value].size();
+    });
+    auto& kept = pruned.nodes[c];
+    for (ProblemNodeId n : candidates) {
+      const auto& mine = pruned.children[n.value];
+      // With negative costs a node's extra children may pay for themselves.
+      const std::size_t window =
+          problem.has_negative_costs() ? 0 : std::min(kept.size(), kDominanceWindow);
+      for (std::size_t k = 0; k < window && !pruned.dominator[n.value]; ++k) {
+        const auto& theirs = pruned.children[kept[k].value];
+        if (std::includes(mine.begin(), mine.end(), theirs.begin(), theirs.end())) {
+          pruned.dominator[n.value] = kept[k];
+        }
+      }
+      if (!pruned.dominator[n.value]) kept.push_back(n);
+    }
+    std::sort(kept.begin(), kept.end());
+  }
+
+  for (ProblemClassId root : problem.roots()) {
+    if (!feasible[root.value]) {
+      throw ExtractionError(root);
+    }
+    if (!pruned.is_active[root.value]) {
+      pruned.is_active[root.value] = true;
+      pruned.active.push_back(root);
+    }
+  }
+  for (std::size_t i = 0; i < pruned.active.size(); ++i) {
+    for (ProblemNodeId n : pruned.nodes[pruned.active[i].value]) {
+      for (ProblemClassId child : pruned.children[n.value]) {
+        if (!pruned.is_active[child.value]) {
+          pruned.is_active[child.value] = true;
+          pruned.active.push_back(child);
+        }
+      }
+    }
+  }
+  return pruned;
+}
+
+// Strongly connected components of the active class graph (an edge from a
+// class to each child class of its kept nodes), by iterative Tarjan.
+// Returns a component number per class (-1 for inactive ones) and each
+// component's size.
+std::pair<std::vector<int>, std::vector<int>> class_components(const ExtractionProblem& problem,
+                                                               const Pruned& pruned) {
+  const std::size_t num_classes = problem.num_classes();
+  std::vector<std::vector<ProblemClassId>> edges(num_classes);
+  for (ProblemClassId c : pruned.active) {
+    auto& out = edges[c.value];
+    for (ProblemNodeId n : pruned.nodes[c.value]) {
+      out.insert(out.end(), pruned.children[n.value].begin(), pruned.children[n.value].end());
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+  std::vector<int> component(num_classes, -1), sizes;
+  std::vector<int> index(num_classes, -1), low(num_classes, 0);
+  std::vector<bool> on_stack(num_classes, false);
+  std::vector<ProblemClassId> stack;
+  std::vector<std::pair<ProblemClassId, std::size_t>> calls;
+  int counter = 0;
+  for (ProblemClassId start : pruned.active) {
+    if (index[start.value] >= 0) continue;
+    calls.emplace_back(start, 0);
+    while (!calls.empty()) {
+      auto [c, next] = calls.back();
+      if (next == 0 && index[c.value] < 0) {
+        index[c.value] = low[c.value] = counter++;
+        stack.push_back(c);
+        on_stack[c.value] = true;
+      }
+      if (next < edges[c.value].size()) {
+        calls.back().second = next + 1;
+        ProblemClassId d = edges[c.value][next];
+        if (index[d.value] < 0) {
+          calls.emplace_back(d, 0);
+        } else if (on_stack[d.value]) {
+          low[c.value] = std::min(low[c.value], index[d.value]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) {
+        ProblemClassId parent = calls.back().first;
+        low[parent.value] = std::min(low[parent.value], low[c.value]);
+      }
+      if (low[c.value] == index[c.value]) {
+        const int id = static_cast<int>(sizes.size());
+        sizes.push_back(0);
+        ProblemClassId member;
+        do {
+          member = stack.back();
+          stack.pop_back();
+          on_stack[member.value] = false;
+          component[member.value] = id;
+          ++sizes[id];
+        } while (member != c);
+      }
+    }
+  }
+  return {std::move(component), std::move(sizes)};
+}
+
+// The integer program in CBC's column-major form.
+struct Program {
+  std::vector<std::vector<std::pair<int, double>>> columns;  // (row, coefficient)
+  std::vector<double> col_lower, col_upper, objective, row_lower, row_upper;
+  std::vector<bool> integer;
+  std::vector<int> node_column;           // by node, -1 if not a variable
+  std::vector<std::int32_t> column_node;  // by column, -1 if not a node's
+  std::size_t num_node_columns = 0;
+  std::vector<int> class_column;  // by class: activity, -1 if inactive
+
+  int add_column(double lower, double upper, double cost, bool is_integer) {
+    columns.emplace_back();
+    column_node.push_back(-1);
+    col_lower.push_back(lower);
+    col_upper.push_back(upper);
+    objective.push_back(cost);
+    integer.push_back(is_integer);
+    return static_cast<int>(columns.size()) - 1;
+  }
+  int add_row(double lower, double upper) {
+    row_lower.push_back(lower);
+    row_upper.push_back(upper);
+    return static_cast<int>(row_lower.size()) - 1;
+  }
+  void set(int row, int column, double value) { columns[column].emplace_back(row, value); }
+};
+
+Program build_program(const ExtractionProblem& problem, const Pruned& pruned, IlpStats& stats) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  Program program;
+  program.node_column.assign(problem.num_nodes(), -1);
+  program.class_column.assign(problem.num_classes(), -1);
+  const auto [component, sizes] = class_components(problem, pruned);
+  std::vector<bool> is_root(problem.num_classes(), false);
+  for (ProblemClassId root : problem.roots()) is_root[root.value] = true;
+
+  for (ProblemClassId c : pruned.active) {
+    program.class_column[c.value] =
+        program.add_column(is_root[c.value] ? 1.0 : 0.0, 1.0, 0.0, false);
+    for (ProblemNodeId n : pruned.nodes[c.value]) {
+      program.node_column[n.value] = program.add_column(0.0, 1.0, problem.node(n).cost, true);
+      program.column_node.back() = static_cast<std::int32_t>(n.value);
+      ++program.num_node_columns;
+      ++stats.nodes;
+    }
+  }
+  stats.classes = pruned.active.size();
+  std::vector<int> order_column(problem.num_classes(), -1);
+  for (ProblemClassId c : pruned.active) {
+    const int size = sizes[component[c.value]];
+    if (size > 1) {
+      order_column[c.value] = program.add_column(0.0, size - 1.0, 0.0, false);
+      ++stats.cyclic_classes;
+    }
+  }
+
+  std::vector<std::vector<ProblemNodeId>> users(problem.num_classes());  // scratch, by child class
+  std::vector<ProblemClassId> touched;
+  // With negative costs, activity must also imply need, or the solver would
+  // activate classes for their rewards: by class, every kept node using it.
+  const bool support = problem.has_negative_costs();
+  std::vector<std::vector<ProblemNodeId>> supporters(support ? problem.num_classes() : 0);
+  for (ProblemClassId c : pruned.active) {
+    // An active class picks exactly one node.
+    const int pick = program.add_row(0.0, 0.0);
+    program.set(pick, program.class_column[c.value], -1.0);
+    for (ProblemNodeId n : pruned.nodes[c.value]) {
+      program.set(pick, program.node_column[n.value], 1.0);
+      for (ProblemClassId d : pruned.children[n.value]) {
+        if (users[d.value].empty()) touched.push_back(d);
+        users[d.value].push_back(n);
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    for (ProblemClassId d : touched) {
+      // Picking a node that uses d activates d.
+      const int uses = program.add_row(-kInf, 0.0);
+      program.set(uses, program.class_column[d.value], -1.0);
+      for (ProblemNodeId n : users[d.value]) program.set(uses, program.node_column[n.value], 1.0);
+      if (support) {
+        supporters[d.value].insert(supporters[d.value].end(), users[d.value].begin(),
+                                   users[d.value].end());
+      }
+      // Inside a cycle: t_d <= t_c - 1 when such a node is picked.
+      if (component[d.value] == component[c.value] && order_column[c.value] >= 0) {
+        const double big_m = sizes[component[c.value]];
+        const int order = program.add_row(-kInf, big_m - 1.0);
+        program.set(order, order_column[d.value], 1.0);
+        program.set(order, order_column[c.value], -1.0);
+        for (ProblemNodeId n : users[d.value])
+          program.set(order, program.node_column[n.value], big_m);
+      }
+      users[d.value].clear();
+    }
+    touched.clear();
+  }
+  // A non-root class is active only if a picked node uses it. Following
+  // those uses upwards climbs the order variables inside a component and
+  // the component DAG outside, so it ends at a root: active = needed.
+  for (ProblemClassId d : support ? pruned.active : std::vector<ProblemClassId>{}) {
+    if (is_root[d.value]) continue;
+    const int needed = program.add_row(-kInf, 0.0);
+    program.set(needed, program.class_column[d.value], 1.0);
+    for (ProblemNodeId n : supporters[d.value]) {
+      program.set(needed, program.node_column[n.value], -1.0);
+    }
+  }
+  return program;
+}
+
+// The warm start's choices moved onto kept nodes: a pruned dominated node is
+// replaced by the node that dominates it (fewer children, no higher cost).
+std::vector<int> warm_start_columns(const Extraction& warm, const Pruned& pruned,
+                                    const Program& program) {
+  std::vector<int> columns;
+  for (ProblemClassId c : warm.order) {
+    ProblemNodeId n = *warm.choices[c.value];
+    while (pruned.dominator[n.value]) n = *pruned.dominator[n.value];
+    if (program.node_column[n.value] >= 0) columns.push_back(program.node_column[n.value]);
+    if (program.class_column[c.value] >= 0) columns.push_back(program.class_column[c.value]);
+  }
+  return columns;
+}
+
+struct CbcDeleter {
+  void operator()(Cbc_Model* model) const { Cbc_deleteModel(model); }
+};
+
+// CBC's answer: the node columns at 1 in its incumbent.
+struct CbcResult {
+  bool found = false;   // an incumbent exists
+  bool proven = false;  // and it is proven optimal
+  std::vector<std::int32_t> node_columns;
+};
+
+// Runs CBC in this process with its own (soft) time limit.
+CbcResult run_cbc(const Program& program, const std::vector<int>& start, double seconds) {
+  std::vector<CoinBigIndex> column_start{0};
+  std::vector<int> rows;
+  std::vector<double> values;
+  for (const auto& column : program.columns) {
+    for (const auto& [row, value] : column) {
+      rows.push_back(row);
+      values.push_back(value);
+    }
+    column_start.push_back(static_cast<CoinBigIndex>(rows.size()));
+  }
+  std::unique_ptr<Cbc_Model, CbcDeleter> model(Cbc_newModel());
+  Cbc_Model* m = model.get();
+  Cbc_loadProblem(m, static_cast<int>(program.columns.size()),
+                  static_cast<int>(program.row_lower.size()), column_start.data(), rows.data(),
+                  values.data(), program.col_lower.data(), program.col_upper.data(),
+                  program.objective.data(), program.row_lower.data(), program.row_upper.data());
+  for (std::size_t j = 0; j < program.integer.size(); ++j) {
+    if (program.integer[j]) Cbc_setInteger(m, static_cast<int>(j));
+  }
+  Cbc_setObjSense(m, 1.0);
+  Cbc_setLogLevel(m, 0);
+  Cbc_setParameter(m, "timeMode", "elapsed");
+  Cbc_setMaximumSeconds(m, seconds);
+  Cbc_setAllowableFractionGap(m, 0.0);
+  // CBC's preprocessing pays off on small programs but costs seconds on
+  // large ones; measured on extraction-gym with a 10 s limit (babble proves
+  // more instances with it, flexc and herbie many more without).
+  if (program.num_node_columns > kPreprocessMaxNodeColumns) {
+    Cbc_setParameter(m, "preprocess", "off");
+  }
+  if (!start.empty()) {
+    const std::vector<double> ones(start.size(), 1.0);
+    Cbc_setMIPStartI(m, static_cast<int>(start.size()), start.data(), ones.data());
+  }
+  Cbc_solve(m);
+  CbcResult result;
+  const double* solution = Cbc_bestSolution(m);
+  if (solution == nullptr) return result;
+  result.found = true;
+  result.proven = Cbc_isProvenOptimal(m) != 0;
+  for (std::size_t j = 0; j < program.column_node.size(); ++j) {
+    if (program.column_node[j] >= 0 && solution[j] > 0.5) {
+      result.node_columns.push_back(static_cast<std::int32_t>(j));
+    }
+  }
+  return result;
+}
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::write(fd, bytes, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    bytes += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+// Runs CBC in a child process so the deadline holds even where CBC does not
+// check its own limit (the root LP, preprocessing): CBC gets 90% of
+// `seconds`, and the child is killed just before `seconds`, its answer then
+// lost.
+// Falls back to running in this process if fork or pipe fails.
+CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& start,
+                                double seconds) {
+  int fds[2];
+  if (::pipe(fds) != 0) return run_cbc(program, start, seconds);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return run_cbc(program, start, seconds);
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    const CbcResult result = run_cbc(program, start, 0.9 * seconds);
+    const std::int32_t header[3] = {result.found, result.proven,
+                                    static_cast<std::int32_t>(result.node_columns.size())};
+    const bool ok = write_all(fds[1], header, sizeof header) &&
+                    write_all(fds[1], result.node_columns.data(),
+                              result.node_columns.size() * sizeof(std::int32_t));
+    ::_exit(ok ? 0 : 1);
+  }
+  ::close(fds[1]);
+  // Killing and reaping the child takes a moment too.
+  const double margin = std::max(0.01, 0.02 * seconds);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds - margin);
+  std::vector<char> bytes;
+  bool complete = false;
+  while (true) {
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0.0) break;
+    pollfd waiting{fds[0], POLLIN, 0};
+    const int ready = ::poll(&waiting, 1, static_cast<int>(std::ceil(left * 1000.0)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    char buffer[1 << 16];
+    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      complete = got == 0;
+      break;
+    }
+    bytes.insert(bytes.end(), buffer, buffer + got);
+  }
+  ::close(fds[0]);
+  if (!complete) ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  CbcResult result;
+  std::int32_t header[3];
+  if (!complete || bytes.size() < sizeof header) return result;
+  std::memcpy(header, bytes.data(), sizeof header);
+  const std::size_t count = static_cast<std::size_t>(std::max(header[2], 0));
+  if (bytes.size() != sizeof header + count * sizeof(std::int32_t)) return result;
+  result.found = header[0] != 0;
+  result.proven = header[1] != 0;
+  result.node_columns.resize(count);
+  std::memcpy(result.node_columns.data(), bytes.data() + sizeof header,
+              count * sizeof(std::int32_t));
+  return result;
+}
+
+// The incumbent as per-class choices.
+std::vector<std::optional<ProblemNodeId>> choices_of(const ExtractionProblem& problem,
+                                                     const Program& program,
+                                                     const CbcResult& result) {
+  std::vector<std::optional<ProblemNodeId>> choices(problem.num_classes());
+  for (std::int32_t column : result.node_columns) {
+    if (column < 0 || static_cast<std::size_t>(column) >= program.column_node.size()) continue;
+    const std::int32_t n = program.column_node[column];
+    if (n >= 0) {
+      const ProblemNodeId node{static_cast<std::uint32_t>(n)};
+      choices[problem.node(node).eclass.value] = node;
+    }
+  }
+  return choices;
+}
+
+}  // namespace
+
+Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& options,
+                       IlpStats* stats_out) {
+  const auto start = Clock::now();
+  IlpStats stats;
+  Extraction best = extract_greedy_dag(problem);
+  Extraction tree = extract_bottom_up(problem);
+  if (tree.dag_cost < best.dag_cost) best = std::move(tree);
+  best.optimal = false;
+  // Reading CBC's answer back costs about one of these passes: keep that
+  // much of the budget for it.
+  const double reserve = seconds_since(start);
+
+  const Pruned pruned = prune(problem);
+  std::vector<double> scores(problem.num_nodes());
+  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n)
+    scores[n] = problem.node(ProblemNodeId{n}).cost;
+
+  const bool forced =
+      std::all_of(pruned.active.begin(), pruned.active.end(),
+                  [&](ProblemClassId c) { return pruned.nodes[c.value].size() == 1; });
+  if (forced) {
+    std::vector<std::optional<ProblemNodeId>> only(problem.num_classes());
+    for (ProblemClassId c : pruned.active) only[c.value] = pruned.nodes[c.value].front();
+    const auto choices = acyclic_choices(problem, only, scores);
+    best = make_extraction(problem, choices, 0.0, true);
+  } else {
+    const Program program = build_program(problem, pruned, stats);
+    const double remaining = options.time_limit_seconds - seconds_since(start) - reserve;
+    if (remaining > 0.0) {
+      stats.solver_ran = true;
+      const CbcResult result =
+          run_cbc_with_deadline(program, warm_start_columns(best, pruned, program), remaining);
+      const bool proven = result.proven;
+      const auto solved = choices_of(problem, program, result);
+      if (result.found) {
+        // CBC's solution is acyclic up to its tolerances; acyclic_choices
+        // keeps it unchanged when it is, and repairs it otherwise.
+        const auto choices = acyclic_choices(problem, solved, scores);
+        Extraction candidate = make_extraction(problem, choices, 0.0, false);
+        const bool unchanged = std::all_of(
+            candidate.order.begin(), candidate.order.end(),
+            [&](ProblemClassId c) { return candidate.choices[c.value] == solved[c.value]; });
+        if (candidate.dag_cost <= best.dag_cost) {
+          candidate.optimal = proven && unchanged;
+          best = std::move(candidate);
+        } else if (proven) {
+          // CBC proved its own (worse) solution optimal: only tolerances
+          // can make that happen, so no claim is made.
+          best.optimal = false;
+        }
+      }
+    }
+  }
+  if (stats.classes == 0) stats.classes = pruned.active.size();
+  best.seconds = seconds_since(start);
+  if (stats_out != nullptr) *stats_out = stats;
+  return best;
+}
+
+}  // namespace eqsat::egraph

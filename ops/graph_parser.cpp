@@ -1,0 +1,866 @@
+#include "graph_parser.hpp"
+
+#include "npy.hpp"
+#include "sexpr.hpp"
+#include "type_error.hpp"
+#include "weak_literal.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace eqsat::ops {
+
+namespace {
+
+// An expression's value: a term, or a weak literal (`term == nullptr`)
+// that gets its dtype from the op that uses it.
+struct Value {
+  TermRef term = nullptr;
+  WeakLiteral literal;
+
+  // The term, a literal taking its default dtype.
+  TermRef strong() const { return term ? term : literal.to_term(literal.default_dtype()); }
+  PendingOperand pending() const { return {term, literal.is_float}; }
+};
+
+// A name bound in a scope, and where it was defined.
+struct Binding {
+  Value value;
+  SourceLocation where;
+};
+
+// The names visible at top level or inside one body. A body sees only its
+// own parameters and lets; an outer scope is consulted only to say why a
+// name is not visible.
+struct Scope {
+  enum class Kind { TopLevel, ScanBody, DefBody };
+  Kind kind = Kind::TopLevel;
+  std::string def;  // the def's name, for a DefBody
+  const Scope* parent = nullptr;
+  std::unordered_map<std::string, Binding> names;
+};
+
+[[noreturn]] void fail_at(const SExpr& e, const std::string& message) {
+  throw DiagnosticError(e.where, message);
+}
+
+// A use of a name whose definition already failed: that failure was
+// reported, so this one is not.
+struct AlreadyReported {};
+
+std::string at(const SourceLocation& l) {
+  return fmt::format("{}:{}", l.line, l.column);
+}
+
+std::string plural(std::size_t n, std::string_view what) {
+  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// Levenshtein distance, for suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'x'?" for the closest candidate within about a third of
+// the name's length in edits, or "" (always for names shorter than 3, where
+// any other short name would be close). Ties go to the first candidate.
+std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
+  if (name.size() < 3) return {};
+  const std::size_t limit = (name.size() + 1) / 3;
+  const std::string* best = nullptr;
+  std::size_t best_distance = limit + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
+}
+
+bool strictly_ascending(const IntList& v) {
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i - 1] >= v[i]) return false;
+  return true;
+}
+
+// One sequence or mit-sot entry of a scan: its outer value and taps.
+struct SlotEntry {
+  const SExpr* expr = nullptr;
+  IntList taps;
+};
+
+// Reads the top-level forms of one file into graph_, keeping the names in
+// scope; each expression yields a Value, and each application is interned
+// with Term::make, whose TypeError becomes a located diagnostic.
+class Parser {
+ public:
+  explicit Parser(const std::string& base_dir) : base_dir_(base_dir) {}
+
+  Graph run(const std::vector<SExpr>& forms) {
+    declare_all(forms);
+    std::vector<Diagnostic> diagnostics;
+    for (const SExpr& form : forms) {
+      try {
+        top_form(form);
+      } catch (const DiagnosticError& e) {
+        diagnostics.insert(diagnostics.end(), e.diagnostics().begin(), e.diagnostics().end());
+        poison(form);
+      } catch (const AlreadyReported&) {
+        poison(form);
+      }
+    }
+    if (!diagnostics.empty()) throw DiagnosticError(std::move(diagnostics));
+    return std::move(graph_);
+  }
+
+ private:
+  [[noreturn]] static void fail(const SExpr& e, const std::string& message) {
+    throw DiagnosticError(e.where, message);
+  }
+
+  // ---- top level ---------------------------------------------------------
+
+  // Records every top-level name with its position, so that a use before
+  // the definition can say where the definition is.
+  void declare_all(const std::vector<SExpr>& forms) {
+    for (const SExpr& f : forms) {
+      const auto head = f.head();
+      if ((head == "input" || head == "let" || head == "def") && f.items.size() >= 2 &&
+          f.items[1].is_symbol())
+        declared_.emplace(f.items[1].text, std::pair{std::string(head), f.items[1].where});
+    }
+  }
+
+  // After a failed form, later uses of its name are not reported again.
+  void poison(const SExpr& form) {
+    const auto head = form.head();
+    if ((head == "input" || head == "let" || head == "def") && form.items.size() >= 2 &&
+        form.items[1].is_symbol()) {
+      const std::string& name = form.items[1].text;
+      if (!top_.names.contains(name) && !defs_.contains(name)) poisoned_.insert(name);
+    }
+  }
+
+  void top_form(const SExpr& form) {
+    const auto head = form.head();
+    if (head == "input") return input_form(form);
+    if (head == "let") return let_form(form, top_);
+    if (head == "def") return def_form(form);
+    if (head == "output") return output_form(form);
+    if (form.is_list() && !head.empty())
+      fail(form.items[0], fmt::format("unknown top-level form '{}'; expected input, let, def or "
+                                      "output",
+                                      head));
+    fail(form, fmt::format("expected a top-level form (input, let, def or output), got {}",
+                           form.describe()));
+  }
+
+  void input_form(const SExpr& form) {
+    if (form.items.size() != 3) fail(form, "input takes a name and a type: (input NAME TYPE)");
+    const std::string& name = new_name(form.items[1], top_);
+    const TensorType type = parse_type(form.items[2]);
+    TermRef t = Term::input(name, type);
+    graph_.inputs.push_back(t);
+    graph_.locations.emplace(t, form.items[1].where);
+    top_.names[name] = {{t, {}}, form.items[1].where};
+  }
+
+  void let_form(const SExpr& form, Scope& scope) {
+    if (form.items.size() != 3) fail(form, "let takes a name and an expression: (let NAME EXPR)");
+    const std::string& name = new_name(form.items[1], scope);
+    Value v = expr(form.items[2], scope);
+    scope.names[name] = {v, form.items[1].where};
+  }
+
+  void output_form(const SExpr& form) {
+    if (form.items.size() != 2 && form.items.size() != 3)
+      fail(form, "output takes an expression and an optional name: (output [NAME] EXPR)");
+    const SExpr& value = form.items.back();
+    std::string name = fmt::format("out{}", graph_.outputs.size());
+    const SExpr* name_where = &form;
+    if (form.items.size() == 3) {
+      if (!form.items[1].is_symbol())
+        fail(form.items[1],
+             fmt::format("expected an output name, got {}", form.items[1].describe()));
+      name = form.items[1].text;
+      name_where = &form.items[1];
+    }
+    if (auto it = output_where_.find(name); it != output_where_.end())
+      fail(*name_where,
+           fmt::format("duplicate output name '{}' (first used at {})", name, at(it->second)));
+    TermRef t = expr(value, top_).strong();
+    if (t->is_tuple())
+      fail(value, "an output must be a tensor, not a tuple; select an element with (get I ...)");
+    output_where_.emplace(name, name_where->where);
+    graph_.outputs.push_back({name, t});
+  }
+
+  void def_form(const SExpr& form) {
+    if (form.items.size() < 3)
+      fail(form, "def takes a name and a body: (def NAME (fn ((PARAM TYPE)...) OUTPUTS...))");
+    const std::string& name = new_name(form.items[1], top_);
+    const SExpr& fn = form.items[2];
+    if (fn.head() != "fn")
+      fail(fn, fmt::format("a def's body must be (fn ((PARAM TYPE)...) OUTPUTS...), got {}",
+                           fn.describe()));
+    bool inline_ok = true;
+    for (std::size_t i = 3; i < form.items.size(); ++i) {
+      const SExpr& item = form.items[i];
+      if (!item.is_keyword())
+        fail(item, fmt::format("unexpected {} after the def's body", item.describe()));
+      if (item.text != "inline") fail(item, fmt::format("def has no attribute :{}", item.text));
+      if (i + 1 >= form.items.size()) fail(item, "missing value after :inline");
+      const SExpr& v = form.items[++i];
+      if (v.kind != SExpr::Kind::Bool)
+        fail(v, fmt::format(":inline expects true or false, got {}", v.describe()));
+      inline_ok = v.bool_value;
+    }
+    if (fn.items.size() < 2 || !fn.items[1].is_list())
+      fail(fn, "a def's body needs a parameter list: (fn ((PARAM TYPE)...) OUTPUTS...)");
+    Scope body{Scope::Kind::DefBody, name, &top_, {}};
+    std::vector<TensorType> params;
+    for (const SExpr& p : fn.items[1].items) {
+      if (!p.is_list() || p.items.size() != 2)
+        fail(p, fmt::format("a def parameter is written (NAME TYPE), got {}", p.describe()));
+      const std::string& pname = new_name(p.items[0], body);
+      params.push_back(parse_type(p.items[1]));
+      body.names[pname] = {
+          {Term::nominal(static_cast<std::int64_t>(params.size() - 1), params.back()), {}},
+          p.items[0].where};
+    }
+    const auto [outputs, where] = body_outputs(fn, body);
+    std::vector<TermRef> terms;
+    for (const Value& v : outputs) terms.push_back(v.strong());
+    Attrs attrs{{AttrKey::Params, params}};
+    if (!inline_ok) attrs.set(AttrKey::Inline, false);
+    TermRef f = make(OpKind::Fn, std::move(attrs), std::move(terms), fn, where, {});
+    graph_.defs.push_back({name, f});
+    defs_.emplace(name, Binding{{f, {}}, form.items[1].where});
+  }
+
+  // Checks that `e` is a name not yet defined in `scope` (at top level: nor
+  // as a def) and returns it.
+  const std::string& new_name(const SExpr& e, const Scope& scope) {
+    if (!e.is_symbol()) fail(e, fmt::format("expected a name, got {}", e.describe()));
+    const Binding* previous = nullptr;
+    if (auto it = scope.names.find(e.text); it != scope.names.end()) previous = &it->second;
+    if (scope.kind == Scope::Kind::TopLevel)
+      if (auto it = defs_.find(e.text); it != defs_.end()) previous = &it->second;
+    if (previous)
+      fail(e,
+           fmt::format("redefinition of '{}' (first defined at {})", e.text, at(previous->where)));
+    return e.text;
+  }
+
+  // ---- bodies ------------------------------------------------------------
+
+  // The lets and outputs of a body `(fn PARAMS ITEMS...)`, in `scope`.
+  std::pair<std::vector<Value>, std::vector<SourceLocation>> body_outputs(const SExpr& fn,
+                                                                          Scope& scope) {
+    std::vector<Value> outputs;
+    std::vector<SourceLocation> where;
+    for (std::size_t i = 2; i < fn.items.size(); ++i) {
+      const SExpr& item = fn.items[i];
+      const auto head = item.head();
+      if (head == "let") {
+        let_form(item, scope);
+      } else if (head == "input" || head == "def" || head == "output") {
+        fail(item, fmt::format("'{}' is a top-level form; it cannot appear in a body", head));
+      } else {
+        outputs.push_back(expr(item, scope));
+        where.push_back(item.where);
+      }
+    }
+    if (outputs.empty()) fail(fn, "a body needs at least one output");
+    return {std::move(outputs), std::move(where)};
+  }
+
+  // ---- expressions -------------------------------------------------------
+
+  Value expr(const SExpr& e, Scope& scope) {
+    switch (e.kind) {
+      case SExpr::Kind::Int:
+        return {nullptr, {false, e.int_value, static_cast<double>(e.int_value)}};
+      case SExpr::Kind::Float:
+        return {nullptr, {true, 0, e.float_value}};
+      case SExpr::Kind::Bool:
+        return {Term::constant(Array::scalar(DType::Bool, e.bool_value)), {}};
+      case SExpr::Kind::Symbol:
+        return lookup(e, scope);
+      case SExpr::Kind::String:
+        fail(e, fmt::format("a string is not a value; to read an array write (load {})",
+                            e.describe()));
+      case SExpr::Kind::Keyword:
+        fail(e, fmt::format("unexpected keyword {}", e.describe()));
+      case SExpr::Kind::List:
+        break;
+    }
+    if (e.items.empty()) fail(e, "empty expression ()");
+    const auto head = e.head();
+    if (head.empty())
+      fail(e.items[0], fmt::format("expected an op name, got {}", e.items[0].describe()));
+    if (head == "const") return {const_expr(e), {}};
+    if (head == "load") return {load_expr(e), {}};
+    if (head == "get") return {get_expr(e, scope), {}};
+    if (head == "call") return {call_expr(e, scope), {}};
+    if (head == "scan") return {scan_expr(e, scope), {}};
+    if (head == "fn") fail(e, "a body (fn ...) may appear only in a def or a scan");
+    if (head == "input" || head == "let" || head == "def" || head == "output")
+      fail(e, fmt::format("'{}' is a top-level form, not an expression", head));
+    const auto kind = parse_op(head);
+    if (!kind) {
+      std::vector<std::string> ops{"const", "load", "get", "call", "scan"};
+      for (int k = 0; k < kNumOps; ++k)
+        if (parse_op(op_info(static_cast<OpKind>(k)).name))
+          ops.emplace_back(op_info(static_cast<OpKind>(k)).name);
+      fail(e.items[0], fmt::format("unknown op '{}'{}", head, suggestion(head, ops)));
+    }
+    return {op_expr(e, *kind, scope), {}};
+  }
+
+  Value lookup(const SExpr& e, const Scope& scope) {
+    const std::string& name = e.text;
+    for (const Scope* s = &scope; s; s = s->parent) {
+      auto it = s->names.find(name);
+      if (it == s->names.end()) continue;
+      if (s == &scope) return it->second.value;
+      fail(e, outer_value_message(name, scope));
+    }
+    if (poisoned_.contains(name)) throw AlreadyReported{};
+    if (defs_.contains(name))
+      fail(e, fmt::format("'{}' is a def, not a value; apply it with (call {} ...)", name, name));
+    if (auto it = declared_.find(name); it != declared_.end()) {
+      if (scope.kind != Scope::Kind::TopLevel) fail(e, outer_value_message(name, scope));
+      fail(e, fmt::format("'{}' is used before its definition at {}", name, at(it->second.second)));
+    }
+    std::vector<std::string> visible;
+    for (const auto& [n, binding] : scope.names) visible.push_back(n);
+    std::ranges::sort(visible);
+    fail(e, fmt::format("unknown name '{}'{}", name, suggestion(name, visible)));
+  }
+
+  static std::string outer_value_message(const std::string& name, const Scope& scope) {
+    if (scope.kind == Scope::Kind::ScanBody)
+      return fmt::format(
+          "'{}' is defined outside this scan body; pass it in through :non-sequences", name);
+    return fmt::format("'{}' is defined outside the body of def '{}'; pass it in as a parameter",
+                       name, scope.def);
+  }
+
+  // The `fn` of the def named by `e`.
+  TermRef def_lookup(const SExpr& e, const Scope& scope) {
+    if (auto it = defs_.find(e.text); it != defs_.end()) return it->second.value.term;
+    if (poisoned_.contains(e.text)) throw AlreadyReported{};
+    if (auto it = declared_.find(e.text); it != declared_.end() && it->second.first == "def")
+      fail(e, fmt::format("def '{}' is used before its definition at {}", e.text,
+                          at(it->second.second)));
+    for (const Scope* s = &scope; s; s = s->parent)
+      if (s->names.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
+    if (declared_.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
+    std::vector<std::string> defs;
+    for (const auto& d : graph_.defs) defs.push_back(d.name);
+    fail(e, fmt::format("unknown def '{}'{}", e.text, suggestion(e.text, defs)));
+  }
+
+  // Interns an application; a TypeError points at the operand or attribute
+  // it blames, else at the whole form.
+  TermRef make(OpKind kind, Attrs attrs, std::vector<TermRef> operands, const SExpr& form,
+               const std::vector<SourceLocation>& operand_where,
+               const std::vector<std::pair<AttrKey, SourceLocation>>& attr_where) {
+    try {
+      TermRef t = Term::make(kind, std::move(attrs), std::move(operands));
+      graph_.locations.emplace(t, form.where);
+      return t;
+    } catch (const TypeError& error) {
+      SourceLocation where = form.where;
+      if (error.operand() >= 0 && error.operand() < static_cast<int>(operand_where.size())) {
+        where = operand_where[error.operand()];
+      } else if (error.attr()) {
+        for (const auto& [key, loc] : attr_where)
+          if (key == *error.attr()) where = loc;
+      }
+      throw DiagnosticError(where, error.what());
+    }
+  }
+
+  TermRef op_expr(const SExpr& e, OpKind kind, Scope& scope) {
+    const OpInfo& info = op_info(kind);
+    Attrs attrs;
+    std::vector<std::pair<AttrKey, SourceLocation>> attr_where;
+    std::vector<const SExpr*> args;
+    for (std::size_t i = 1; i < e.items.size(); ++i) {
+      const SExpr& item = e.items[i];
+      if (!item.is_keyword()) {
+        args.push_back(&item);
+        continue;
+      }
+      const auto key = parse_attr_key(item.text);
+      if (!key || !info.accepts(*key))
+        fail(item, fmt::format("{} has no attribute :{}", info.name, item.text));
+      if (attrs.has(*key)) fail(item, fmt::format("duplicate attribute :{}", item.text));
+      if (i + 1 >= e.items.size()) fail(item, fmt::format("missing value after :{}", item.text));
+      const SExpr& v = e.items[++i];
+      attrs.set(*key, parse_attr_value(v, *key));
+      attr_where.emplace_back(*key, v.where);
+    }
+    std::vector<Value> values;
+    std::vector<PendingOperand> pending;
+    std::vector<SourceLocation> where;
+    for (const SExpr* a : args) {
+      values.push_back(expr(*a, scope));
+      pending.push_back(values.back().pending());
+      where.push_back(a->where);
+    }
+    std::vector<TermRef> operands;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      operands.push_back(
+          values[i].term ? values[i].term
+                         : values[i].literal.to_term(weak_literal_dtype(kind, attrs, pending, i)));
+    return make(kind, std::move(attrs), std::move(operands), e, where, attr_where);
+  }
+
+  TermRef const_expr(const SExpr& e) {
+    if (e.items.size() != 3) fail(e, "const takes a type and its values: (const TYPE (V...))");
+    const TensorType type = parse_type(e.items[1]);
+    if (!type.is_static())
+      fail(e.items[1],
+           fmt::format("const needs a type with known dimensions, got {}", to_string(type)));
+    const SExpr& list = e.items[2];
+    std::vector<const SExpr*> values;
+    if (list.is_list()) {
+      for (const SExpr& v : list.items) values.push_back(&v);
+    } else {
+      values.push_back(&list);
+    }
+    if (static_cast<std::int64_t>(values.size()) != type.num_elements())
+      fail(list, fmt::format("const of type {} needs {}, got {}", to_string(type),
+                             plural(static_cast<std::size_t>(type.num_elements()), "value"),
+                             values.size()));
+    Array a(type.dtype, type.dims);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const SExpr& v = *values[i];
+      visit_dtype(type.dtype, [&]<class T>(std::type_identity<T>) {
+        a.data<T>()[i] = const_element<T>(v, type.dtype);
+      });
+    }
+    return Term::constant(a);
+  }
+
+  // One element of a `const`, checked against its dtype.
+  template <class T>
+  static T const_element(const SExpr& v, DType dtype) {
+    const auto name = dtype_name(dtype);
+    if constexpr (std::is_same_v<T, bool>) {
+      if (v.kind != SExpr::Kind::Bool)
+        fail(v, fmt::format("expected true or false in a bool const, got {}", v.describe()));
+      return v.bool_value;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (v.kind != SExpr::Kind::Int)
+        fail(v, fmt::format("expected an integer in an {} const, got {}", name, v.describe()));
+      if (v.int_value < std::numeric_limits<T>::min() ||
+          v.int_value > std::numeric_limits<T>::max())
+        fail(v, fmt::format("{} does not fit in {}", v.int_value, name));
+      return static_cast<T>(v.int_value);
+    } else {
+      if (v.kind == SExpr::Kind::Int) return static_cast<T>(v.int_value);
+      if (v.kind == SExpr::Kind::Float) return static_cast<T>(v.float_value);
+      if (v.is_symbol("inf")) return std::numeric_limits<T>::infinity();
+      if (v.is_symbol("-inf")) return -std::numeric_limits<T>::infinity();
+      if (v.is_symbol("nan")) return std::numeric_limits<T>::quiet_NaN();
+      fail(v, fmt::format("expected a number in an {} const, got {}", name, v.describe()));
+    }
+  }
+
+  TermRef load_expr(const SExpr& e) {
+    if (e.items.size() != 2 || e.items[1].kind != SExpr::Kind::String)
+      fail(e, "load takes a file name: (load \"FILE.npy\")");
+    const std::string& path = e.items[1].text;
+    const std::filesystem::path p(path);
+    const std::string full =
+        p.is_absolute() ? path : (std::filesystem::path(base_dir_) / p).string();
+    try {
+      return Term::make(OpKind::Const, {{AttrKey::Value, read_npy(full)}, {AttrKey::Path, path}},
+                        {});
+    } catch (const DiagnosticError& error) {
+      fail(e.items[1],
+           fmt::format("cannot load '{}': {}", path, error.diagnostics().front().message));
+    }
+  }
+
+  TermRef get_expr(const SExpr& e, Scope& scope) {
+    if (e.items.size() != 3 || e.items[1].kind != SExpr::Kind::Int)
+      fail(e, "get takes an index and a tuple: (get I TUPLE)");
+    TermRef tuple = expr(e.items[2], scope).strong();
+    return make(OpKind::Get, {{AttrKey::Index, e.items[1].int_value}}, {tuple}, e,
+                {e.items[2].where}, {{AttrKey::Index, e.items[1].where}});
+  }
+
+  TermRef call_expr(const SExpr& e, Scope& scope) {
+    if (e.items.size() < 2 || !e.items[1].is_symbol())
+      fail(e, "call takes a def name and arguments: (call F ARGS...)");
+    TermRef fn = def_lookup(e.items[1], scope);
+    std::vector<Value> values{{fn, {}}};
+    std::vector<PendingOperand> pending{{fn, false}};
+    std::vector<SourceLocation> where{e.items[1].where};
+    for (std::size_t i = 2; i < e.items.size(); ++i) {
+      values.push_back(expr(e.items[i], scope));
+      pending.push_back(values.back().pending());
+      where.push_back(e.items[i].where);
+    }
+    std::vector<TermRef> operands;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      operands.push_back(values[i].term ? values[i].term
+                                        : values[i].literal.to_term(
+                                              weak_literal_dtype(OpKind::Call, {}, pending, i)));
+    return make(OpKind::Call, {}, std::move(operands), e, where, {});
+  }
+
+  // ---- scan --------------------------------------------------------------
+
+  // `EXPR` or `(EXPR :taps (K...))`. An op application with attributes,
+  // such as `(ones :shape (3))`, is an EXPR.
+  static SlotEntry slot_entry(const SExpr& entry, bool sequence) {
+    SlotEntry s{&entry, {0}};
+    const auto head = entry.head();
+    const bool head_is_op = !head.empty() && (parse_op(head) || head == "const" || head == "load" ||
+                                              head == "get" || head == "call" || head == "scan");
+    const bool with_taps = entry.is_list() && entry.items.size() >= 2 &&
+                           entry.items[1].is_keyword() &&
+                           (entry.items[1].text == "taps" || !head_is_op);
+    if (!with_taps) {
+      if (!sequence)
+        fail(entry, fmt::format("a mit-sot is written (INIT :taps (K...)) with negative taps, "
+                                "got {}",
+                                entry.describe()));
+      return s;
+    }
+    const SExpr& key = entry.items[1];
+    if (key.text != "taps") fail(key, fmt::format("a scan slot has no attribute :{}", key.text));
+    if (entry.items.size() != 3) fail(entry, "a slot with taps is written (EXPR :taps (K...))");
+    const SExpr& taps = entry.items[2];
+    s.expr = &entry.items[0];
+    s.taps.clear();
+    if (taps.is_list())
+      for (const SExpr& t : taps.items) {
+        if (t.kind != SExpr::Kind::Int)
+          fail(t, fmt::format("a tap is an integer, got {}", t.describe()));
+        s.taps.push_back(t.int_value);
+      }
+    if (!taps.is_list() || s.taps.empty())
+      fail(taps,
+           fmt::format(":taps expects a non-empty list of integers, got {}", taps.describe()));
+    if (sequence && (!strictly_ascending(s.taps) || s.taps.front() < 0))
+      fail(taps, fmt::format("sequence taps must be ascending and >= 0, got {}",
+                             fmt::format("({})", fmt::join(s.taps, " "))));
+    if (!sequence && (!strictly_ascending(s.taps) || s.taps.back() >= 0))
+      fail(taps, fmt::format("mit-sot taps must be ascending and < 0, got {}",
+                             fmt::format("({})", fmt::join(s.taps, " "))));
+    return s;
+  }
+
+  static const std::vector<SExpr>& slot_list(const SExpr& v, std::string_view key) {
+    if (!v.is_list()) fail(v, fmt::format(":{} expects a list, got {}", key, v.describe()));
+    return v.items;
+  }
+
+  // The tensor type of a slot's outer value.
+  static const TensorType& slot_type(TermRef t, const SExpr& where) {
+    if (t->is_tuple())
+      fail(where, "scan: a slot needs a tensor, not a tuple; select an element with (get I ...)");
+    return t->tensor_type();
+  }
+
+  TermRef scan_expr(const SExpr& e, Scope& scope) {
+    static const std::unordered_set<std::string> kKeys = {
+        "n-steps", "sequences", "mit-sot", "sit-sot", "nit-sot", "non-sequences", "until", "keep"};
+    const SExpr* n_steps = nullptr;
+    std::vector<SlotEntry> sequences, mitsots;
+    std::vector<const SExpr*> sitsots, nonsequences;
+    ScanSpec spec;
+    const SExpr* keep_where = nullptr;
+    const SExpr* fn = nullptr;
+    std::unordered_set<std::string> seen;
+    for (std::size_t i = 1; i < e.items.size(); ++i) {
+      const SExpr& item = e.items[i];
+      if (item.head() == "fn") {
+        if (fn) fail(item, "scan takes one body");
+        fn = &item;
+        continue;
+      }
+      if (!item.is_keyword())
+        fail(item, fmt::format("unexpected {} in scan; give its slots with keywords (:sequences, "
+                               ":mit-sot, :sit-sot, :nit-sot, :non-sequences) and its body as "
+                               "(fn (PARAMS...) OUTPUTS...)",
+                               item.describe()));
+      const std::string& key = item.text;
+      if (!kKeys.contains(key)) fail(item, fmt::format("scan has no attribute :{}", key));
+      if (!seen.insert(key).second) fail(item, fmt::format("duplicate attribute :{}", key));
+      if (i + 1 >= e.items.size()) fail(item, fmt::format("missing value after :{}", key));
+      const SExpr& v = e.items[++i];
+      if (key == "n-steps") {
+        n_steps = &v;
+      } else if (key == "sequences") {
+        for (const SExpr& entry : slot_list(v, key)) sequences.push_back(slot_entry(entry, true));
+      } else if (key == "mit-sot") {
+        for (const SExpr& entry : slot_list(v, key)) mitsots.push_back(slot_entry(entry, false));
+      } else if (key == "sit-sot") {
+        for (const SExpr& entry : slot_list(v, key)) sitsots.push_back(&entry);
+      } else if (key == "non-sequences") {
+        for (const SExpr& entry : slot_list(v, key)) nonsequences.push_back(&entry);
+      } else if (key == "nit-sot") {
+        if (v.kind != SExpr::Kind::Int || v.int_value < 0)
+          fail(v, fmt::format(":nit-sot expects a count >= 0, got {}", v.describe()));
+        spec.num_nitsot = v.int_value;
+      } else if (key == "until") {
+        if (v.kind != SExpr::Kind::Bool)
+          fail(v, fmt::format(":until expects true or false, got {}", v.describe()));
+        spec.until = v.bool_value;
+      } else {  // keep
+        keep_where = &v;
+        for (const SExpr& k : slot_list(v, key)) {
+          if (k.is_symbol("all"))
+            spec.keep.push_back(0);
+          else if (k.kind == SExpr::Kind::Int && k.int_value >= 1)
+            spec.keep.push_back(k.int_value);
+          else
+            fail(k,
+                 fmt::format(":keep entries are `all` or an integer >= 1, got {}", k.describe()));
+        }
+      }
+    }
+    if (!fn) fail(e, "scan needs a body (fn (PARAMS...) OUTPUTS...)");
+
+    // Outer operands, in slot order, and the body parameter types they give.
+    std::vector<TermRef> operands{nullptr};
+    std::vector<SourceLocation> where{fn->where};
+    std::vector<TensorType> params, states;
+    if (n_steps) {
+      operands.push_back(expr(*n_steps, scope).strong());
+      where.push_back(n_steps->where);
+      spec.has_n_steps = true;
+    }
+    std::size_t num_taps[2] = {0, 0};
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const SlotEntry& s : pass == 0 ? sequences : mitsots) {
+        TermRef t = expr(*s.expr, scope).strong();
+        const TensorType& type = slot_type(t, *s.expr);
+        if (type.rank() == 0)
+          fail(*s.expr,
+               fmt::format("scan: a {} must have rank >= 1, got {}",
+                           pass == 0 ? "sequence" : "mit-sot's initial history", to_string(type)));
+        const TensorType element{type.dtype, Dims(type.dims.begin() + 1, type.dims.end())};
+        for (std::size_t k = 0; k < s.taps.size(); ++k) params.push_back(element);
+        num_taps[pass] += s.taps.size();
+        if (pass == 1) states.push_back(element);
+        (pass == 0 ? spec.sequence_taps : spec.mitsot_taps).push_back(s.taps);
+        operands.push_back(t);
+        where.push_back(s.expr->where);
+      }
+    }
+    std::vector<std::optional<WeakLiteral>> sitsot_literals;
+    for (const SExpr* s : sitsots) {
+      const Value v = expr(*s, scope);
+      sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
+      TermRef t = v.strong();
+      params.push_back(slot_type(t, *s));
+      states.push_back(params.back());
+      operands.push_back(t);
+      where.push_back(s->where);
+    }
+    for (const SExpr* s : nonsequences) {
+      TermRef t = expr(*s, scope).strong();
+      params.push_back(slot_type(t, *s));
+      operands.push_back(t);
+      where.push_back(s->where);
+    }
+    spec.num_sitsot = static_cast<std::int64_t>(sitsots.size());
+    spec.num_nonsequences = static_cast<std::int64_t>(nonsequences.size());
+
+    // The body.
+    if (fn->items.size() < 2 || !fn->items[1].is_list())
+      fail(*fn, "a scan body needs a parameter list: (fn (PARAMS...) OUTPUTS...)");
+    const SExpr& plist = fn->items[1];
+    if (plist.items.size() != params.size()) {
+      std::vector<std::string> parts;
+      if (num_taps[0]) parts.push_back(plural(num_taps[0], "sequence tap"));
+      if (num_taps[1]) parts.push_back(plural(num_taps[1], "mit-sot tap"));
+      if (!sitsots.empty()) parts.push_back(plural(sitsots.size(), "sit-sot"));
+      if (!nonsequences.empty()) parts.push_back(plural(nonsequences.size(), "non-sequence"));
+      fail(plist,
+           fmt::format("the scan body takes {}, the slots give {} ({})",
+                       plural(plist.items.size(), "parameter"), params.size(),
+                       parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
+    }
+    // Builds the body for the current parameter types.
+    auto build_body = [&]() -> std::pair<TermRef, std::vector<SourceLocation>> {
+      Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
+      for (std::size_t k = 0; k < params.size(); ++k) {
+        const SExpr& p = plist.items[k];
+        if (!p.is_symbol())
+          fail(p, fmt::format("a scan body's parameters are bare names (their types come from "
+                              "the slots), got {}",
+                              p.describe()));
+        const std::string& name = new_name(p, body);
+        body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+      }
+      auto [outputs, out_where] = body_outputs(*fn, body);
+      const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
+      if (outputs.size() != expected)
+        fail(*fn,
+             fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
+                         "nit-sot{})",
+                         plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
+                         spec.num_nitsot, spec.until ? " and the stop flag" : ""));
+      std::vector<TermRef> out_terms;
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const Value& v = outputs[i];
+        // A literal next state takes the state's dtype.
+        const DType d = i < states.size()
+                            ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
+                            : v.literal.default_dtype();
+        out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
+      }
+      return {make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {}),
+              std::move(out_where)};
+    };
+    auto [body_fn, out_where] = build_body();
+    // A literal initial state meets the body's next state: `:sit-sot (0)`
+    // whose body computes floats is a float state. Retype and rebuild once.
+    bool retyped = false;
+    for (std::size_t j = 0; j < sitsots.size(); ++j) {
+      const std::size_t state = mitsots.size() + j;
+      const std::size_t param = num_taps[0] + num_taps[1] + j;
+      const std::size_t operand = 1 + spec.has_n_steps + sequences.size() + mitsots.size() + j;
+      const auto& outs = std::get<TupleType>(body_fn->type()).elements;
+      if (!sitsot_literals[j]) continue;
+      const DType d = promote(outs[state].dtype, false, sitsot_literals[j]->default_dtype(), true);
+      if (d == states[state].dtype) continue;
+      operands[operand] = sitsot_literals[j]->to_term(d);
+      params[param].dtype = states[state].dtype = d;
+      retyped = true;
+    }
+    if (retyped) std::tie(body_fn, out_where) = build_body();
+    const auto& out_types = std::get<TupleType>(body_fn->type()).elements;
+    for (std::size_t i = 0; i < states.size(); ++i)
+      if (!compatible(out_types[i], states[i]))
+        throw DiagnosticError(out_where[i],
+                              fmt::format("scan: body output {} has type {}, its state has type {}",
+                                          i + 1, to_string(out_types[i]), to_string(states[i])));
+    if (spec.until && out_types.back() != TensorType{DType::Bool, {}})
+      throw DiagnosticError(out_where.back(),
+                            fmt::format("scan: the stop flag must be a bool scalar, got {}",
+                                        to_string(out_types.back())));
+    if (keep_where && spec.keep.size() != static_cast<std::size_t>(spec.num_outputs()))
+      fail(*keep_where, fmt::format("scan: :keep needs one entry per output ({}), got {}",
+                                    spec.num_outputs(), spec.keep.size()));
+    operands[0] = body_fn;
+    return make(OpKind::Scan, {{AttrKey::Scan, spec}}, std::move(operands), e, where, {});
+  }
+
+  std::string base_dir_;
+  Graph graph_;
+  Scope top_;
+  std::unordered_map<std::string, Binding> defs_;
+  // Every top-level name: the form that defines it and where.
+  std::unordered_map<std::string, std::pair<std::string, SourceLocation>> declared_;
+  std::unordered_map<std::string, SourceLocation> output_where_;
+  std::unordered_set<std::string> poisoned_;
+};
+
+}  // namespace
+
+AttrValue parse_attr_value(const SExpr& v, AttrKey key) {
+  const std::string_view name = attr_key_name(key);
+  auto int_list = [&]() -> std::optional<IntList> {
+    if (!v.is_list()) return std::nullopt;
+    IntList out;
+    for (const SExpr& x : v.items) {
+      if (x.kind != SExpr::Kind::Int) return std::nullopt;
+      out.push_back(x.int_value);
+    }
+    return out;
+  };
+  switch (key) {
+    case AttrKey::Axis:
+      if (v.kind == SExpr::Kind::Int) return v.int_value;
+      if (auto l = int_list()) return *l;
+      fail_at(v,
+              fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
+    case AttrKey::Keepdims:
+      if (v.kind == SExpr::Kind::Bool) return v.bool_value;
+      fail_at(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
+    case AttrKey::Shape:
+    case AttrKey::Perm:
+      if (auto l = int_list()) return *l;
+      fail_at(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
+    case AttrKey::Dtype:
+      if (v.is_symbol())
+        if (auto d = parse_dtype(v.text)) return *d;
+      fail_at(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
+    default:
+      break;
+  }
+  if (v.kind == SExpr::Kind::Int) return v.int_value;
+  fail_at(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
+}
+
+TensorType parse_type(const SExpr& e) {
+  if (e.is_symbol()) {
+    if (auto d = parse_dtype(e.text)) return {*d, {}};
+    fail_at(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
+                           "(DTYPE DIM...)",
+                           e.text));
+  }
+  if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
+    fail_at(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
+  const auto d = parse_dtype(e.items[0].text);
+  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
+  TensorType t{*d, {}};
+  for (std::size_t i = 1; i < e.items.size(); ++i) {
+    const SExpr& dim = e.items[i];
+    if (dim.kind == SExpr::Kind::Int && dim.int_value >= 0)
+      t.dims.push_back(dim.int_value);
+    else if (dim.is_symbol("?"))
+      t.dims.push_back(kUnknownDim);
+    else
+      fail_at(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
+  }
+  return t;
+}
+
+Graph parse_graph(std::string_view text, const std::string& file, const std::string& base_dir) {
+  const std::vector<SExpr> forms = read_sexprs(text, file);
+  return Parser(base_dir).run(forms);
+}
+
+Graph parse_graph_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DiagnosticError(SourceLocation{path, 0, 0}, "cannot read file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_graph(buffer.str(), path, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace eqsat::ops

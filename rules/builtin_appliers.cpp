@@ -1,0 +1,33 @@
+#include "builtin_appliers.hpp"
+
+#include "inline_calls.hpp"
+
+#include <array>
+
+namespace eqsat::rules {
+
+namespace {
+const std::array kAppliers = {
+    BuiltinApplier{"inline-calls",
+                   "(call F ARGS...) = F's body on ARGS; (get I (call F ...)) = its output I",
+                   &make_inline_calls},
+};
+}  // namespace
+
+std::span<const BuiltinApplier> builtin_appliers() {
+  return kAppliers;
+}
+
+std::vector<std::string> builtin_applier_names() {
+  std::vector<std::string> names;
+  for (const auto& a : kAppliers) names.emplace_back(a.name);
+  return names;
+}
+
+const BuiltinApplier* find_builtin_applier(std::string_view name) {
+  for (const auto& a : kAppliers)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+}  // namespace eqsat::rules

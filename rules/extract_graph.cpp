@@ -1,0 +1,141 @@
+#include "extract_graph.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using egraph::ProblemClassId;
+
+double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                 const ops::Type& result, const backend::CostModel& model) {
+  if (kind == ops::OpKind::Grad) return kGradCost;
+  const double c = model.op_cost(kind, operand_types, result);
+  return std::isfinite(c) ? c : kGradCost;
+}
+
+namespace {
+
+// How many times each class is expected to run: 1 outside loops, times a
+// scan's trip count inside its body (nested scans multiply). A class takes
+// the largest count over the ways roots reach it. Capped, so it terminates.
+std::unordered_map<EClassId, double> run_counts(const TensorEGraph& g,
+                                                std::span<const EClassId> roots,
+                                                const backend::CostModel& model) {
+  constexpr double kCap = 1e9;
+  const egraph::EGraph& eg = g.egraph();
+  std::unordered_map<EClassId, double> count;
+  std::vector<EClassId> work;
+  auto reach = [&](EClassId c, double m) {
+    c = eg.find(c);
+    m = std::min(m, kCap);
+    auto [it, fresh] = count.emplace(c, m);
+    if (!fresh && it->second >= m) return;
+    it->second = m;
+    work.push_back(c);
+  };
+  for (EClassId r : roots) reach(r, 1);
+  while (!work.empty()) {
+    const EClassId c = work.back();
+    work.pop_back();
+    const double m = count.at(c);
+    for (egraph::ENodeId n : eg.nodes(c)) {
+      const auto kids = eg.children(n);
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        const bool body = g.kind(n) == ops::OpKind::Scan && i == 0;
+        reach(kids[i], body ? m * static_cast<double>(model.trip_count(g.type(c))) : m);
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
+                             const backend::CostModel& model, egraph::ExtractorKind kind) {
+  const egraph::EGraph& eg = g.egraph();
+  const auto runs = run_counts(g, roots, model);
+  egraph::ExtractionProblem problem;
+  std::unordered_map<EClassId, ProblemClassId> pclass;
+  std::vector<EClassId> eclass_of;
+  for (EClassId c : eg.classes()) {
+    pclass.emplace(c, problem.add_class());
+    eclass_of.push_back(c);
+  }
+  std::vector<egraph::ENodeId> enode_of;
+  std::vector<ops::Type> types;
+  for (EClassId c : eg.classes()) {
+    for (egraph::ENodeId n : eg.nodes(c)) {
+      std::vector<ProblemClassId> kids;
+      types.clear();
+      for (EClassId k : eg.children(n)) {
+        kids.push_back(pclass.at(eg.find(k)));
+        types.push_back(g.type(k));
+      }
+      const auto r = runs.find(c);
+      const double times = r == runs.end() ? 1.0 : r->second;
+      problem.add_node(pclass.at(c),
+                       std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model)),
+                       std::move(kids));
+      enode_of.push_back(n);
+    }
+  }
+  for (EClassId r : roots) problem.add_root(pclass.at(eg.find(r)));
+  const egraph::Extraction x = egraph::extract(problem, kind);
+
+  // Terms in the extraction's order: children before parents.
+  std::vector<ops::TermRef> term_of(problem.num_classes(), nullptr);
+  for (ProblemClassId pc : x.order) {
+    const egraph::ProblemNodeId pn = *x.choices[pc.value];
+    const egraph::ENodeId n = enode_of[pn.value];
+    std::vector<ops::TermRef> operands;
+    for (ProblemClassId k : problem.node(pn).children) operands.push_back(term_of[k.value]);
+    term_of[pc.value] = ops::Term::make(g.kind(n), g.attrs(n), std::move(operands));
+  }
+  ExtractedTerms out;
+  out.cost = x.dag_cost;
+  for (EClassId r : roots) out.roots.push_back(term_of[pclass.at(eg.find(r)).value]);
+  return out;
+}
+
+double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model) {
+  // Run counts as for e-classes: largest over the paths from the roots.
+  std::unordered_map<ops::TermRef, double> count;
+  std::vector<ops::TermRef> work;
+  auto reach = [&](ops::TermRef t, double m) {
+    m = std::min(m, 1e9);
+    auto [it, fresh] = count.emplace(t, m);
+    if (!fresh && it->second >= m) return;
+    it->second = m;
+    work.push_back(t);
+  };
+  for (ops::TermRef r : roots) reach(r, 1);
+  while (!work.empty()) {
+    const ops::TermRef t = work.back();
+    work.pop_back();
+    const double m = count.at(t);
+    for (std::size_t i = 0; i < t->arity(); ++i) {
+      const bool body = t->kind() == ops::OpKind::Scan && i == 0;
+      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t->type())) : m);
+    }
+  }
+  std::vector<std::pair<ops::TermRef, double>> order(count.begin(), count.end());
+  std::ranges::sort(order, {}, [](const auto& p) { return p.first->id(); });  // a fixed sum order
+  std::vector<ops::Type> types;
+  double total = 0;
+  for (const auto& [t, times] : order) {
+    types.clear();
+    for (ops::TermRef o : t->operands()) types.push_back(o->type());
+    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model));
+  }
+  return total;
+}
+
+}  // namespace eqsat::rules

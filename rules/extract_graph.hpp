@@ -1,0 +1,45 @@
+// Extraction from a tensor e-graph back to terms, with the CPU backend's
+// cost model: every e-node costs what the executor would spend on it
+// (`backend::CostModel::op_cost` over its operand and result types), and a
+// DAG-aware extractor (greedy-dag by default) picks the cheapest term for
+// each root, paying once for a shared value.
+//
+// Loops: an e-node inside a scan body costs its op cost times the scan's
+// trip count (`CostModel::trip_count`; nested scans multiply), so work is
+// cheaper outside a loop than inside. `grad` (infinite cost for the
+// executor) costs kGradCost so that a graph whose gradients were not
+// expanded still extracts.
+#pragma once
+
+#include "tensor_egraph.hpp"
+
+#include "backend/cost_model.hpp"
+#include "egraph/extractor.hpp"
+
+#include <span>
+#include <vector>
+
+namespace eqsat::rules {
+
+inline constexpr double kGradCost = 1e18;
+
+struct ExtractedTerms {
+  std::vector<ops::TermRef> roots;  // one per requested root
+  double cost = 0;                  // of the DAG they form, each e-node once
+};
+
+// The cheapest terms for `roots` (a clean e-graph). Throws
+// egraph::ExtractionError if a root has no acyclic term.
+ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::EClassId> roots,
+                             const backend::CostModel& model,
+                             egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag);
+
+// The cost of the DAG of terms under `roots` as the extractor counts it
+// (scan bodies times their trip counts).
+double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);
+
+// The cost of one application, as the extractor counts it.
+double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                 const ops::Type& result, const backend::CostModel& model);
+
+}  // namespace eqsat::rules

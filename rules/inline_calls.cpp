@@ -1,0 +1,131 @@
+#include "inline_calls.hpp"
+
+#include "op_symbols.hpp"
+
+#include <optional>
+#include <unordered_map>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::OpKind;
+
+namespace {
+
+// Finds every class holding a call, or a `get` of a call's tuple.
+class CallSearcher final : public egraph::Searcher {
+ public:
+  const egraph::VarLayout& layout() const override { return layout_; }
+  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
+    out.layout = &layout_;
+    for (OpKind k : {OpKind::Call, OpKind::Get})
+      for (EClassId c : g.classes_with_op(op_symbol(k))) {
+        if (out.size() >= limit) return;
+        out.roots.push_back(c);
+      }
+  }
+  void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
+                     std::size_t limit) const override {
+    out.layout = &layout_;
+    for (egraph::ENodeId n : g.nodes(c)) {
+      const auto k = op_of_symbol(g.op(n));
+      if ((k == OpKind::Call || k == OpKind::Get) && out.size() < limit) {
+        out.roots.push_back(g.find(c));
+        return;
+      }
+    }
+  }
+  std::string to_string() const override { return "(call ?f ?args...)"; }
+
+ private:
+  egraph::VarLayout layout_;
+};
+
+// Adds `body` with nominal k (free at its top level) replaced by args[k].
+class Instantiator {
+ public:
+  Instantiator(TensorEGraph& g, std::span<const EClassId> args) : g_(g), args_(args) {}
+
+  std::optional<EClassId> add(ops::TermRef t) {
+    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
+    std::optional<EClassId> c;
+    if (t->free_nominals().empty()) {
+      c = g_.add_term(t);  // closed: bodies of nested loops, constants, ...
+    } else if (t->kind() == OpKind::Nominal) {
+      const auto slot = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
+      if (slot < static_cast<std::int64_t>(args_.size())) c = args_[slot];
+    } else {
+      std::vector<EClassId> kids;
+      for (ops::TermRef o : t->operands()) {
+        const auto k = add(o);
+        if (!k) return std::nullopt;
+        kids.push_back(*k);
+      }
+      c = g_.add_op(t->kind(), t->attrs(), kids);
+    }
+    if (c) memo_.emplace(t, *c);
+    return c;
+  }
+
+ private:
+  TensorEGraph& g_;
+  std::span<const EClassId> args_;
+  std::unordered_map<ops::TermRef, EClassId> memo_;
+};
+
+class InlineApplier final : public egraph::Applier {
+ public:
+  explicit InlineApplier(TensorEGraph& g) : g_(g) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    // Copy the node list first: adding e-nodes may reallocate it.
+    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (egraph::ENodeId n : nodes) {
+      if (g_.kind(n) == OpKind::Call) {
+        changed |= inline_call(eg, root, n, 0, true);
+      } else if (g_.kind(n) == OpKind::Get) {
+        const auto index = g_.attrs(n).get<std::int64_t>(ops::AttrKey::Index);
+        const EClassId tuple = eg.children(n)[0];
+        const std::vector<egraph::ENodeId> calls(eg.nodes(tuple).begin(), eg.nodes(tuple).end());
+        for (egraph::ENodeId m : calls)
+          if (g_.kind(m) == OpKind::Call) changed |= inline_call(eg, root, m, index, false);
+      }
+    }
+    return changed;
+  }
+  std::string to_string() const override { return "inline-calls"; }
+
+ private:
+  // Merges `root` with output `index` of call `n`'s body on its arguments;
+  // `whole` when root is the call itself (single-output defs only).
+  bool inline_call(egraph::EGraph& eg, EClassId root, egraph::ENodeId n, std::int64_t index,
+                   bool whole) {
+    const auto kids = eg.children(n);
+    const ops::TermRef fn = g_.data(kids[0]).rep;
+    if (fn->kind() != OpKind::Fn || index >= static_cast<std::int64_t>(fn->arity())) return false;
+    if (whole && fn->arity() != 1) return false;  // a tuple: inlined through `get`
+    const std::vector<EClassId> args(kids.begin() + 1, kids.end());
+    const auto body = Instantiator(g_, args).add(fn->operand(index));
+    if (!body) return false;
+    // The arguments may be more precise than the parameters: the body's
+    // type then refines the call's; anything else is not the same value.
+    const ops::Type& a = g_.type(root);
+    const ops::Type& b = g_.type(*body);
+    if (a.index() != b.index() || (std::holds_alternative<ops::TensorType>(a) &&
+                                   !ops::compatible(std::get<0>(a), std::get<0>(b))))
+      return false;
+    return eg.merge(root, *body);
+  }
+
+  TensorEGraph& g_;
+};
+
+}  // namespace
+
+egraph::Rewrite make_inline_calls(TensorEGraph& g) {
+  return egraph::Rewrite("inline-calls", std::make_shared<CallSearcher>(),
+                         std::make_shared<InlineApplier>(g));
+}
+
+}  // namespace eqsat::rules

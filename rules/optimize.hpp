@@ -1,0 +1,82 @@
+// The optimize pipeline: load a Graph into a tensor e-graph (one term, one
+// e-node, bodies included), run the rule program's schedule step by step,
+// extract the cheapest equivalent Graph with the backend's cost model, and
+// report what happened (LANGUAGE.md, `eqsat optimize`).
+//
+//   RuleProgram rules = load_default_rules();
+//   OptimizeReport report;
+//   ops::Graph better = optimize(graph, rules, &report);
+//   std::cout << report.to_json().dump(2);
+#pragma once
+
+#include "rule_ast.hpp"
+
+#include "backend/cost_model.hpp"
+#include "egraph/extractor.hpp"
+#include "egraph/runner.hpp"
+#include "ops/graph.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace eqsat::rules {
+
+// What one rewrite did over the whole schedule.
+struct RuleReport {
+  std::string name;  // a birewrite's reverse direction is NAME-rev
+  std::string ruleset;
+  std::size_t matches = 0;       // found by e-matching (after attribute and literal checks)
+  std::size_t applications = 0;  // matches whose application changed the e-graph
+  std::size_t refused = 0;       // matches refused by typed rewriting
+};
+
+// One step of the schedule.
+struct PhaseReport {
+  std::string step;  // "run" or "saturate"
+  std::vector<std::string> rulesets;
+  std::size_t iterations = 0;
+  egraph::StopReason stop_reason = egraph::StopReason::Saturated;
+  double seconds = 0;
+  std::size_t enodes = 0, eclasses = 0;  // at the end of the step
+};
+
+struct OptimizeReport {
+  std::size_t iterations = 0;  // over all steps
+  std::string stop_reason;     // of the last step
+  std::size_t enodes = 0, eclasses = 0;
+  double cost_before = 0, cost_after = 0;  // estimated ns, each shared value once
+  double load_seconds = 0, rewrite_seconds = 0, extract_seconds = 0, total_seconds = 0;
+  std::vector<PhaseReport> phases;
+  std::vector<RuleReport> rules;  // in program order
+
+  // The JSON report: iterations, stop_reason, enodes, eclasses, cost_before,
+  // cost_after, seconds {load, rewrite, extract, total}, phases [...] and
+  // rules {NAME: {ruleset, matches, applications, refused}}.
+  nlohmann::json to_json() const;
+};
+
+struct OptimizeOptions {
+  backend::CostWeights weights;
+  egraph::ExtractorKind extractor = egraph::ExtractorKind::kGreedyDag;
+};
+
+// The cheapest graph equivalent to `graph` that the rules find within the
+// schedule's limits; inputs keep their order, outputs their names, and each
+// def that an extracted call still uses keeps its name (the others are
+// dropped: every call of them was inlined).
+// Deterministic: the same input gives the same graph.
+ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
+                    OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
+
+// The shipped rule files (rules/*.rules of the source tree), in name order.
+std::vector<std::string> default_rule_files();
+// Rule files parsed and checked together, `use` accepting the built-in
+// appliers. Throws ops::DiagnosticError listing every error.
+RuleProgram load_rule_files(std::span<const std::string> paths);
+// The shipped rules, parsed and checked together.
+RuleProgram load_default_rules();
+
+}  // namespace eqsat::rules

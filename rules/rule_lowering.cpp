@@ -1,0 +1,361 @@
+#include "rule_lowering.hpp"
+
+#include "builtin_appliers.hpp"
+#include "op_symbols.hpp"
+#include "predicate_eval.hpp"
+
+#include "ops/type_error.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using egraph::Payload;
+using egraph::PayloadMatch;
+using egraph::Subst;
+using egraph::Symbol;
+using ops::AttrValue;
+
+namespace {
+
+// An integer axis and a one-element list name the same axis.
+bool same_attr(const AttrValue& a, const AttrValue& b) {
+  auto as_list = [](const AttrValue& v) -> std::optional<ops::IntList> {
+    if (auto* i = std::get_if<std::int64_t>(&v)) return ops::IntList{*i};
+    if (auto* l = std::get_if<ops::IntList>(&v)) return *l;
+    return std::nullopt;
+  };
+  const auto la = as_list(a), lb = as_list(b);
+  if (la && lb) return *la == *lb;
+  return ops::attr_value_equal(a, b);
+}
+
+// A left side lowered to an e-graph pattern, with what the pattern alone
+// cannot check.
+struct Lhs {
+  struct Node {
+    enum class Kind { Var, Literal, Op } kind = Kind::Var;
+    const Pattern* ast = nullptr;
+  };
+  egraph::Pattern pattern;
+  std::vector<Node> nodes;  // parallel to pattern's nodes
+
+  // Attribute variables bound by a match.
+  using Bindings = std::map<std::string, AttrValue>;
+
+  Lhs(const Pattern& ast, TensorEGraph& g) { lower(ast, g); }
+
+  std::uint32_t lower(const Pattern& ast, TensorEGraph& g) {
+    std::uint32_t i = 0;
+    switch (ast.kind) {
+      case Pattern::Kind::Var:
+        i = pattern.var(ast.var);
+        record(i, Node::Kind::Var, ast);
+        return i;
+      case Pattern::Kind::Number:
+      case Pattern::Kind::Bool:
+        i = pattern.var(fmt::format("?#literal{}", pattern.size()));
+        record(i, Node::Kind::Literal, ast);
+        return i;
+      case Pattern::Kind::Op:
+        break;
+    }
+    std::vector<std::uint32_t> kids;
+    for (const auto& c : ast.children) kids.push_back(lower(c, g));
+    const PayloadMatch payload =
+        ops::op_info(ast.op).attr_mask == 0
+            ? PayloadMatch::exact(g.analysis().payloads().intern({}))
+            : PayloadMatch::bind(pattern.payload_var(fmt::format("?#attrs{}", pattern.size())));
+    i = pattern.op(op_symbol(ast.op), payload, kids);
+    record(i, Node::Kind::Op, ast);
+    return i;
+  }
+
+  void record(std::uint32_t i, Node::Kind kind, const Pattern& ast) {
+    if (nodes.size() <= i) nodes.resize(i + 1);
+    nodes[i] = {kind, &ast};
+  }
+
+  // Checks what the e-graph pattern could not; returns the attribute
+  // variables' values, or nullopt when the match does not hold.
+  std::optional<Bindings> verify(const TensorEGraph& g, const Subst& s) const {
+    const egraph::EGraph& eg = g.egraph();
+    std::vector<EClassId> cls(pattern.size());
+    Bindings bound;
+    for (std::uint32_t i = 0; i < pattern.size(); ++i) {
+      const auto& pn = pattern.node(i);
+      const Node& info = nodes[i];
+      if (pn.is_var) {
+        cls[i] = s.get(pattern.vars()[pn.var]);
+        if (info.kind == Node::Kind::Literal && !literal_matches(g.data(cls[i]), *info.ast))
+          return std::nullopt;
+        continue;
+      }
+      std::vector<EClassId> kids;
+      for (auto c : pattern.children(i)) kids.push_back(cls[c]);
+      const Payload p = pn.payload.kind == PayloadMatch::Kind::Var
+                            ? s.get_payload(pattern.payload_vars()[pn.payload.var])
+                            : pn.payload.value;
+      const auto found = eg.lookup(pn.op, p, kids);
+      if (!found) return std::nullopt;
+      cls[i] = *found;
+      if (pn.payload.kind == PayloadMatch::Kind::Var &&
+          !attrs_match(g, *info.ast, g.analysis().payloads().attrs(p), kids, bound))
+        return std::nullopt;
+    }
+    return bound;
+  }
+
+  // The attribute variables' values in a match (read from its payloads).
+  Bindings bindings(const TensorEGraph& g, const Subst& s) const {
+    Bindings bound;
+    for (std::uint32_t i = 0; i < pattern.size(); ++i) {
+      const auto& pn = pattern.node(i);
+      if (pn.is_var || pn.payload.kind != PayloadMatch::Kind::Var) continue;
+      const ops::Attrs& attrs =
+          g.analysis().payloads().attrs(s.get_payload(pattern.payload_vars()[pn.payload.var]));
+      for (const AttrPattern& a : nodes[i].ast->attrs)
+        if (a.is_var())
+          if (const AttrValue* v = attrs.find(a.key)) bound.emplace(a.var, *v);
+    }
+    return bound;
+  }
+
+  static bool literal_matches(const TensorData& d, const Pattern& lit) {
+    if (!d.is_tensor() || !d.uniform || !d.tensor_type().is_static()) return false;
+    if ((lit.kind == Pattern::Kind::Bool) != (d.tensor_type().dtype == ops::DType::Bool))
+      return false;
+    return *d.uniform == lit.number;
+  }
+
+  // The e-node's attributes agree with the pattern's: written values, the
+  // bindings of attribute variables, and the op's defaults elsewhere.
+  static bool attrs_match(const TensorEGraph& g, const Pattern& ast, const ops::Attrs& attrs,
+                          std::span<const EClassId> kids, Bindings& bound) {
+    ops::Attrs expected;
+    for (const AttrPattern& a : ast.attrs) {
+      if (!a.is_var()) {
+        expected.set(a.key, a.value);
+        continue;
+      }
+      const AttrValue* v = attrs.find(a.key);
+      if (!v) return false;
+      auto [it, fresh] = bound.emplace(a.var, *v);
+      if (!fresh && !same_attr(it->second, *v)) return false;
+      expected.set(a.key, *v);
+    }
+    std::vector<ops::TermRef> reps;
+    for (EClassId c : kids) reps.push_back(g.data(c).rep);
+    try {
+      ops::check_op(ast.op, expected, reps);  // canonicalizes, fills defaults
+    } catch (const ops::TypeError&) {
+      return false;
+    }
+    return expected == attrs;
+  }
+};
+
+// Finds the matches of a left side that hold beyond the e-graph pattern.
+class TensorSearcher final : public egraph::Searcher {
+ public:
+  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, std::string text)
+      : lhs_(std::move(lhs)), inner_(lhs_->pattern), g_(&g), text_(std::move(text)) {}
+
+  const egraph::VarLayout& layout() const override { return inner_.layout(); }
+  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
+    egraph::Matches all;
+    inner_.search(g, all, limit);
+    keep_verified(all, out);
+  }
+  void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
+                     std::size_t limit) const override {
+    egraph::Matches all;
+    inner_.search_eclass(g, c, all, limit);
+    keep_verified(all, out);
+  }
+  std::string to_string() const override { return text_; }
+
+ private:
+  void keep_verified(const egraph::Matches& all, egraph::Matches& out) const {
+    out.layout = &layout();
+    const std::size_t nv = layout().vars.size(), np = layout().payload_vars.size();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (!lhs_->verify(*g_, all.subst(i))) continue;
+      out.roots.push_back(all.roots[i]);
+      out.classes.insert(out.classes.end(), all.classes.begin() + i * nv,
+                         all.classes.begin() + (i + 1) * nv);
+      out.payloads.insert(out.payloads.end(), all.payloads.begin() + i * np,
+                          all.payloads.begin() + (i + 1) * np);
+    }
+  }
+
+  std::shared_ptr<const Lhs> lhs_;
+  egraph::PatternSearcher inner_;
+  const TensorEGraph* g_;
+  std::string text_;
+};
+
+}  // namespace
+
+// Builds a right side when it is well-typed and has the matched class's
+// type; counts the matches it refuses.
+class TypedApplier final : public egraph::Applier {
+ public:
+  TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g)
+      : lhs_(std::move(lhs)), rhs_(rhs), g_(&g) {}
+
+  bool apply(egraph::EGraph&, EClassId root, const Subst& s) override {
+    const Lhs::Bindings bound = lhs_->bindings(*g_, s);
+    const auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
+    if (!built || built->rep->type() != g_->data(root).type()) {
+      ++refused_;
+      return false;
+    }
+    return g_->egraph().merge(root, add(*built));
+  }
+  std::string to_string() const override { return rules::to_string(rhs_); }
+  std::size_t refused() const { return refused_; }
+
+ private:
+  // A typed right-side node: its representative, and its class once added.
+  struct Built {
+    const Pattern* ast = nullptr;
+    ops::TermRef rep = nullptr;
+    std::optional<EClassId> eclass;  // a variable's class
+    std::vector<Built> children;
+  };
+
+  // Types `p`; a literal takes the dtype of `sibling_dtype`'s operand (or of
+  // the matched class at the root).
+  std::optional<Built> type_side(const Pattern& p, const Subst& s, const Lhs::Bindings& bound,
+                                 const ops::Type& context, const ops::DType* sibling) const {
+    Built b{&p, nullptr, std::nullopt, {}};
+    switch (p.kind) {
+      case Pattern::Kind::Var:
+        b.eclass = s.get(Symbol(p.var));
+        b.rep = g_->data(*b.eclass).rep;
+        return b;
+      case Pattern::Kind::Number:
+      case Pattern::Kind::Bool: {
+        std::optional<ops::DType> meet;
+        if (sibling)
+          meet = *sibling;
+        else if (std::holds_alternative<ops::TensorType>(context))
+          meet = std::get<ops::TensorType>(context).dtype;
+        b.rep = ops::Term::scalar(literal_dtype(p, meet), p.number);
+        return b;
+      }
+      case Pattern::Kind::Op:
+        break;
+    }
+    // Operands that are not literals first: literals take their dtype.
+    std::optional<ops::DType> meet;
+    b.children.resize(p.children.size());
+    for (std::size_t i = 0; i < p.children.size(); ++i) {
+      const Pattern& c = p.children[i];
+      if (c.kind == Pattern::Kind::Number || c.kind == Pattern::Kind::Bool) continue;
+      auto child = type_side(c, s, bound, context, nullptr);
+      if (!child) return std::nullopt;
+      if (!meet && !child->rep->is_tuple()) meet = child->rep->tensor_type().dtype;
+      b.children[i] = std::move(*child);
+    }
+    std::vector<ops::TermRef> reps;
+    for (std::size_t i = 0; i < p.children.size(); ++i) {
+      const Pattern& c = p.children[i];
+      if (c.kind == Pattern::Kind::Number || c.kind == Pattern::Kind::Bool) {
+        auto lit = type_side(c, s, bound, context, meet ? &*meet : nullptr);
+        b.children[i] = std::move(*lit);
+      }
+      reps.push_back(b.children[i].rep);
+    }
+    ops::Attrs attrs;
+    for (const AttrPattern& a : p.attrs) attrs.set(a.key, a.is_var() ? bound.at(a.var) : a.value);
+    try {
+      b.rep = ops::Term::make(p.op, std::move(attrs), std::move(reps));
+    } catch (const ops::TypeError&) {
+      return std::nullopt;
+    }
+    return b;
+  }
+
+  EClassId add(const Built& b) const {
+    if (b.eclass) return *b.eclass;
+    std::vector<EClassId> kids;
+    for (const Built& c : b.children) kids.push_back(add(c));
+    const Payload p = g_->analysis().payloads().intern(b.rep->attrs());
+    return g_->egraph().add(op_symbol(b.rep->kind()), p, kids);
+  }
+
+  std::shared_ptr<const Lhs> lhs_;
+  const Pattern& rhs_;
+  TensorEGraph* g_;
+  std::size_t refused_ = 0;
+};
+
+namespace {
+
+// The guard of a rewrite: every condition holds on the match.
+egraph::Condition make_condition(std::vector<Condition> conditions, const TensorEGraph& g) {
+  return [conditions = std::move(conditions), &g](const egraph::EGraph&, EClassId, const Subst& s) {
+    std::vector<PredicateArg> args;
+    for (const Condition& c : conditions) {
+      args.clear();
+      for (const ConditionArg& a : c.args) {
+        PredicateArg arg;
+        if (a.kind == ConditionArg::Kind::Var) arg.eclass = s.get(Symbol(a.var));
+        arg.int_value = a.int_value;
+        arg.dtype = a.dtype;
+        args.push_back(arg);
+      }
+      if (!evaluate(c.predicate, args, g)) return false;
+    }
+    return true;
+  };
+}
+
+}  // namespace
+
+LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
+  for (const Rewrite& r : program.rewrites()) {
+    auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
+      auto lhs = std::make_shared<const Lhs>(from, g);
+      auto searcher = std::make_shared<TensorSearcher>(lhs, g, rules::to_string(from));
+      auto applier = std::make_shared<TypedApplier>(lhs, to, g);
+      egraph::Rewrite rw(name, searcher, applier);
+      if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
+      rewrites_.push_back(std::move(rw));
+      rulesets_.push_back(r.ruleset);
+      appliers_.push_back(applier);
+    };
+    add_direction(r.name, r.lhs, r.rhs);
+    if (r.bidirectional) add_direction(r.name + "-rev", r.rhs, r.lhs);
+  }
+  for (const Use& u : program.uses()) {
+    const BuiltinApplier* builtin = find_builtin_applier(u.applier);
+    if (!builtin) throw std::logic_error("rule program uses unknown applier " + u.applier);
+    rewrites_.push_back(builtin->make(g));
+    rulesets_.push_back(u.ruleset);
+    appliers_.push_back(nullptr);
+  }
+}
+
+LoweredRules::~LoweredRules() = default;
+
+std::vector<const egraph::Rewrite*> LoweredRules::select(
+    std::span<const std::string> rulesets) const {
+  std::vector<const egraph::Rewrite*> out;
+  for (std::size_t i = 0; i < rewrites_.size(); ++i)
+    if (std::ranges::find(rulesets, rulesets_[i]) != rulesets.end()) out.push_back(&rewrites_[i]);
+  return out;
+}
+
+std::size_t LoweredRules::refused(std::size_t i) const {
+  return appliers_[i] ? appliers_[i]->refused() : 0;
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,265 @@
+#include "tensor_analysis.hpp"
+
+#include "const_fold.hpp"
+#include "op_symbols.hpp"
+#include "scalar_eval.hpp"
+
+#include "egraph/egraph.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace eqsat::rules {
+
+using ops::OpKind;
+
+namespace {
+
+// Representatives prefer constants, then leaves, then the oldest term.
+int rep_rank(ops::TermRef t) {
+  if (t->kind() == OpKind::Const) return 0;
+  return ops::op_info(t->kind()).group == ops::OpGroup::Leaf ? 1 : 2;
+}
+
+// Dimensions a type knows (over a tuple's elements).
+int known_dims(const ops::Type& t) {
+  int n = 0;
+  auto count = [&](const ops::TensorType& x) {
+    for (auto d : x.dims) n += d != ops::kUnknownDim;
+  };
+  if (auto* x = std::get_if<ops::TensorType>(&t))
+    count(*x);
+  else
+    for (const auto& e : std::get<ops::TupleType>(t).elements) count(e);
+  return n;
+}
+
+// Two types of one value: equal where both know a dimension.
+bool compatible_types(const ops::Type& a, const ops::Type& b) {
+  if (a.index() != b.index()) return false;
+  if (auto* x = std::get_if<ops::TensorType>(&a)) return ops::compatible(*x, std::get<0>(b));
+  const auto& xs = std::get<ops::TupleType>(a).elements;
+  const auto& ys = std::get<ops::TupleType>(b).elements;
+  if (xs.size() != ys.size()) return false;
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    if (!ops::compatible(xs[i], ys[i])) return false;
+  return true;
+}
+
+// The representative: the most precise type first (a class's type is
+// refined when, say, a step count becomes a known constant), then
+// constants, leaves, and the oldest term.
+bool better_rep(ops::TermRef a, ops::TermRef b) {
+  const int ka = known_dims(a->type()), kb = known_dims(b->type());
+  if (ka != kb) return ka > kb;
+  const int ra = rep_rank(a), rb = rep_rank(b);
+  return ra != rb ? ra < rb : a->id() < b->id();
+}
+
+bool all_of_array(const ops::Array& a, bool (*pred)(double)) {
+  for (std::int64_t i = 0; i < a.size(); ++i)
+    if (!pred(a.element(i))) return false;
+  return true;
+}
+
+bool is_shape_op(OpKind k) {
+  switch (k) {
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::ExpandDims:
+    case OpKind::Squeeze:
+    case OpKind::BroadcastTo:
+    case OpKind::Flip:
+    case OpKind::Index:
+    case OpKind::Slice:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What the op alone says about the sign of its result, given its operands'.
+bool nonneg_of(OpKind k, std::span<const TensorData* const> xs) {
+  auto all = [&] { return std::ranges::all_of(xs, [](auto* x) { return x->nonneg; }); };
+  switch (k) {
+    case OpKind::Abs:
+    case OpKind::Square:
+    case OpKind::Sqrt:
+    case OpKind::Exp:
+    case OpKind::Softplus:
+    case OpKind::Sigmoid:
+    case OpKind::Softmax:
+    case OpKind::ZerosLike:
+    case OpKind::OnesLike:
+    case OpKind::Zeros:
+    case OpKind::Ones:
+      return true;
+    case OpKind::Maximum:
+      return xs[0]->nonneg || xs[1]->nonneg;
+    case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::Minimum:
+    case OpKind::Sum:
+    case OpKind::Prod:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Mean:
+    case OpKind::Log1p:  // log1p(x) >= 0 for x >= 0
+    case OpKind::Expm1:
+    case OpKind::Full:
+    case OpKind::Concat:
+    case OpKind::Stack:
+    case OpKind::Dot:
+      return all();
+    case OpKind::Where:
+      return xs[1]->nonneg && xs[2]->nonneg;
+    default:
+      return is_shape_op(k) && xs[0]->nonneg;
+  }
+}
+
+// "Every element equals c" for the result of an op whose operands' facts
+// are `xs`, with result dtype `dtype`.
+std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs,
+                                 std::span<const TensorData* const> xs, ops::DType dtype) {
+  switch (k) {
+    case OpKind::Const: {
+      const auto& a = attrs.get<ops::Array>(ops::AttrKey::Value);
+      return a.uniform_value();
+    }
+    case OpKind::Zeros:
+    case OpKind::ZerosLike:
+      return 0.0;
+    case OpKind::Ones:
+    case OpKind::OnesLike:
+      return 1.0;
+    case OpKind::Full:
+      if (xs[0]->uniform) return convert_scalar(*xs[0]->uniform, dtype);
+      return std::nullopt;
+    case OpKind::Max:
+    case OpKind::Min:
+      return xs[0]->uniform;
+    case OpKind::Concat:
+    case OpKind::Stack: {
+      std::optional<double> u;
+      for (auto* x : xs) {
+        if (!x->uniform) return std::nullopt;
+        const double v = convert_scalar(*x->uniform, dtype);
+        if (u && !(*u == v)) return std::nullopt;
+        u = v;
+      }
+      return u;
+    }
+    default:
+      break;
+  }
+  if (is_shape_op(k)) return xs[0]->uniform;
+  if (!ops::is_elementwise(k)) return std::nullopt;
+  std::vector<TypedScalar> args;
+  for (auto* x : xs) {
+    if (!x->uniform || !x->is_tensor()) return std::nullopt;
+    args.push_back({x->tensor_type().dtype, *x->uniform});
+  }
+  return eval_scalar(k, args, dtype);
+}
+
+}  // namespace
+
+TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n) {
+  const auto kind = op_of_symbol(n.op);
+  if (!kind) throw std::logic_error(fmt::format("tensor analysis: unknown op {}", n.op.name()));
+  const ops::Attrs& attrs = payloads_.attrs(n.payload);
+  std::vector<const TensorData*> xs;
+  std::vector<ops::TermRef> reps;
+  for (egraph::EClassId c : n.children) {
+    xs.push_back(&data(c));
+    reps.push_back(xs.back()->rep);
+  }
+  TensorData d;
+  d.rep = ops::Term::make(*kind, attrs, std::move(reps));
+  if (*kind == OpKind::Nominal) {
+    d.free_nominals = {attrs.get<std::int64_t>(ops::AttrKey::Slot)};
+  } else if (*kind != OpKind::Fn) {  // a body binds every nominal inside it
+    for (auto* x : xs)
+      d.free_nominals.insert(d.free_nominals.end(), x->free_nominals.begin(),
+                             x->free_nominals.end());
+    std::ranges::sort(d.free_nominals);
+    d.free_nominals.erase(std::unique(d.free_nominals.begin(), d.free_nominals.end()),
+                          d.free_nominals.end());
+  }
+  if (!d.is_tensor()) return d;
+  const ops::TensorType& t = d.tensor_type();
+  if (*kind == OpKind::Const) {
+    d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
+  } else if (t.is_static() && t.num_elements() <= kMaxFoldedElements && !xs.empty() &&
+             std::ranges::all_of(xs, [](auto* x) { return x->value.has_value(); })) {
+    std::vector<const ops::Array*> values;
+    for (auto* x : xs) values.push_back(&*x->value);
+    d.value = fold_constant(*kind, attrs, values, t);
+  }
+  d.uniform = uniform_of(*kind, attrs, xs, t.dtype);
+  if (!d.uniform && d.value) d.uniform = d.value->uniform_value();
+  if (!d.value && d.uniform && t.is_static() && t.num_elements() <= kMaxFoldedElements)
+    d.value = ops::Array::filled(t.dtype, t.dims, *d.uniform);
+  const bool integral = !ops::is_float(t.dtype);
+  d.finite = integral ||
+             (d.value && all_of_array(*d.value, [](double v) { return std::isfinite(v); })) ||
+             (d.uniform && std::isfinite(*d.uniform)) || (is_shape_op(*kind) && xs[0]->finite);
+  d.nonneg = t.dtype == ops::DType::Bool ||
+             (d.value && all_of_array(*d.value, [](double v) { return !(v < 0); })) ||
+             (d.uniform && !(*d.uniform < 0)) || nonneg_of(*kind, xs);
+  return d;
+}
+
+egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
+  if (!a.rep) {  // the data of a class merged away
+    const bool changed = b.rep != nullptr;
+    a = std::move(b);
+    return {changed, false};
+  }
+  if (!b.rep) return {false, true};
+  if (!compatible_types(a.type(), b.type()))
+    throw std::logic_error(fmt::format("tensor analysis: merging classes of types {} and {}",
+                                       ops::to_string(a.type()), ops::to_string(b.type())));
+  egraph::DidMerge d;
+  // A new representative is a change of facts only when it refines the type.
+  const bool refines_a = known_dims(b.type()) > known_dims(a.type());
+  const bool refines_b = known_dims(a.type()) > known_dims(b.type());
+  if (better_rep(b.rep, a.rep)) a.rep = b.rep;
+  d.a_changed |= refines_a;
+  d.b_changed |= refines_b;
+  auto take = [&](auto& x, auto& y) {
+    if (!x && y) {
+      x = std::move(y);
+      d.a_changed = true;
+    } else if (x && !y) {
+      d.b_changed = true;
+    }
+  };
+  take(a.value, b.value);
+  take(a.uniform, b.uniform);
+  std::vector<std::int64_t> common;
+  std::ranges::set_intersection(a.free_nominals, b.free_nominals, std::back_inserter(common));
+  d.a_changed |= common.size() != a.free_nominals.size();
+  d.b_changed |= common.size() != b.free_nominals.size();
+  a.free_nominals = std::move(common);
+  for (auto [x, y] : {std::pair{&a.finite, b.finite}, std::pair{&a.nonneg, b.nonneg}}) {
+    d.a_changed |= !*x && y;
+    d.b_changed |= *x && !y;
+    *x = *x || y;
+  }
+  return d;
+}
+
+void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
+  const TensorData& d = data(c);
+  if (!d.value || d.rep->kind() == OpKind::Const) return;
+  const egraph::Payload p = payloads_.intern(ops::Attrs{{ops::AttrKey::Value, *d.value}});
+  const egraph::EClassId k = g.add(op_symbol(OpKind::Const), p, {});
+  g.merge(c, k);
+}
+
+}  // namespace eqsat::rules

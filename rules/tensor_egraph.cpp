@@ -1,0 +1,65 @@
+#include "tensor_egraph.hpp"
+
+#include "op_symbols.hpp"
+
+#include "ops/type_error.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+
+TensorEGraph::TensorEGraph() : g_(std::make_unique<TensorAnalysis>()) {}
+
+EClassId TensorEGraph::add_term(ops::TermRef term) {
+  // Post-order without recursion: bodies and long chains may be deep.
+  std::vector<std::pair<ops::TermRef, bool>> stack{{term, false}};
+  std::vector<EClassId> children;
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    if (loaded_.contains(t)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded) {
+      stack.back().second = true;
+      for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it)
+        if (!loaded_.contains(*it)) stack.push_back({*it, false});
+      continue;
+    }
+    stack.pop_back();
+    children.clear();
+    for (ops::TermRef o : t->operands()) children.push_back(loaded_.at(o));
+    const egraph::Payload p = analysis().payloads().intern(t->attrs());
+    loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
+  }
+  return g_.find(loaded_.at(term));
+}
+
+std::optional<EClassId> TensorEGraph::add_op(ops::OpKind kind, ops::Attrs attrs,
+                                             std::span<const EClassId> children,
+                                             std::string* error) {
+  std::vector<ops::TermRef> reps;
+  for (EClassId c : children) reps.push_back(data(c).rep);
+  ops::TermRef rep;
+  try {
+    rep = ops::Term::make(kind, std::move(attrs), std::move(reps));
+  } catch (const ops::TypeError& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+  const egraph::Payload p = analysis().payloads().intern(rep->attrs());
+  return g_.add(op_symbol(kind), p, children);
+}
+
+ops::OpKind TensorEGraph::kind(egraph::ENodeId n) const {
+  return *op_of_symbol(g_.op(n));
+}
+
+const ops::Attrs& TensorEGraph::attrs(egraph::ENodeId n) const {
+  return analysis().payloads().attrs(g_.payload(n));
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,174 @@
+// The compiled form of a graph: elementwise fusion (one instruction, one
+// pass, same numbers as op by op), the fallback when shapes differ at run
+// time, buffer reuse across runs, in-place updates, and outputs that never
+// alias inputs or constants.
+#include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
+
+#include "array_compare.hpp"
+#include "graph_builder.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace eqsat;
+using namespace eqsat::test;
+
+namespace {
+
+const auto kF64 = DType::F64;
+constexpr auto kAny = ops::kUnknownDim;
+
+// tanh(log(exp(sin(x) * x) + c)): six fusable ops.
+TermRef chain(TermRef x, TermRef c) {
+  TermRef t = op(OpKind::Mul, {op(OpKind::Sin, {x}), x});
+  return op(OpKind::Tanh, {op(OpKind::Log, {op(OpKind::Add, {op(OpKind::Exp, {t}), c})})});
+}
+
+ops::Array ramp(ops::Dims shape, double scale) {
+  ops::Array a(kF64, std::move(shape));
+  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = std::sin(i * 0.37) * scale;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("an elementwise chain becomes one instruction with the op-by-op result") {
+  TermRef x = input("x", kF64, {kAny});
+  TermRef c = input("c", kF64);
+  TermRef y = chain(x, c);
+  backend::Program fused = backend::compile(graph({x, c}, {y}));
+  CHECK(fused.num_instructions() == 1);
+  for (std::int64_t n : {0, 1, 7, 511, 512, 513, 1025, 5000}) {
+    INFO("n " << n);
+    const ops::Array xv = ramp({n}, 2.0);
+    const ops::Array cv = ops::Array::scalar(kF64, 1.0);
+    const ops::Array got = fused.run({xv, cv})[0];
+    ops::Array want(kF64, {n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double v = xv.data<double>()[i];
+      want.data<double>()[i] = std::tanh(std::log(std::exp(std::sin(v) * v) + 1.0));
+    }
+    CHECK(test::compare_arrays(got, want) == "");
+  }
+}
+
+TEST_CASE("f32 chains fuse too and compute in f32") {
+  TermRef x = input("x", DType::F32, {kAny});
+  TermRef y =
+      op(OpKind::Sigmoid, {op(OpKind::Sub, {op(OpKind::Cos, {x}), op(OpKind::Square, {x})})});
+  backend::Program p = backend::compile(graph({x}, {y}));
+  CHECK(p.num_instructions() == 1);
+  ops::Array xv(DType::F32, {1037});
+  for (std::int64_t i = 0; i < xv.size(); ++i) xv.data<float>()[i] = std::sin(i * 0.37f) * 3;
+  const ops::Array got = p.run({xv})[0];
+  REQUIRE(got.dtype() == DType::F32);
+  for (std::int64_t i = 0; i < xv.size(); ++i) {
+    const double v = xv.data<float>()[i];
+    CHECK(got.element(i) == Approx(1 / (1 + std::exp(-(std::cos(v) - v * v)))).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("a value read twice or an output ends a fused group") {
+  TermRef x = input("x", kF64, {4});
+  TermRef e = op(OpKind::Exp, {x});
+  // e is read by two ops: it is computed once, its readers fuse separately.
+  TermRef y = op(OpKind::Add, {op(OpKind::Sin, {e}), op(OpKind::Cos, {e})});
+  backend::Program p = backend::compile(graph({x}, {y, e}));
+  CHECK(p.num_instructions() == 2);
+  const auto out = p.run({ramp({4}, 1.0)});
+  for (int i = 0; i < 4; ++i) {
+    const double ev = std::exp(std::sin(i * 0.37));
+    CHECK(out[1].element(i) == Approx(ev));
+    CHECK(out[0].element(i) == Approx(std::sin(ev) + std::cos(ev)));
+  }
+}
+
+TEST_CASE("fused groups fall back to op by op when shapes broadcast at run time") {
+  TermRef x = input("x", kF64, {kAny, kAny});
+  TermRef r = input("r", kF64, {kAny});
+  TermRef y = op(OpKind::Sqrt, {op(OpKind::Mul, {op(OpKind::Abs, {x}), op(OpKind::Exp, {r})})});
+  backend::Program p = backend::compile(graph({x, r}, {y}));
+  CHECK(p.num_instructions() == 1);
+  const ops::Array xv = ramp({3, 4}, 3.0), rv = ramp({4}, 1.0);
+  const ops::Array got = p.run({xv, rv})[0];
+  REQUIRE(got.shape() == ops::Dims{3, 4});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      CHECK(got.element(i * 4 + j) ==
+            Approx(std::sqrt(std::abs(xv.element(i * 4 + j)) * std::exp(rv.element(j)))));
+  // A mismatch inside the group is reported at the op that fails.
+  ops::Graph g = graph({x, r}, {y});
+  g.locations[y->operand(0)] = {"fuse.eg", 5, 7};
+  try {
+    backend::compile(g).run({ramp({3, 4}, 1.0), ramp({5}, 1.0)});
+    FAIL("no error");
+  } catch (const backend::RuntimeError& e) {
+    CHECK(std::string(e.what()) ==
+          "fuse.eg:5:7: error: mul: shapes (3 4) and (5) do not broadcast");
+  }
+}
+
+TEST_CASE("single-element leaves broadcast inside a fused pass") {
+  TermRef x = input("x", kF64, {kAny, 3});
+  TermRef one = input("one", kF64, {1, 1});
+  TermRef y = op(OpKind::Exp, {op(OpKind::Mul, {x, one})});
+  backend::Program p = backend::compile(graph({x, one}, {y}));
+  CHECK(p.num_instructions() == 1);
+  const ops::Array xv = ramp({2, 3}, 1.0);
+  const ops::Array got = p.run({xv, ops::Array::filled(kF64, {1, 1}, 2.0)})[0];
+  REQUIRE(got.shape() == ops::Dims{2, 3});
+  for (int i = 0; i < 6; ++i) CHECK(got.element(i) == Approx(std::exp(2 * xv.element(i))));
+  // A single element of higher rank than the rest widens the result.
+  TermRef v = input("v", kF64, {kAny});
+  TermRef z = op(OpKind::Exp, {op(OpKind::Mul, {v, one})});
+  const ops::Array wide = backend::compile(graph({v, one}, {z}))
+                              .run({vec({0, 1}), ops::Array::filled(kF64, {1, 1}, 1.0)})[0];
+  CHECK(wide.shape() == ops::Dims{1, 2});
+}
+
+TEST_CASE("running again reuses every intermediate buffer; only outputs are new") {
+  TermRef x = input("x", kF64, {64, 64});
+  TermRef s = op(OpKind::Softmax, {op(OpKind::Dot, {x, op(OpKind::Transpose, {x})})});
+  TermRef y = op(OpKind::Sum, {op(OpKind::Mul, {s, s})}, {{AttrKey::Axis, ops::IntList{1}}});
+  backend::Program p = backend::compile(graph({x}, {y}));
+  const ops::Array xv = ramp({64, 64}, 1.0);
+  p.run({xv});
+  const auto first = p.buffers_allocated();
+  for (int r = 0; r < 3; ++r) p.run({xv});
+  CHECK(p.buffers_allocated() == first + 3);  // one new output per run
+}
+
+TEST_CASE("set_index on a dying value updates it in place; the input is never written") {
+  TermRef x = input("x", kF64, {3});
+  TermRef e = op(OpKind::Exp, {x});
+  TermRef y = op(OpKind::SetIndex, {e, i64(1), f64(-1)});
+  backend::Program p = backend::compile(graph({x}, {y}));
+  const ops::Array xv = vec({0, 0, 0});
+  p.run({xv});
+  const auto before = p.buffers_allocated();
+  const auto out = p.run({xv});
+  CHECK(p.buffers_allocated() == before + 1);  // exp's buffer, then updated in place
+  CHECK(values(out[0]) == std::vector<double>{1, -1, 1});
+  CHECK(values(xv) == std::vector<double>{0, 0, 0});
+  // An update of the input itself copies it.
+  const auto copy =
+      backend::compile(graph({x}, {op(OpKind::SetIndex, {x, i64(0), f64(5)})})).run({xv});
+  CHECK(values(copy[0]) == std::vector<double>{5, 0, 0});
+  CHECK(values(xv) == std::vector<double>{0, 0, 0});
+}
+
+TEST_CASE("outputs own their buffers: an input, a view of it, a constant, a repeat") {
+  TermRef x = input("x", kF64, {2, 2});
+  TermRef k = ops::Term::constant(ops::Array::filled(kF64, {2}, 7));
+  TermRef r = op(OpKind::Reshape, {x}, {{AttrKey::Shape, ops::IntList{4}}});
+  ops::Array xv = ramp({2, 2}, 1.0);
+  auto out = backend::compile(graph({x}, {x, r, k, r})).run({xv});
+  for (auto& o : out) CHECK(o.unique());
+  out[0].data<double>()[0] = 100;
+  out[2].data<double>()[0] = 100;
+  CHECK(xv.element(0) == 0);
+  CHECK(k->const_value()->element(0) == 7);
+  CHECK(values(out[1]) == values(out[3]));
+}

@@ -1,0 +1,253 @@
+// The optimize pipeline on small graphs: each shipped rule set takes a
+// start graph to the expected goal ("start ⇒ goal"), typed rewriting
+// refuses ill-typed right sides, limits are honoured, runs are
+// deterministic, and alpha-equivalent scans share one e-class on loading.
+#include "rules/optimize.hpp"
+#include "rules/rule_parser.hpp"
+#include "rules/tensor_egraph.hpp"
+
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace eqsat;
+using namespace eqsat::rules;
+
+namespace {
+
+ops::Graph graph(const std::string& text) {
+  return ops::parse_graph(text, "t.eg", ".");
+}
+
+const RuleProgram& shipped() {
+  static const RuleProgram p = load_default_rules();
+  return p;
+}
+
+RuleProgram rules_from(const std::string& text) {
+  const RuleSource s{"t.rules", text};
+  return parse_rules(std::span(&s, 1));
+}
+
+// Optimizing `start` gives the outputs of `goal` (terms compare by identity);
+// on failure both graphs are printed.
+void check_optimizes(const RuleProgram& rules, const std::string& start, const std::string& goal,
+                     OptimizeReport* report = nullptr) {
+  const ops::Graph in = graph(start);
+  const ops::Graph expected = graph(goal);
+  const ops::Graph out = optimize(in, rules, report);
+  INFO("optimized:\n" << ops::print_graph(out) << "expected:\n" << ops::print_graph(expected));
+  REQUIRE(out.outputs.size() == expected.outputs.size());
+  for (std::size_t i = 0; i < out.outputs.size(); ++i)
+    CHECK(out.outputs[i].term == expected.outputs[i].term);
+}
+
+const RuleReport& rule(const OptimizeReport& r, const std::string& name) {
+  for (const auto& x : r.rules)
+    if (x.name == name) return x;
+  FAIL("no rule " << name);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("canonicalize: identities, double negation, sub normal form") {
+  check_optimizes(shipped(),
+                  "(input x (f64 ?)) (input y (f64 ?)) (output (add (neg (neg x)) (neg y)))",
+                  "(input x (f64 ?)) (input y (f64 ?)) (output (sub x y))");
+  check_optimizes(shipped(), "(input x (f64 ?)) (output (mul (add x 0) 1))",
+                  "(input x (f64 ?)) (output x)");
+  check_optimizes(shipped(), "(input x (f64 3)) (output (pow x 2))",
+                  "(input x (f64 3)) (output (square x))");
+  check_optimizes(shipped(), "(input x (f32 2 3)) (output (transpose (transpose x)))",
+                  "(input x (f32 2 3)) (output x)");
+}
+
+TEST_CASE("typed rewriting: a literal bigger than the operand is refused, not merged") {
+  // 0 has shape (3): x + 0 broadcasts a scalar x to (3), so it is not x.
+  OptimizeReport report;
+  check_optimizes(shipped(), "(input x f64) (output (add x (const (f64 3) (0 0 0))))",
+                  "(input x f64) (output (add x (const (f64 3) (0 0 0))))", &report);
+  CHECK(rule(report, "add-zero").refused >= 1);
+  CHECK(rule(report, "add-zero").applications == 0);
+}
+
+TEST_CASE("guards: mul-zero only for finite operands") {
+  check_optimizes(shipped(), "(input n (i64 4)) (output (mul n 0))",
+                  "(input n (i64 4)) (output (const (i64 4) (0 0 0 0)))");
+  check_optimizes(shipped(), "(input x (f64 4)) (output (mul x 0))",
+                  "(input x (f64 4)) (output (mul x 0))");
+}
+
+TEST_CASE("stabilize: the stable fused ops replace their expansions") {
+  check_optimizes(shipped(), "(input x (f64 5 3)) (output (log (softmax x :axis 1)))",
+                  "(input x (f64 5 3)) (output (log_softmax x :axis 1))");
+  check_optimizes(shipped(), "(input x (f64 ?)) (output (log (add 1 x)))",
+                  "(input x (f64 ?)) (output (log1p x))");
+  check_optimizes(shipped(), "(input x (f64 ?)) (output (sub (exp x) 1))",
+                  "(input x (f64 ?)) (output (expm1 x))");
+  check_optimizes(shipped(), "(input x (f64 ?)) (output (log (add 1 (exp x))))",
+                  "(input x (f64 ?)) (output (softplus x))");
+  check_optimizes(shipped(), "(input x (f64 ?)) (output (div 1 (add 1 (exp (neg x)))))",
+                  "(input x (f64 ?)) (output (sigmoid x))");
+  check_optimizes(shipped(), "(input x (f64 4 ?)) (output (log (sum (exp x) :axis 1)))",
+                  "(input x (f64 4 ?)) (output (logsumexp x :axis 1))");
+}
+
+TEST_CASE("linalg: a matrix chain is reordered by cost") {
+  // (A·B)·v costs a matrix product; A·(B·v) two matrix-vector products.
+  check_optimizes(shipped(),
+                  "(input a (f64 200 200)) (input b (f64 200 200)) (input v (f64 200 1))"
+                  "(output (dot (dot a b) v))",
+                  "(input a (f64 200 200)) (input b (f64 200 200)) (input v (f64 200 1))"
+                  "(output (dot a (dot b v)))");
+}
+
+TEST_CASE("attribute variables bind and omitted attributes must be defaults") {
+  const RuleProgram p = rules_from(R"(
+    (rewrite sm (log (softmax ?x :axis ?a)) (log_softmax ?x :axis ?a))
+    (rewrite tt (transpose (transpose ?x)) ?x))");
+  check_optimizes(p, "(input x (f64 2 3)) (output (log (softmax x :axis 0)))",
+                  "(input x (f64 2 3)) (output (log_softmax x :axis 0))");
+  // Two (0 2 1) transposes are not two default (reversing) transposes.
+  check_optimizes(
+      p, "(input x (f64 2 3 4)) (output (transpose (transpose x :perm (0 2 1)) :perm (0 2 1)))",
+      "(input x (f64 2 3 4)) (output (transpose (transpose x :perm (0 2 1)) :perm (0 2 1)))");
+}
+
+TEST_CASE("uniform constants fold through elementwise ops") {
+  check_optimizes(shipped(), "(input x (f64 2)) (output (add x (mul 2.0 3.0)))",
+                  "(input x (f64 2)) (output (add x 6))");
+}
+
+TEST_CASE("small constant arrays fold through elementwise and shape ops") {
+  check_optimizes(
+      shipped(),
+      "(input x (f64 2 3)) (output (add x (transpose (mul (const (f64 3 2) (1 2 3 4 5 6)) 2.0))))",
+      "(input x (f64 2 3)) (output (add x (const (f64 2 3) (2 6 10 4 8 12))))");
+}
+
+TEST_CASE("calls are inlined when cheaper, through get for several outputs; unused defs go") {
+  const std::string start = R"(
+    (input x (f64 8 4))
+    (def twice (fn ((v (f64 ? 4))) (add v v)))
+    (def both (fn ((v (f64 8 4))) (neg v) (exp v)))
+    (let b (call both x))
+    (output (call twice x))
+    (output (get 1 b)))";
+  OptimizeReport report;
+  const ops::Graph out = optimize(graph(start), shipped(), &report);
+  const ops::Graph goal = graph("(input x (f64 8 4)) (output (add x x)) (output (exp x))");
+  CHECK(out.outputs[0].term == goal.outputs[0].term);
+  CHECK(out.outputs[1].term == goal.outputs[1].term);
+  CHECK(out.defs.empty());
+  CHECK(rule(report, "inline-calls").applications >= 2);
+}
+
+TEST_CASE("a length folded to a constant refines the type of the class using it") {
+  const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped());
+  CHECK(out.outputs[0].term->type() == ops::Type{ops::TensorType{ops::DType::I64, {5}}});
+  CHECK(out.outputs[0].term == graph("(output (arange 5))").outputs[0].term);
+}
+
+TEST_CASE("the same input gives the same optimized graph twice") {
+  const std::string text =
+      "(input x (f64 8 ?)) (input y (f64 8 ?))"
+      "(output (log (add 1 (exp (add (mul x y) (mul y x))))))"
+      "(output (sub (exp (neg (neg x))) 1))";
+  OptimizeReport r1, r2;
+  const ops::Graph a = optimize(graph(text), shipped(), &r1);
+  const ops::Graph b = optimize(graph(text), shipped(), &r2);
+  CHECK(ops::print_graph(a) == ops::print_graph(b));
+  CHECK(r1.enodes == r2.enodes);
+  CHECK(r1.eclasses == r2.eclasses);
+  CHECK(r1.cost_after <= r1.cost_before);
+}
+
+TEST_CASE("limits are honoured on an exploding rule set") {
+  const RuleProgram p = rules_from(R"(
+    (rewrite comm (add ?x ?y) (add ?y ?x))
+    (birewrite assoc (add (add ?x ?y) ?z) (add ?x (add ?y ?z)))
+    (rewrite grow (add ?x ?y) (add (add ?x ?y) 0))
+    (schedule (saturate default :iter 50 :nodes 2000 :time 5)))");
+  std::string chain = "a0";
+  std::string inputs = "(input a0 (f64 4))";
+  for (int i = 1; i < 8; ++i) {
+    inputs += " (input a" + std::to_string(i) + " (f64 4))";
+    chain = "(add " + chain + " a" + std::to_string(i) + ")";
+  }
+  OptimizeReport report;
+  const ops::Graph out = optimize(graph(inputs + "(output " + chain + ")"), p, &report);
+  REQUIRE(report.phases.size() == 1);
+  CHECK(report.stop_reason == "node limit");
+  CHECK(report.enodes < 2000 + 100);
+  CHECK(out.outputs.size() == 1);
+}
+
+TEST_CASE("schedule steps run in order, each within its own iteration limit") {
+  // Not laws: a chain that needs one iteration per step to reach cos.
+  const RuleProgram p = rules_from(R"(
+    (ruleset first) (ruleset second)
+    (rewrite to-sin (exp ?x) (sin ?x) :ruleset first)
+    (rewrite to-cos (sin ?x) (cos ?x) :ruleset first)
+    (rewrite cos-to-tanh (cos ?x) (tanh ?x) :ruleset second)
+    (schedule (run first :iter 1) (run second :iter 5)))");
+  OptimizeReport report;
+  optimize(graph("(input x (f64 3)) (output (exp x))"), p, &report);
+  REQUIRE(report.phases.size() == 2);
+  CHECK(report.phases[0].iterations == 1);
+  CHECK(report.phases[0].stop_reason == egraph::StopReason::IterationLimit);
+  CHECK(rule(report, "to-sin").applications == 1);
+  CHECK(rule(report, "to-cos").applications == 0);       // needs a second iteration of `first`
+  CHECK(rule(report, "cos-to-tanh").applications == 0);  // no cos yet when `second` runs
+  CHECK(report.phases[1].stop_reason == egraph::StopReason::Saturated);
+}
+
+TEST_CASE("alpha-equivalent scans over the same inputs are one e-class after loading") {
+  const ops::Graph g = graph(R"(
+    (input x0 (f64 3))
+    (input a (f64 3))
+    (let s1 (scan :n-steps 4 :sit-sot (x0) :non-sequences (a) (fn (h w) (mul h w))))
+    (let s2 (scan :n-steps 4 :sit-sot (x0) :non-sequences (a) (fn (state weight) (mul state weight))))
+    (output (get 0 s1))
+    (output (get 0 s2)))");
+  TensorEGraph eg;
+  const auto c1 = eg.add_term(g.outputs[0].term);
+  const auto c2 = eg.add_term(g.outputs[1].term);
+  CHECK(eg.egraph().find(c1) == eg.egraph().find(c2));
+}
+
+TEST_CASE("the analysis types classes and binds nominals inside bodies") {
+  const ops::Graph g = graph(R"(
+    (input x0 (f64 3))
+    (input a (f64 3))
+    (let s (scan :n-steps 4 :sit-sot (x0) :non-sequences (a) (fn (h w) (mul h (exp w)))))
+    (output (get 0 s)))");
+  TensorEGraph eg;
+  const auto c = eg.add_term(g.outputs[0].term);
+  eg.egraph().rebuild();
+  CHECK(eg.type(c) == ops::Type{ops::TensorType{ops::DType::F64, {4, 3}}});
+  CHECK(eg.data(c).free_nominals.empty());
+  // Inside the body, exp(w) depends on nominal 1 only and is nonneg.
+  bool found = false;
+  for (auto cls : eg.egraph().classes())
+    for (auto n : eg.egraph().nodes(cls))
+      if (eg.kind(n) == ops::OpKind::Exp) {
+        found = true;
+        CHECK(eg.data(cls).free_nominals == std::vector<std::int64_t>{1});
+        CHECK(eg.data(cls).nonneg);
+      }
+  CHECK(found);
+}
+
+TEST_CASE("the JSON report has the documented fields") {
+  OptimizeReport report;
+  optimize(graph("(input x (f64 ?)) (output (neg (neg x)))"), shipped(), &report);
+  const auto j = report.to_json();
+  for (const char* key : {"iterations", "stop_reason", "enodes", "eclasses", "cost_before",
+                          "cost_after", "seconds", "phases", "rules"})
+    CHECK(j.contains(key));
+  CHECK(j["rules"]["neg-neg"]["applications"].get<int>() >= 1);
+  CHECK(j["cost_after"].get<double>() < j["cost_before"].get<double>());
+}

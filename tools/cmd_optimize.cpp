@@ -1,0 +1,96 @@
+// `eqsat optimize GRAPH [--rules FILE]... [--report FILE.json] [-o OUT.eg]`:
+// loads a graph into the tensor e-graph, runs the schedule of the shipped
+// rules (or of the given rule files), extracts the cheapest equivalent graph
+// with the backend's cost model and prints it as a valid `.eg` file (to
+// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json.
+#include "command.hpp"
+
+#include "egraph/extraction.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+#include "rules/optimize.hpp"
+#include "rules/rule_parser.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eqsat::tools {
+namespace {
+
+struct OptimizeArgs {
+  std::string graph;
+  std::vector<std::string> rules;
+  std::string report;
+  std::string out;
+  std::string extractor = "greedy-dag";
+};
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) std::cerr << path << ": error: cannot write file\n";
+  return static_cast<bool>(f);
+}
+
+int run_optimize(const OptimizeArgs& args) {
+  ops::Graph graph;
+  rules::RuleProgram program = [&] {
+    try {
+      graph = ops::parse_graph_file(args.graph);
+      return args.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(args.rules);
+    } catch (const ops::DiagnosticError& e) {
+      std::cerr << e.what() << "\n";
+      throw;
+    }
+  }();
+  rules::OptimizeOptions options;
+  options.extractor = *egraph::parse_extractor(args.extractor);
+  rules::OptimizeReport report;
+  ops::Graph best;
+  try {
+    best = rules::optimize(graph, program, &report, options);
+  } catch (const egraph::ExtractionError&) {
+    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
+    return kUserError;
+  }
+  const std::string text = ops::print_graph(best);
+  if (!args.out.empty()) {
+    if (!write_file(args.out, text)) return kUserError;
+  } else {
+    std::cout << text;
+  }
+  if (!args.report.empty() && !write_file(args.report, report.to_json().dump(2) + "\n"))
+    return kUserError;
+  return kSuccess;
+}
+
+void add_optimize_command(CLI::App& app, Action& action) {
+  auto args = std::make_shared<OptimizeArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("--rules", args->rules,
+                  "a rule file (.rules); repeatable; default: the shipped rule sets");
+  cmd->add_option("--report", args->report, "write the JSON report to this file");
+  cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
+  cmd->add_option("--extractor", args->extractor, "bottom-up, greedy-dag (default) or ilp")
+      ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
+  cmd->callback([args, &action] {
+    action = [args] {
+      try {
+        return run_optimize(*args);
+      } catch (const ops::DiagnosticError&) {
+        return static_cast<int>(kUserError);
+      }
+    };
+  });
+}
+
+const CommandRegistration kRegistration{"optimize", add_optimize_command};
+
+}  // namespace
+}  // namespace eqsat::tools
