@@ -47,6 +47,7 @@
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
 
+#include <algorithm>  // includers relied on it when abseil's tables were in this header
 #include <functional>
 #include <initializer_list>
 #include <memory>
