@@ -2,6 +2,7 @@
 
 #include "egraph/growth.hpp"
 
+#include <absl/container/flat_hash_set.h>
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -13,8 +14,35 @@ namespace eqsat::egraph {
 
 using ChildBuffer = absl::InlinedVector<EClassId, 8>;
 
+struct EGraph::Key {
+  Symbol op;
+  Payload payload;
+  std::span<const EClassId> children;
+  std::size_t hash;
+};
+
+struct EGraph::MemoHash {
+  using is_transparent = void;
+  const EGraph* g;
+  std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
+  std::size_t operator()(const Key& k) const { return k.hash; }
+};
+
+struct EGraph::MemoEq {
+  using is_transparent = void;
+  const EGraph* g;
+  bool operator()(ENodeId a, ENodeId b) const;
+  bool operator()(ENodeId a, const Key& k) const;
+  bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
+};
+
+struct EGraph::Memo {
+  explicit Memo(const EGraph* g) : set(0, MemoHash{g}, MemoEq{g}) {}
+  absl::flat_hash_set<ENodeId, MemoHash, MemoEq> set;
+};
+
 EGraph::EGraph(std::unique_ptr<Analysis> analysis)
-    : analysis_(std::move(analysis)), memo_(0, MemoHash{this}, MemoEq{this}) {
+    : analysis_(std::move(analysis)), memo_(std::make_unique<Memo>(this)) {
   if (analysis_) analysis_->attach(this);
 }
 
@@ -31,6 +59,10 @@ bool EGraph::MemoEq::operator()(ENodeId a, const Key& k) const {
     return false;
   }
   return std::equal(k.children.begin(), k.children.end(), g->kids(r));
+}
+
+std::size_t EGraph::hashcons_size() const {
+  return memo_->set.size();
 }
 
 std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
@@ -53,7 +85,8 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     c = uf_.find_compress(c);
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
-  if (auto it = memo_.find(key); it != memo_.end()) return find(records_[it->index()].cls);
+  if (auto it = memo_->set.find(key); it != memo_->set.end())
+    return find(records_[it->index()].cls);
   if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
@@ -80,7 +113,7 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     IdList<ENodeId>& ps = classes_[child.index()].parents;
     if (ps.empty() || ps.back() != n) ps.push_back(n);
   }
-  memo_.insert(n);
+  memo_->set.insert(n);
   ++num_classes_;
   ++num_visible_;
   ++version_;
@@ -113,8 +146,8 @@ std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
     c = find(c);
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
-  auto it = memo_.find(key);
-  if (it == memo_.end()) return std::nullopt;
+  auto it = memo_->set.find(key);
+  if (it == memo_->set.end()) return std::nullopt;
   return find(records_[it->index()].cls);
 }
 
@@ -122,8 +155,8 @@ std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
                                                    std::span<const EClassId> children) const {
   // Hash-cons entries of e-nodes that existed at the last rebuild keep their
   // keys until the next rebuild (only `repair` re-keys).
-  auto it = memo_.find(Key{op, payload, children, hash_enode(op, payload, children)});
-  if (it == memo_.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  auto it = memo_->set.find(Key{op, payload, children, hash_enode(op, payload, children)});
+  if (it == memo_->set.end() || it->index() >= snapshot_nodes_) return std::nullopt;
   return snapshot_root_[records_[it->index()].cls.index()];
 }
 
@@ -211,11 +244,11 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     bool stale = false;
     for (std::uint32_t i = 0; i < r.arity && !stale; ++i) stale = uf_.find(ch[i]) != ch[i];
     if (!stale) return;
-    memo_.erase(n);  // found by its old content, which it still has
+    memo_->set.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
     touch(r.cls);  // its class's sort order may have changed
   }
-  auto [it, inserted] = memo_.insert(n);
+  auto [it, inserted] = memo_->set.insert(n);
   if (inserted) return;
   // Congruent to e-node m: n dies, their classes merge.
   ENodeId m = *it;
@@ -239,6 +272,12 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
 }
 
 std::size_t EGraph::rebuild() {
+  if (rebuilding_) throw std::logic_error("EGraph::rebuild called from an analysis's modify");
+  rebuilding_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{rebuilding_};
   std::size_t unions = 0;
   while (!pending_.empty() || !analysis_pending_.empty()) {
     while (!pending_.empty()) {
@@ -374,9 +413,9 @@ void EGraph::check_invariants() const {
     for (EClassId c : ref.children) {
       if (find(c) != c) fail("e-node " + std::to_string(i) + " has a non-canonical child");
     }
-    auto it = memo_.find(
+    auto it = memo_->set.find(
         Key{ref.op, ref.payload, ref.children, hash_enode(ref.op, ref.payload, ref.children)});
-    if (it == memo_.end() || *it != ENodeId(i)) {
+    if (it == memo_->set.end() || *it != ENodeId(i)) {
       fail("e-node " + std::to_string(i) + " is not in the hash-cons under its content");
     }
     std::vector<EClassId> kids(ref.children.begin(), ref.children.end());
@@ -387,7 +426,7 @@ void EGraph::check_invariants() const {
       if (ps.empty() || ps.back() != ENodeId(i)) ps.push_back(ENodeId(i));
     }
   }
-  if (live != memo_.size()) fail("hash-cons size differs from the number of live e-nodes");
+  if (live != memo_->set.size()) fail("hash-cons size differs from the number of live e-nodes");
   if (visible_count != num_visible_) fail("visible e-node count is stale");
   // Classes.
   std::size_t roots = 0, listed = 0;
@@ -424,6 +463,23 @@ void EGraph::check_invariants() const {
                     expect_parents[i].end())) {
       fail("parents of class " + std::to_string(i) + " are not its live parent e-nodes");
     }
+    std::vector<std::uint32_t> words;
+    for (ENodeId n : cl.nodes) {
+      const NodeRecord& r = records_[n.index()];
+      words.insert(words.end(), {r.op, r.arity, static_cast<std::uint32_t>(r.payload),
+                                 static_cast<std::uint32_t>(r.payload >> 32)});
+      for (EClassId k : children(n)) words.push_back(k.value());
+    }
+    std::span<const std::uint32_t> packed = packed_nodes(c);
+    if (!std::equal(words.begin(), words.end(), packed.begin(), packed.end())) {
+      fail("the e-matching snapshot of class " + std::to_string(i) + " is stale");
+    }
+  }
+  if (snapshot_nodes_ != records_.size() || snapshot_root_.size() != uf_.size()) {
+    fail("the e-matching snapshot is stale");
+  }
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) {
+    if (snapshot_root_[i] != find(EClassId(i))) fail("the snapshot's roots are stale");
   }
   if (roots != live_classes_.size() || roots != num_classes_) fail("class count is stale");
   if (listed != num_visible_) fail("classes do not list every visible e-node once");
@@ -437,7 +493,7 @@ void EGraph::check_invariants() const {
 std::size_t EGraph::bytes() const {
   std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
-                  memo_.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
+                  memo_->set.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
                   live_classes_.capacity() * sizeof(EClassId) +
                   (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +
                   snapshot_root_.capacity() * sizeof(EClassId);

@@ -24,7 +24,8 @@
 //    content (operator, payload, children); `parents(c)` the live e-nodes
 //    that have c as a child, by id; `classes_with_op(op)` the canonical
 //    classes holding an e-node with that operator, by id;
-//  - the analysis data of each class agrees with each of its e-nodes.
+//  - the analysis data of each class agrees with each of its e-nodes;
+//  - the e-matching snapshot (packed e-nodes, roots) is that of this state.
 // Queries that list classes or nodes (`classes`, `nodes`, `parents`,
 // `classes_with_op`) are only meaningful when the e-graph is clean.
 //
@@ -46,8 +47,7 @@
 #include "egraph/symbol.hpp"
 #include "egraph/union_find.hpp"
 
-#include <absl/container/flat_hash_set.h>
-
+#include <algorithm>  // includers relied on it when abseil's tables were in this header
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -96,7 +96,8 @@ class EGraph {
 
   // Restores the invariants; returns the number of merges it performed
   // (congruences found). Runs check_invariants() afterwards when
-  // EQSAT_CHECK_INVARIANTS is defined.
+  // EQSAT_CHECK_INVARIANTS is defined. An analysis's modify must not call
+  // it (std::logic_error).
   std::size_t rebuild();
   bool clean() const { return clean_; }
 
@@ -143,7 +144,7 @@ class EGraph {
   // e-nodes that the rebuild will find to be duplicates.
   std::size_t num_nodes() const { return num_visible_; }
   // Number of hash-cons entries (visible and pruned live e-nodes).
-  std::size_t hashcons_size() const { return memo_.size(); }
+  std::size_t hashcons_size() const;
   // Number of e-node ids and class ids ever handed out.
   std::size_t num_node_ids() const { return records_.size(); }
   std::size_t num_class_ids() const { return uf_.size(); }
@@ -194,26 +195,13 @@ class EGraph {
     IdList<ENodeId> nodes;
     IdList<ENodeId> parents;
   };
-  struct Key {
-    Symbol op;
-    Payload payload;
-    std::span<const EClassId> children;
-    std::size_t hash;
-  };
-  struct MemoHash {
-    using is_transparent = void;
-    const EGraph* g;
-    std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
-    std::size_t operator()(const Key& k) const { return k.hash; }
-  };
-  struct MemoEq {
-    using is_transparent = void;
-    const EGraph* g;
-    bool operator()(ENodeId a, ENodeId b) const;
-    bool operator()(ENodeId a, const Key& k) const;
-    bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
-  };
-  using Memo = absl::flat_hash_set<ENodeId, MemoHash, MemoEq>;
+  // The hash-cons (an abseil flat_hash_set of e-node ids hashed and
+  // compared by content), defined in egraph.cpp so that includers of this
+  // header do not compile abseil's tables.
+  struct Key;
+  struct MemoHash;
+  struct MemoEq;
+  struct Memo;
 
   const EClassId* kids(const NodeRecord& r) const {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
@@ -241,7 +229,7 @@ class EGraph {
   std::vector<EClassId> children_;          // children of e-nodes with more than kInline
   std::vector<std::uint8_t> touched_flag_;  // by class id: already in touched_
   std::vector<EClass> classes_;             // by class id; empty unless canonical
-  Memo memo_;
+  std::unique_ptr<Memo> memo_;
   std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
   std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined
   std::vector<EClassId> touched_;          // classes whose lists need normalizing
@@ -256,6 +244,7 @@ class EGraph {
   std::size_t num_visible_ = 0;
   std::uint64_t version_ = 0;
   bool clean_ = true;
+  bool rebuilding_ = false;
 };
 
 }  // namespace eqsat::egraph

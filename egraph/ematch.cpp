@@ -1,5 +1,7 @@
 #include "egraph/ematch.hpp"
 
+#include <absl/container/inlined_vector.h>
+
 #include <algorithm>
 #include <deque>
 #include <numeric>

@@ -14,8 +14,6 @@
 #include "egraph/pattern.hpp"
 #include "egraph/subst.hpp"
 
-#include <absl/container/inlined_vector.h>
-
 #include <cstdint>
 #include <limits>
 #include <string>

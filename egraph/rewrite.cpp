@@ -1,5 +1,7 @@
 #include "egraph/rewrite.hpp"
 
+#include <absl/container/inlined_vector.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -73,6 +75,9 @@ Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
 }
 
 Rewrite::Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier)
+    : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
+
+Rewrite::Rewrite(std::string name, const MultiPattern& lhs, std::shared_ptr<Applier> applier)
     : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
 
 Rewrite::Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs)

@@ -36,16 +36,27 @@
 
 namespace eqsat::egraph {
 
-// Finds matches in the e-graph as of its last rebuild (see egraph.hpp).
+// Finds matches in the e-graph as of its last rebuild. A searcher should
+// read only that snapshot (`classes`, `classes_with_op`, `packed_nodes`,
+// `lookup_in_snapshot`, see egraph.hpp): the runner applies a rule's
+// matches before it searches the next rule, so live lists (`nodes`,
+// `parents`) may already show earlier rules' changes.
 class Searcher {
  public:
   virtual ~Searcher() = default;
   virtual const VarLayout& layout() const = 0;
-  // Appends matches to `out` (whose layout it sets), at most `limit`, and
-  // returns how many it found; with a sink, hands batches of them to the
-  // sink as it goes (MatchProgram::search).
-  virtual std::size_t search(const EGraph& g, Matches& out, std::size_t limit,
-                             const MatchSink* sink = nullptr) const = 0;
+  // Appends matches to `out` (whose layout it sets), at most `limit` more.
+  virtual void search(const EGraph& g, Matches& out, std::size_t limit) const = 0;
+  // The same, handing batches of matches to `sink` as it goes (which then
+  // clears them); returns how many it found. By default: `search`, then
+  // nothing streamed.
+  virtual std::size_t search_streaming(const EGraph& g, Matches& out, std::size_t limit,
+                                       const MatchSink& sink) const {
+    (void)sink;
+    std::size_t before = out.size();
+    search(g, out, limit);
+    return out.size() - before;
+  }
   virtual void search_eclass(const EGraph& g, EClassId c, Matches& out,
                              std::size_t limit) const = 0;
   virtual std::string to_string() const = 0;
@@ -58,9 +69,12 @@ class PatternSearcher final : public Searcher {
   explicit PatternSearcher(const Pattern& p) : program_(p), text_(p.to_string()) {}
   explicit PatternSearcher(const MultiPattern& p) : program_(p), text_(p.to_string()) {}
   const VarLayout& layout() const override { return program_.layout(); }
-  std::size_t search(const EGraph& g, Matches& out, std::size_t limit,
-                     const MatchSink* sink = nullptr) const override {
-    return program_.search(g, out, limit, sink);
+  void search(const EGraph& g, Matches& out, std::size_t limit) const override {
+    program_.search(g, out, limit);
+  }
+  std::size_t search_streaming(const EGraph& g, Matches& out, std::size_t limit,
+                               const MatchSink& sink) const override {
+    return program_.search(g, out, limit, &sink);
   }
   void search_eclass(const EGraph& g, EClassId c, Matches& out, std::size_t limit) const override {
     program_.search_eclass(g, c, out, limit);
@@ -117,6 +131,7 @@ class Rewrite {
   Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
           std::shared_ptr<Applier> applier);
   Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier);
+  Rewrite(std::string name, const MultiPattern& lhs, std::shared_ptr<Applier> applier);
   Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs);
   // lhs => rhs from text. Throws ParseError or std::invalid_argument.
   static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
@@ -137,10 +152,15 @@ class Rewrite {
   const Searcher& searcher() const { return *searcher_; }
   Applier& applier() const { return *applier_; }
 
+  // Searches (streaming into `sink` when given); returns how many matches
+  // were found.
   std::size_t search(const EGraph& g, Matches& out,
                      std::size_t limit = std::numeric_limits<std::size_t>::max(),
                      const MatchSink* sink = nullptr) const {
-    return searcher_->search(g, out, limit, sink);
+    if (sink) return searcher_->search_streaming(g, out, limit, *sink);
+    std::size_t before = out.size();
+    searcher_->search(g, out, limit);
+    return out.size() - before;
   }
   // Checks the conditions, then applies match i of `m`; true when the
   // e-graph changed.

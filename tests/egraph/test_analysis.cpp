@@ -112,3 +112,27 @@ TEST_CASE("random merges keep analysis data consistent with every e-node") {
     }
   }
 }
+
+namespace {
+
+// An analysis whose modify wrongly rebuilds once armed.
+struct Rebuilder : AnalysisOf<Rebuilder, int> {
+  bool armed = false;
+  int make(const EGraph&, const ENodeRef&) { return 0; }
+  DidMerge merge(int&, int) { return {}; }
+  void modify(EGraph& g, EClassId) {
+    if (armed) g.rebuild();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("rebuilding from modify during a rebuild is refused") {
+  EGraph g(std::make_unique<Rebuilder>());
+  EClassId a = g.add(kVar, 1), b = g.add(kVar, 2);
+  g.add(kAdd, 0, {a, a});
+  g.add(kAdd, 0, {b, a});
+  g.merge(a, b);
+  g.analysis<Rebuilder>().armed = true;  // the congruence merge calls modify
+  CHECK_THROWS_WITH(g.rebuild(), "EGraph::rebuild called from an analysis's modify");
+}

@@ -226,3 +226,25 @@ TEST_CASE("runner refuses two rules with one name") {
                                 Rewrite::parse("r", "(+ ?a ?b)", "(* ?a ?b)")};
   CHECK_THROWS_WITH(runner.run(rules), "Runner::run: two rules are named r");
 }
+
+TEST_CASE("a multi-pattern rule joins two classes through a shared variable") {
+  // ?a = (f ?x), ?b = (g ?x)  =>  merge ?a and ?b
+  struct Join : Applier {
+    std::uint32_t a = 0, b = 0;
+    void bind(const VarLayout& l) override {
+      a = *l.index_of(Symbol("?a"));
+      b = *l.index_of(Symbol("?b"));
+    }
+    bool apply(EGraph& g, EClassId, const Subst& s) override { return g.merge(s[a], s[b]); }
+  };
+  EGraph g;
+  EClassId fx = g.add_expr(RecExpr::parse("(f x)"));
+  EClassId gx = g.add_expr(RecExpr::parse("(g x)"));
+  EClassId gy = g.add_expr(RecExpr::parse("(g y)"));
+  Runner runner(g);
+  RunReport r = runner.run(std::vector<Rewrite>{
+      Rewrite("join", MultiPattern::parse("?a = (f ?x), ?b = (g ?x)"), std::make_shared<Join>())});
+  CHECK(r.stop_reason == StopReason::Saturated);
+  CHECK(g.find(fx) == g.find(gx));
+  CHECK(g.find(fx) != g.find(gy));
+}
