@@ -17,6 +17,9 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-inline-constants",
                    "a non-sequence whose value is a small constant moves into the body",
                    &make_scan_inline_constants},
+    BuiltinApplier{"scan-merge-duplicates",
+                   "a non-sequence equal to an earlier one is dropped; the body reads that one",
+                   &make_scan_merge_duplicates},
 };
 }  // namespace
 

@@ -74,13 +74,17 @@ class ScanSearcher final : public egraph::Searcher {
   egraph::VarLayout layout_;
 };
 
-// Drops non-sequences of the scans in a class; `inline_constants` chooses
-// which: those whose value is a small constant (moved into the body), or
-// those the body does not read.
+// Which non-sequences a DropNonSequence drops.
+enum class Drop {
+  Unused,     // the body does not read it
+  Constant,   // its value is a small constant: moved into the body
+  Duplicate,  // an earlier non-sequence has the same value: the body reads that one
+};
+
+// Drops non-sequences of the scans in a class, one per application.
 class DropNonSequence final : public egraph::Applier {
  public:
-  DropNonSequence(TensorEGraph& g, bool inline_constants)
-      : g_(g), inline_constants_(inline_constants) {}
+  DropNonSequence(TensorEGraph& g, Drop mode) : g_(g), mode_(mode) {}
 
   bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
     bool changed = false;
@@ -90,7 +94,9 @@ class DropNonSequence final : public egraph::Applier {
     return changed;
   }
   std::string to_string() const override {
-    return inline_constants_ ? "scan-inline-constants" : "scan-remove-unused";
+    return mode_ == Drop::Unused     ? "scan-remove-unused"
+           : mode_ == Drop::Constant ? "scan-inline-constants"
+                                     : "scan-merge-duplicates";
   }
 
  private:
@@ -111,12 +117,20 @@ class DropNonSequence final : public egraph::Applier {
         return std::ranges::binary_search(out->free_nominals(), slot);
       });
       TermRef value = nullptr;
-      if (inline_constants_) {
+      if (mode_ == Drop::Unused) {
+        if (read) continue;
+      } else if (mode_ == Drop::Constant) {
         const TensorData& d = g_.data(outer);
         if (!read || !d.value || d.value->size() > kMaxInlinedElements) continue;
         value = ops::Term::constant(*d.value);
-      } else if (read) {
-        continue;
+      } else {
+        std::int64_t same = -1;
+        for (std::int64_t i = 0; i < j && same < 0; ++i)
+          if (eg.find(kids[first_operand + static_cast<std::size_t>(i)]) == eg.find(outer))
+            same = i;
+        if (same < 0) continue;
+        const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+        value = ops::Term::nominal(first_slot + same, params[first_slot + same]);
       }
       // The first droppable non-sequence; later ones go in later iterations.
       ops::Attrs attrs = g_.attrs(n);
@@ -133,7 +147,7 @@ class DropNonSequence final : public egraph::Applier {
   }
 
   TensorEGraph& g_;
-  bool inline_constants_;
+  Drop mode_;
 };
 
 }  // namespace
@@ -149,12 +163,17 @@ TermRef drop_parameter(TermRef fn, std::int64_t slot, TermRef value) {
 
 egraph::Rewrite make_scan_remove_unused(TensorEGraph& g) {
   return egraph::Rewrite("scan-remove-unused", std::make_shared<ScanSearcher>(),
-                         std::make_shared<DropNonSequence>(g, false));
+                         std::make_shared<DropNonSequence>(g, Drop::Unused));
 }
 
 egraph::Rewrite make_scan_inline_constants(TensorEGraph& g) {
   return egraph::Rewrite("scan-inline-constants", std::make_shared<ScanSearcher>(),
-                         std::make_shared<DropNonSequence>(g, true));
+                         std::make_shared<DropNonSequence>(g, Drop::Constant));
+}
+
+egraph::Rewrite make_scan_merge_duplicates(TensorEGraph& g) {
+  return egraph::Rewrite("scan-merge-duplicates", std::make_shared<ScanSearcher>(),
+                         std::make_shared<DropNonSequence>(g, Drop::Duplicate));
 }
 
 }  // namespace eqsat::rules

@@ -65,3 +65,22 @@ TEST_CASE("simplified loops compute the same values") {
   REQUIRE(body != nullptr);
   CHECK(body->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params).size() == 2);
 }
+
+TEST_CASE("a non-sequence given twice is read once") {
+  const ops::Graph g = graph(R"(
+    (input x0 (f64 3)) (input a (f64 3))
+    (output (get 0 (scan :n-steps 4 :sit-sot (x0) :non-sequences (a a)
+      (fn (h u v) (add (mul h u) v))))))");
+  OptimizeReport report;
+  const ops::Graph out = optimize(g, load_default_rules(), &report);
+  INFO(ops::print_graph(out));
+  const ops::TermRef body = body_of(out.outputs[0].term);
+  REQUIRE(body != nullptr);
+  CHECK(body->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params).size() == 2);
+  const std::vector<ops::Array> inputs = {ops::Array::filled(ops::DType::F64, {3}, 0.5),
+                                          ops::Array::filled(ops::DType::F64, {3}, 1.25)};
+  const auto expected = backend::compile(g).run(inputs);
+  const auto actual = backend::compile(out).run(inputs);
+  for (std::int64_t i = 0; i < expected[0].size(); ++i)
+    CHECK(actual[0].element(i) == Approx(expected[0].element(i)));
+}
