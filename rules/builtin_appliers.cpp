@@ -20,6 +20,9 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-merge-duplicates",
                    "a non-sequence equal to an earlier one is dropped; the body reads that one",
                    &make_scan_merge_duplicates},
+    BuiltinApplier{"scan-hoist-invariants",
+                   "body work that reads only non-sequences moves out as a new non-sequence",
+                   &make_scan_hoist_invariants},
 };
 }  // namespace
 

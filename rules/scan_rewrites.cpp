@@ -1,11 +1,10 @@
 #include "scan_rewrites.hpp"
 
 #include "op_symbols.hpp"
+#include "substitute.hpp"
 
 #include <algorithm>
-#include <numeric>
-#include <stdexcept>
-#include <unordered_map>
+#include <vector>
 
 namespace eqsat::rules {
 
@@ -16,37 +15,6 @@ using ops::TermRef;
 namespace {
 
 inline constexpr std::int64_t kMaxInlinedElements = 64;
-
-class Renumber {
- public:
-  Renumber(std::int64_t slot, TermRef value) : slot_(slot), value_(value) {}
-
-  TermRef operator()(TermRef t) {
-    if (t->free_nominals().empty()) return t;  // closed, nested bodies included
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    TermRef out;
-    if (t->kind() == OpKind::Nominal) {
-      const auto s = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
-      if (s == slot_) {
-        if (!value_) throw std::logic_error("drop_parameter: the body reads the dropped slot");
-        out = value_;
-      } else {
-        out = s < slot_ ? t : ops::Term::nominal(s - 1, t->tensor_type());
-      }
-    } else {
-      std::vector<TermRef> kids;
-      for (TermRef o : t->operands()) kids.push_back((*this)(o));
-      out = ops::Term::make(t->kind(), t->attrs(), std::move(kids));
-    }
-    memo_.emplace(t, out);
-    return out;
-  }
-
- private:
-  std::int64_t slot_;
-  TermRef value_;
-  std::unordered_map<TermRef, TermRef> memo_;
-};
 
 // Finds every class holding a scan.
 class ScanSearcher final : public egraph::Searcher {
@@ -150,16 +118,68 @@ class DropNonSequence final : public egraph::Applier {
   Drop mode_;
 };
 
-}  // namespace
-
-TermRef drop_parameter(TermRef fn, std::int64_t slot, TermRef value) {
-  auto params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
-  params.erase(params.begin() + slot);
-  std::vector<TermRef> outputs;
-  Renumber renumber(slot, value);
-  for (TermRef o : fn->operands()) outputs.push_back(renumber(o));
-  return ops::Term::fn(std::move(params), std::move(outputs));
+// The first maximal subterm of a body level that reads only the slots in
+// [lo, hi) and is an op application (worth computing once).
+TermRef invariant_subterm(TermRef t, std::int64_t lo, std::int64_t hi) {
+  const auto& free = t->free_nominals();
+  if (free.empty()) return nullptr;  // closed: constant-folded, not hoisted
+  if (t->kind() != OpKind::Nominal && !t->is_tuple() && free.front() >= lo && free.back() < hi)
+    return t;
+  for (TermRef o : t->operands())
+    if (TermRef found = invariant_subterm(o, lo, hi)) return found;
+  return nullptr;
 }
+
+// Moves work that reads only non-sequences out of the scans in a class.
+class HoistInvariant final : public egraph::Applier {
+ public:
+  explicit HoistInvariant(TensorEGraph& g) : g_(g) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (egraph::ENodeId n : nodes)
+      if (g_.kind(n) == OpKind::Scan) changed |= hoist(eg, root, n);
+    return changed;
+  }
+  std::string to_string() const override { return "scan-hoist-invariants"; }
+
+ private:
+  bool hoist(egraph::EGraph& eg, EClassId root, egraph::ENodeId n) {
+    const ops::ScanSpec& spec = g_.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+    const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
+    const TermRef fn = g_.data(kids[0]).rep;
+    if (fn->kind() != OpKind::Fn || spec.num_nonsequences == 0) return false;
+    const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+    const auto nparams = static_cast<std::int64_t>(params.size());
+    const std::int64_t lo = nparams - spec.num_nonsequences;
+    TermRef target = nullptr;
+    for (TermRef out : fn->operands())
+      if ((target = invariant_subterm(out, lo, nparams))) break;
+    if (!target) return false;
+    // The outer value: the subterm with each non-sequence slot bound to its input.
+    std::vector<EClassId> args(params.size());
+    const std::size_t first_operand = kids.size() - static_cast<std::size_t>(spec.num_nonsequences);
+    for (std::int64_t j = 0; j < spec.num_nonsequences; ++j)
+      args[lo + j] = kids[first_operand + static_cast<std::size_t>(j)];
+    const auto outer = instantiate(g_, target, args);
+    if (!outer) return false;
+    const ops::TensorType& t = target->tensor_type();
+    std::vector<EClassId> operands = kids;
+    operands[0] = g_.add_term(replace_in_body(fn, target, ops::Term::nominal(nparams, t), t));
+    operands.push_back(*outer);
+    ops::Attrs attrs = g_.attrs(n);
+    ops::ScanSpec bigger = spec;
+    ++bigger.num_nonsequences;
+    attrs.set(ops::AttrKey::Scan, bigger);
+    const auto scan = g_.add_op(OpKind::Scan, std::move(attrs), operands);
+    return scan && eg.merge(root, *scan);
+  }
+
+  TensorEGraph& g_;
+};
+
+}  // namespace
 
 egraph::Rewrite make_scan_remove_unused(TensorEGraph& g) {
   return egraph::Rewrite("scan-remove-unused", std::make_shared<ScanSearcher>(),
@@ -169,6 +189,11 @@ egraph::Rewrite make_scan_remove_unused(TensorEGraph& g) {
 egraph::Rewrite make_scan_inline_constants(TensorEGraph& g) {
   return egraph::Rewrite("scan-inline-constants", std::make_shared<ScanSearcher>(),
                          std::make_shared<DropNonSequence>(g, Drop::Constant));
+}
+
+egraph::Rewrite make_scan_hoist_invariants(TensorEGraph& g) {
+  return egraph::Rewrite("scan-hoist-invariants", std::make_shared<ScanSearcher>(),
+                         std::make_shared<HoistInvariant>(g));
 }
 
 egraph::Rewrite make_scan_merge_duplicates(TensorEGraph& g) {

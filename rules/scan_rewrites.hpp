@@ -5,11 +5,16 @@
 //                          (at most 64 elements) moves into the body
 //   scan-merge-duplicates  a non-sequence with the same value as an earlier
 //                          one is dropped; the body reads the earlier one
+//   scan-hoist-invariants  work in the body that reads only non-sequences
+//                          is computed once outside and passed in as a new
+//                          non-sequence (extraction keeps it outside when
+//                          the trip count makes that cheaper)
 //
-// Both rebuild the body with one parameter replaced (by nothing, or by the
-// constant) and the later ones renumbered — DESIGN.md decision 6's
-// substitution, applied to the body's representative term — and merge the
-// new scan with the old one: same outer inputs otherwise, same results.
+// Each rebuilds the body's representative term with one parameter replaced
+// (by nothing, a constant, an earlier parameter) and the later ones
+// renumbered, or with one subterm replaced by a new parameter
+// (substitute.hpp, DESIGN.md decision 6), and merges the new scan with the
+// old one: both compute the same results; extraction picks.
 #pragma once
 
 #include "tensor_egraph.hpp"
@@ -21,10 +26,6 @@ namespace eqsat::rules {
 egraph::Rewrite make_scan_remove_unused(TensorEGraph& g);
 egraph::Rewrite make_scan_inline_constants(TensorEGraph& g);
 egraph::Rewrite make_scan_merge_duplicates(TensorEGraph& g);
-
-// The body `fn` without parameter `slot`: nominal(slot) becomes `value` (a
-// closed term or a nominal below `slot`; nullptr when the body does not
-// read it) and the nominals above it move down by one.
-ops::TermRef drop_parameter(ops::TermRef fn, std::int64_t slot, ops::TermRef value);
+egraph::Rewrite make_scan_hoist_invariants(TensorEGraph& g);
 
 }  // namespace eqsat::rules
