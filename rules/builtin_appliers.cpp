@@ -1,6 +1,7 @@
 #include "builtin_appliers.hpp"
 
 #include "inline_calls.hpp"
+#include "scan_rewrites.hpp"
 
 #include <array>
 
@@ -11,6 +12,17 @@ const std::array kAppliers = {
     BuiltinApplier{"inline-calls",
                    "(call F ARGS...) = F's body on ARGS; (get I (call F ...)) = its output I",
                    &make_inline_calls},
+    BuiltinApplier{"scan-remove-unused", "a non-sequence the scan body never reads is dropped",
+                   &make_scan_remove_unused},
+    BuiltinApplier{"scan-inline-constants",
+                   "a non-sequence whose value is a small constant moves into the body",
+                   &make_scan_inline_constants},
+    BuiltinApplier{"scan-merge-duplicates",
+                   "a non-sequence equal to an earlier one is dropped; the body reads that one",
+                   &make_scan_merge_duplicates},
+    BuiltinApplier{"scan-hoist-invariants",
+                   "body work that reads only non-sequences moves out as a new non-sequence",
+                   &make_scan_hoist_invariants},
 };
 }  // namespace
 

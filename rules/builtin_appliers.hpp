@@ -8,6 +8,9 @@
 //                  (get I (call F ARGS...)) = output I. Both forms stay in
 //                  the e-graph and extraction keeps the call only where it
 //                  is cheaper (a def with :inline false included).
+//   scan-remove-unused, scan-inline-constants, scan-merge-duplicates,
+//   scan-hoist-invariants
+//                  see scan_rewrites.hpp
 #pragma once
 
 #include "tensor_egraph.hpp"

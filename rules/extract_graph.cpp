@@ -16,7 +16,9 @@ using egraph::ProblemClassId;
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  const ops::Type& result, const backend::CostModel& model) {
   if (kind == ops::OpKind::Grad) return kGradCost;
-  const double c = model.op_cost(kind, operand_types, result);
+  double c = model.op_cost(kind, operand_types, result);
+  if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
+    c += kSlotCost * static_cast<double>(operand_types.size());
   return std::isfinite(c) ? c : kGradCost;
 }
 

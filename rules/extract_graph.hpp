@@ -22,6 +22,9 @@
 namespace eqsat::rules {
 
 inline constexpr double kGradCost = 1e18;
+// Binding one operand of a scan or call to its body's parameter, in ns: so
+// that of two loops computing the same, the one with fewer inputs wins.
+inline constexpr double kSlotCost = 1.0;
 
 struct ExtractedTerms {
   std::vector<ops::TermRef> roots;  // one per requested root

@@ -1,9 +1,9 @@
 #include "inline_calls.hpp"
 
 #include "op_symbols.hpp"
+#include "substitute.hpp"
 
 #include <optional>
-#include <unordered_map>
 
 namespace eqsat::rules {
 
@@ -43,38 +43,6 @@ class CallSearcher final : public egraph::Searcher {
   egraph::VarLayout layout_;
 };
 
-// Adds `body` with nominal k (free at its top level) replaced by args[k].
-class Instantiator {
- public:
-  Instantiator(TensorEGraph& g, std::span<const EClassId> args) : g_(g), args_(args) {}
-
-  std::optional<EClassId> add(ops::TermRef t) {
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    std::optional<EClassId> c;
-    if (t->free_nominals().empty()) {
-      c = g_.add_term(t);  // closed: bodies of nested loops, constants, ...
-    } else if (t->kind() == OpKind::Nominal) {
-      const auto slot = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
-      if (slot < static_cast<std::int64_t>(args_.size())) c = args_[slot];
-    } else {
-      std::vector<EClassId> kids;
-      for (ops::TermRef o : t->operands()) {
-        const auto k = add(o);
-        if (!k) return std::nullopt;
-        kids.push_back(*k);
-      }
-      c = g_.add_op(t->kind(), t->attrs(), kids);
-    }
-    if (c) memo_.emplace(t, *c);
-    return c;
-  }
-
- private:
-  TensorEGraph& g_;
-  std::span<const EClassId> args_;
-  std::unordered_map<ops::TermRef, EClassId> memo_;
-};
-
 class InlineApplier final : public egraph::Applier {
  public:
   explicit InlineApplier(TensorEGraph& g) : g_(g) {}
@@ -108,7 +76,7 @@ class InlineApplier final : public egraph::Applier {
     if (fn->kind() != OpKind::Fn || index >= static_cast<std::int64_t>(fn->arity())) return false;
     if (whole && fn->arity() != 1) return false;  // a tuple: inlined through `get`
     const std::vector<EClassId> args(kids.begin() + 1, kids.end());
-    const auto body = Instantiator(g_, args).add(fn->operand(index));
+    const auto body = instantiate(g_, fn->operand(index), args);
     if (!body) return false;
     // The arguments may be more precise than the parameters: the body's
     // type then refines the call's; anything else is not the same value.

@@ -251,3 +251,22 @@ TEST_CASE("the JSON report has the documented fields") {
   CHECK(j["rules"]["neg-neg"]["applications"].get<int>() >= 1);
   CHECK(j["cost_after"].get<double>() < j["cost_before"].get<double>());
 }
+
+TEST_CASE("scan rewrites drop unused non-sequences and move constants into bodies") {
+  const std::string start = R"(
+    (input x0 (f64 3))
+    (input unused (f64 7))
+    (let s (scan :n-steps 5 :sit-sot (x0) :non-sequences (unused 2.0)
+             (fn (h u k) (mul h k))))
+    (output (get 0 s)))";
+  OptimizeReport report;
+  const ops::Graph out = optimize(graph(start), shipped(), &report);
+  const ops::Graph goal = graph(R"(
+    (input x0 (f64 3))
+    (input unused (f64 7))
+    (output (get 0 (scan :n-steps 5 :sit-sot (x0) (fn (h) (mul h 2.0))))))");
+  INFO(ops::print_graph(out));
+  CHECK(out.outputs[0].term == goal.outputs[0].term);
+  CHECK(rule(report, "scan-remove-unused").applications >= 1);
+  CHECK(rule(report, "scan-inline-constants").applications >= 1);
+}

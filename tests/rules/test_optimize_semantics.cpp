@@ -95,11 +95,15 @@ TEST_CASE("random elementwise graphs compute the same values after optimization"
     std::function<std::string(int)> expr = [&](int depth) -> std::string {
       const int k = std::uniform_int_distribution<int>(0, 2)(rng);
       if (depth == 0 || k == 0) return pick(leaves);
-      if (k == 1) return "(" + pick(unary) + " " + expr(depth - 1) + ")";
-      return "(" + pick(binary) + " " + expr(depth - 1) + " " + expr(depth - 1) + ")";
+      // One statement per random draw, so the order of draws is fixed.
+      std::string out = std::string("(").append(pick(k == 1 ? unary : binary));
+      out.append(" ").append(expr(depth - 1));
+      if (k == 2) out.append(" ").append(expr(depth - 1));
+      return out.append(")");
     };
-    const std::string text = "(input x (f64 6)) (input y (f64 6)) (output (add x " + expr(5) +
-                             ")) (output (mul y " + expr(4) + "))";
+    std::string text = "(input x (f64 6)) (input y (f64 6)) (output (add x ";
+    text.append(expr(5)).append(")) (output (mul y ");
+    text.append(expr(4)).append("))");
     INFO("seed " << seed << ": " << text);
     const ops::Graph g = ops::parse_graph(text, "random.eg", ".");
     check_same_values(g, optimize(g, rules), seed);
