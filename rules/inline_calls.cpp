@@ -16,15 +16,13 @@ namespace {
 class CallSearcher final : public egraph::Searcher {
  public:
   const egraph::VarLayout& layout() const override { return layout_; }
-  std::size_t search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit,
-                     const egraph::MatchSink* = nullptr) const override {
+  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
     out.layout = &layout_;
     for (OpKind k : {OpKind::Call, OpKind::Get})
       for (EClassId c : g.classes_with_op(op_symbol(k))) {
-        if (out.size() >= limit) return out.size();
+        if (out.size() >= limit) return;
         out.roots.push_back(c);
       }
-    return out.size();
   }
   void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
                      std::size_t limit) const override {

@@ -167,12 +167,10 @@ class TensorSearcher final : public egraph::Searcher {
       : lhs_(std::move(lhs)), inner_(lhs_->pattern), g_(&g), text_(std::move(text)) {}
 
   const egraph::VarLayout& layout() const override { return inner_.layout(); }
-  std::size_t search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit,
-                     const egraph::MatchSink* = nullptr) const override {
+  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
     egraph::Matches all;
     inner_.search(g, all, limit);
     keep_verified(all, out);
-    return out.size();
   }
   void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
                      std::size_t limit) const override {
