@@ -76,6 +76,11 @@ struct Rewrite {
   Pattern rhs;
   std::vector<Condition> conditions;
   bool bidirectional = false;
+  // `:domain finite`: the law holds for finite operands (as in real
+  // arithmetic); with ±∞ or NaN operands the two sides may differ, as for
+  // any re-association. The optimizer applies it like any rule;
+  // check-rules draws only finite operands for it.
+  bool finite_domain = false;
   ops::SourceLocation where;
 };
 

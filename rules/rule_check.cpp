@@ -57,9 +57,10 @@ double random_int(Rng& rng, DType d) {
   return std::uniform_int_distribution<int>(-5, 5)(rng);
 }
 
-Array random_array(const ops::TensorType& t, Rng& rng) {
+// A random operand value; float specials (±∞, NaN) only when `specials`.
+Array random_array(const ops::TensorType& t, Rng& rng, bool specials) {
   Array a(t.dtype, t.dims);
-  const bool ieee = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+  const bool ieee = std::uniform_int_distribution<int>(0, 1)(rng) == 0 && specials;
   for (std::int64_t i = 0; i < a.size(); ++i) {
     const double v = t.dtype == DType::Bool   ? std::uniform_int_distribution<int>(0, 1)(rng)
                      : ops::is_float(t.dtype) ? random_float(rng, ieee)
@@ -110,9 +111,9 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
 
 // A random operand for variable `name`: an input, the absolute value of
 // one, a random constant, or an identity matrix; half the time what the
-// rule's conditions on it wish for.
-TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, Rng& rng,
-                       Bindings& inputs) {
+// rule's conditions on it wish for. Float specials only when `specials`.
+TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bool specials,
+                       Rng& rng, Bindings& inputs) {
   int kind = std::uniform_int_distribution<int>(0, 19)(rng);
   if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
     if (wish == Wish::Identity) {
@@ -127,9 +128,9 @@ TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, Rn
   const bool square = t.rank() == 2 && t.dims[0] == t.dims[1];
   if (kind >= 18 && square && t.dtype != DType::Bool)
     return ops::Term::constant(identity_matrix(t.dtype, t.dims[0]));
-  if (kind >= 12) return ops::Term::constant(random_array(t, rng));
+  if (kind >= 12) return ops::Term::constant(random_array(t, rng, specials));
   TermRef x = ops::Term::input(name.substr(1), t);
-  inputs.push_back({x, random_array(t, rng)});
+  inputs.push_back({x, random_array(t, rng, specials)});
   if (kind >= 8 && t.dtype != DType::Bool) return ops::Term::make(ops::OpKind::Abs, {}, {x});
   return x;
 }
@@ -263,7 +264,8 @@ void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
         t.dims = kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
       if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
         t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
-      inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), rng, inst.inputs));
+      inst.terms.emplace(
+          v, random_operand(v, t, wish_for(v, r.conditions), !r.finite_domain, rng, inst.inputs));
     }
     for (const auto& [v, key] : attr_vars) inst.attrs.emplace(v, random_attr(key, rng));
     TermRef lhs, rhs;

@@ -219,7 +219,7 @@ class RuleParser {
     r.name = name.text;
     r.lhs = pattern(e.items[2]);
     r.rhs = pattern(e.items[3]);
-    bool have_when = false, have_set = false;
+    bool have_when = false, have_set = false, have_domain = false;
     for (std::size_t i = 4; i < e.items.size(); ++i) {
       const SExpr& item = e.items[i];
       if (!item.is_keyword()) {
@@ -227,13 +227,15 @@ class RuleParser {
                                 what, r.name));
         continue;
       }
-      if (item.text != "when" && item.text != "ruleset") {
-        error(item,
-              fmt::format("unknown {} option :{} (expected :when or :ruleset)", what, item.text));
+      if (item.text != "when" && item.text != "ruleset" && item.text != "domain") {
+        error(item, fmt::format("unknown {} option :{} (expected :when, :ruleset or :domain)", what,
+                                item.text));
         if (i + 1 < e.items.size() && !e.items[i + 1].is_keyword()) ++i;  // its value
         continue;
       }
-      bool& seen = item.text == "when" ? have_when : have_set;
+      bool& seen = item.text == "when"      ? have_when
+                   : item.text == "ruleset" ? have_set
+                                            : have_domain;
       if (seen) error(item, fmt::format(":{} given twice", item.text));
       seen = true;
       if (i + 1 >= e.items.size()) {
@@ -243,6 +245,11 @@ class RuleParser {
       const SExpr& value = e.items[++i];
       if (item.text == "when") {
         r.conditions = conditions(value);
+      } else if (item.text == "domain") {
+        if (value.is_symbol("finite"))
+          r.finite_domain = true;
+        else
+          error(value, fmt::format(":domain takes `finite`, got {}", value.describe()));
       } else if (auto set = ruleset_option(value)) {
         r.ruleset = *set;
       }
