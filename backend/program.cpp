@@ -84,6 +84,10 @@ std::uint64_t Program::buffers_allocated() const {
   return state_->context.pool.allocations();
 }
 
+void Program::release_memory() {
+  state_->context.pool.clear();
+}
+
 std::size_t Program::num_instructions() const {
   return state_->main->num_instructions();
 }

@@ -57,6 +57,9 @@ class Program {
   // Buffers allocated from the system so far (not counting reuse from the
   // pool); a measure of the memory plan, used by the tests.
   std::uint64_t buffers_allocated() const;
+  // Frees the buffers the program keeps for reuse between runs (the next
+  // run allocates them again).
+  void release_memory();
   // Number of instructions of the top-level program (bodies excluded).
   std::size_t num_instructions() const;
   // Number of distinct bodies (`fn`s) compiled for scans and calls.

@@ -20,7 +20,7 @@ body = ("## executor\n\n"
         "`cmake --build build --target bench_executor_kernels`). Best of 5 runs after a\n"
         "warm-up (3 for NumPy's Python loop), one thread, on %s (%s cores).\n"
         "The graphs are in `bench/executor_kernels.cpp`; NumPy's code is in\n"
-        "`bench/executor_numpy.py`. No elementwise fusion yet: each op is one pass.\n\n"
+        "`bench/executor_numpy.py`. Elementwise chains are fused into one pass.\n\n"
         % (sys.argv[3], sys.argv[2])) + table
 text = open("bench/README.md").read()
 text = re.sub(r"## executor\n.*?(?=\n## |\Z)", lambda m: body.rstrip() + "\n", text, flags=re.S)

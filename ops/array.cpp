@@ -4,6 +4,7 @@
 #include "type_error.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -14,22 +15,39 @@
 namespace eqsat::ops {
 
 namespace {
-// Buffers of at least this size are aligned to it and backed by transparent
-// huge pages where the kernel offers them: first-touch page faults then cost
-// a few milliseconds per 100 MB instead of tens.
+// Buffers of at least this size are mapped straight from the kernel,
+// aligned to it and backed by transparent huge pages where the kernel
+// offers them: the pages come zeroed (no memset pass) and first-touch page
+// faults cost a few milliseconds per 100 MB instead of tens.
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 
-std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
-  const std::size_t align = nbytes >= kHugePage ? kHugePage : Array::kAlignment;
-  // Round up so vector loads of the last elements stay inside the buffer.
-  const std::size_t padded = (std::max<std::size_t>(nbytes, 1) + align - 1) / align * align;
-  auto* p = static_cast<std::byte*>(::operator new[](padded, std::align_val_t(align)));
+std::shared_ptr<std::byte[]> allocate_mapped(std::size_t nbytes) {
+  const std::size_t padded = (nbytes + kHugePage - 1) / kHugePage * kHugePage;
+  // Over-map by one huge page, then unmap the unaligned head and the tail.
+  void* raw =
+      mmap(nullptr, padded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  auto* base = static_cast<std::byte*>(raw);
+  const auto misalign = reinterpret_cast<std::uintptr_t>(base) % kHugePage;
+  std::byte* p = base + (misalign ? kHugePage - misalign : 0);
+  if (p > base) munmap(base, p - base);
+  if (p + padded < base + padded + kHugePage)
+    munmap(p + padded, base + padded + kHugePage - (p + padded));
 #ifdef MADV_HUGEPAGE
-  if (align == kHugePage) madvise(p, padded, MADV_HUGEPAGE);
+  madvise(p, padded, MADV_HUGEPAGE);
 #endif
+  return std::shared_ptr<std::byte[]>(p, [padded](std::byte* q) { munmap(q, padded); });
+}
+
+std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
+  if (nbytes >= kHugePage) return allocate_mapped(nbytes);
+  // Round up so vector loads of the last elements stay inside the buffer.
+  const std::size_t padded = (std::max<std::size_t>(nbytes, 1) + Array::kAlignment - 1) /
+                             Array::kAlignment * Array::kAlignment;
+  auto* p = static_cast<std::byte*>(::operator new[](padded, std::align_val_t(Array::kAlignment)));
   std::memset(p, 0, padded);
   return std::shared_ptr<std::byte[]>(
-      p, [align](std::byte* q) { ::operator delete[](q, std::align_val_t(align)); });
+      p, [](std::byte* q) { ::operator delete[](q, std::align_val_t(Array::kAlignment)); });
 }
 }  // namespace
 

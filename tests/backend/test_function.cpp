@@ -138,6 +138,9 @@ TEST_CASE("running again reuses every intermediate buffer; only outputs are new"
   const auto first = p.buffers_allocated();
   for (int r = 0; r < 3; ++r) p.run({xv});
   CHECK(p.buffers_allocated() == first + 3);  // one new output per run
+  p.release_memory();
+  p.run({xv});
+  CHECK(p.buffers_allocated() == first * 2 + 3);  // everything allocated afresh
 }
 
 TEST_CASE("set_index on a dying value updates it in place; the input is never written") {
