@@ -4,14 +4,15 @@
 // max; for bools the number of true elements) and writes DIR/NAME.npy per
 // output. `--random SEED` fills the inputs not given with reproducible
 // values: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3}, bools
-// fair coins, unknown dimensions 8. Until the optimizer lands the graph runs
-// as written (`--rules` is accepted and noted, `--no-opt` is the default).
+// fair coins, unknown dimensions 8. The graph is first optimized with the
+// shipped rules (or the `--rules` files); `--no-opt` runs it as written.
 #include "command.hpp"
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/npy.hpp"
+#include "rules/optimize.hpp"
 
 #include <fmt/format.h>
 
@@ -83,10 +84,21 @@ std::string summary(const ops::Array& a) {
   return s;
 }
 
+// The graph to execute: as written with --no-opt, else optimized. Terms the
+// optimizer kept are the same hash-consed terms, so they keep their source
+// positions for run-time errors.
+ops::Graph graph_to_run(const RunOptions& o) {
+  ops::Graph written = ops::parse_graph_file(o.graph);
+  if (o.no_opt) return written;
+  const rules::RuleProgram program =
+      o.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(o.rules);
+  ops::Graph best = rules::optimize(written, program);
+  best.locations.merge(written.locations);
+  return best;
+}
+
 int run(const RunOptions& o) {
-  const ops::Graph graph = ops::parse_graph_file(o.graph);
-  if (!o.rules.empty() && !o.no_opt)
-    std::cerr << "note: the optimizer is not available yet; running the graph as written\n";
+  const ops::Graph graph = graph_to_run(o);
   std::vector<std::optional<ops::Array>> values(graph.inputs.size());
   auto input_index = [&](const std::string& name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < graph.inputs.size(); ++i)
