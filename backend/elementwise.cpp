@@ -2,6 +2,7 @@
 // broadcasting and promotion. The dtype switch happens once per kernel
 // call; inner loops run over contiguous runs as Eigen array maps (or plain
 // loops the compiler vectorizes), with transcendentals vectorized.
+#include "subnormal_math.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "vector_math.hpp"
@@ -46,7 +47,8 @@ void softplus_f64(const double* x, double* y, std::int64_t n) {
   for (std::int64_t s = 0; s < n; s += kBlock) {
     const std::int64_t m = std::min(kBlock, n - s);
     Out<double> tm(t, m);
-    tm = (-In<double>(x + s, m).abs()).exp();
+    tm = -In<double>(x + s, m).abs();
+    exact_exp(t, t, m);
     vmath::log1p(t, t, m);
     Out<double>(y + s, m) = In<double>(x + s, m).max(0.0) + tm;
   }
@@ -80,10 +82,10 @@ void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
     constexpr bool f64 = std::is_same_v<T, double>;
     switch (kind) {
       case OpKind::Exp:
-        o = a.exp();
+        exact_exp(x, y, n);
         return;
       case OpKind::Log:
-        o = a.log();
+        exact_log(x, y, n);
         return;
       case OpKind::Sqrt:
         o = a.sqrt();

@@ -3,6 +3,7 @@
 // subtracted before exponentiating. Every reduction becomes one group
 // [outer, R, inner] (reduced axes that are not adjacent are first moved
 // last by one copy), reduced with Eigen over contiguous rows.
+#include "subnormal_math.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 
@@ -198,7 +199,8 @@ void softmax_typed(bool log, const T* x, T* y, const Group& g) {
         const T lse = std::log((row - s).exp().sum());
         res = row - (s + lse);
       } else {
-        res = (row - s).exp();
+        res = row - s;
+        exact_exp(res.data(), res.data(), r);  // tiny terms underflow to 0, as in NumPy
         res /= res.sum();
       }
     }
@@ -215,7 +217,8 @@ void softmax_typed(bool log, const T* x, T* y, const Group& g) {
     total.setZero();
     for (std::int64_t i = 0; i < r; ++i) {
       Out<T> yr(yb + i * n, n);
-      yr = (In<T>(xb + i * n, n) - shift).exp();
+      yr = In<T>(xb + i * n, n) - shift;
+      exact_exp(yr.data(), yr.data(), n);
       total += yr;
     }
     if (log) {
