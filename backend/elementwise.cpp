@@ -2,9 +2,10 @@
 // broadcasting and promotion. The dtype switch happens once per kernel
 // call; inner loops run over contiguous runs as Eigen array maps (or plain
 // loops the compiler vectorizes), with transcendentals vectorized.
-#include "subnormal_math.hpp"
+#include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "subnormal_math.hpp"
 #include "vector_math.hpp"
 
 #include <Eigen/Core>
@@ -18,13 +19,6 @@ namespace {
 
 using ops::DType;
 using ops::OpKind;
-
-template <class T>
-using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
-template <class T>
-using In = Eigen::Map<const Vec<T>>;
-template <class T>
-using Out = Eigen::Map<Vec<T>>;
 
 // `a` itself when it has dtype `d`, else a converted copy held in `storage`.
 const Array& as_dtype(const Array& a, DType d, Array& storage) {

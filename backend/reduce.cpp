@@ -3,9 +3,10 @@
 // subtracted before exponentiating. Every reduction becomes one group
 // [outer, R, inner] (reduced axes that are not adjacent are first moved
 // last by one copy), reduced with Eigen over contiguous rows.
-#include "subnormal_math.hpp"
+#include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "subnormal_math.hpp"
 
 #include <Eigen/Core>
 
@@ -20,13 +21,6 @@ using ops::AttrKey;
 using ops::DType;
 using ops::IntList;
 using ops::OpKind;
-
-template <class T>
-using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
-template <class T>
-using In = Eigen::Map<const Vec<T>>;
-template <class T>
-using Out = Eigen::Map<Vec<T>>;
 
 // A reduction's operand seen as [outer, R, inner], R the reduced length.
 struct Group {
