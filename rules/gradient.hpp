@@ -1,0 +1,28 @@
+// Reverse-mode differentiation of terms (DESIGN.md decision 7): one
+// backward pass over the DAG under a cost term, in reverse topological
+// order, each shared subterm visited once, cotangents of a term's uses
+// accumulated with `add`, each op's step its pullback from ops/pullback.hpp.
+//
+//   TermRef dx = gradient(cost, x);   // a term of x's type
+#pragma once
+
+#include "ops/term.hpp"
+
+namespace eqsat::rules {
+
+// The gradient of the float scalar `cost` with respect to `wrt` (a graph
+// input, or a body parameter `nominal` when `cost` is a body-level term),
+// as a term of wrt's type; `zeros_like(wrt)` when cost does not depend on
+// it. Calls on the way are inlined first (their bodies instantiated with
+// their arguments); bodies (`fn`) are closed, so a nominal inside a nested
+// body is never `wrt`. Throws ops::PullbackError when the path from wrt to
+// cost crosses an op without a pullback (scan, grad) or a shape the
+// pullbacks need statically.
+ops::TermRef gradient(ops::TermRef cost, ops::TermRef wrt);
+
+// `t` with every call whose body has a term output replaced by that body
+// on the call's arguments, and `(get I (call F ...))` by F's output I.
+// Bodies are left as they are.
+ops::TermRef inline_calls_in_term(ops::TermRef t);
+
+}  // namespace eqsat::rules
