@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -81,58 +82,248 @@ TermRef inline_calls_in_term(TermRef t) {
   return InlineCalls()(t);
 }
 
-TermRef gradient(TermRef cost, TermRef wrt) {
-  cost = inline_calls_in_term(cost);
-  const ops::TensorType& ct = cost->tensor_type();
-  if (!ct.is_scalar() || !ops::is_float(ct.dtype))
-    throw ops::PullbackError("grad: the cost must be a float scalar");
+namespace {
 
-  // The terms on a path from wrt to cost, in post-order (operands first).
+std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermRef> seeds,
+                         std::span<const TermRef> wrts);
+
+TermRef make(OpKind k, std::vector<TermRef> xs, ops::Attrs attrs = {}) {
+  return Term::make(k, std::move(attrs), std::move(xs));
+}
+
+[[noreturn]] void scan_unsupported(const std::string& why) {
+  throw ops::PullbackError("grad: differentiating through scan is not supported yet (" + why + ")");
+}
+
+// The pullback of a scan: a reverse scan. Supported: sequences read at tap
+// 0 only, sit-sots and nit-sots, non-sequences, no mit-sot, no :until, every
+// step kept. `gouts` holds one cotangent per output (nullptr: none).
+std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts) {
+  const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+  if (!spec.mitsot_taps.empty()) scan_unsupported("mit-sot");
+  if (spec.until) scan_unsupported(":until");
+  for (auto k : spec.keep)
+    if (k != 0) scan_unsupported(":keep");
+  for (const auto& taps : spec.sequence_taps)
+    if (taps != ops::IntList{0}) scan_unsupported("sequence taps other than 0");
+  const TermRef fn = scan->operand(0);
+  const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+  const std::size_t off = spec.has_n_steps ? 2 : 1;
+  const std::size_t nseq = spec.sequence_taps.size(),
+                    nsit = static_cast<std::size_t>(spec.num_sitsot),
+                    nnit = static_cast<std::size_t>(spec.num_nitsot),
+                    nnon = static_cast<std::size_t>(spec.num_nonsequences);
+  const auto& outs = std::get<ops::TupleType>(scan->type()).elements;
+  const std::int64_t steps = outs.empty() ? ops::kUnknownDim : outs[0].dims[0];
+  std::vector<TermRef> seqs, inits, nons;
+  for (std::size_t i = 0; i < nseq; ++i) seqs.push_back(scan->operand(off + i));
+  for (std::size_t j = 0; j < nsit; ++j) inits.push_back(scan->operand(off + nseq + j));
+  for (std::size_t m = 0; m < nnon; ++m) nons.push_back(scan->operand(off + nseq + nsit + m));
+  for (TermRef x : seqs) {
+    if (!ops::is_float(x->tensor_type().dtype)) scan_unsupported("a non-float sequence");
+    const bool whole = !spec.has_n_steps && nseq == 1;
+    if (!whole && (steps == ops::kUnknownDim || x->tensor_type().dims[0] != steps))
+      scan_unsupported("a sequence longer than the steps run");
+  }
+  for (std::size_t j = 0; j < nsit; ++j)
+    if (!ops::is_float(params[nseq + j].dtype)) scan_unsupported("a non-float state");
+
+  auto get = [&](std::size_t i) {
+    return make(OpKind::Get, {scan}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
+  };
+  auto flip0 = [](TermRef t) {
+    return make(OpKind::Flip, {t}, {{ops::AttrKey::Axis, ops::IntList{0}}});
+  };
+  auto cot = [&](std::size_t i) { return gouts[i] ? gouts[i] : make(OpKind::ZerosLike, {get(i)}); };
+
+  // Reverse-scan parameters: sequences x_t, s_{t-1}, gS_t, gO_t; sit-sots
+  // carry_j, acc_m (float non-sequences); non-sequences.
+  std::vector<ops::TensorType> rparams;
+  std::vector<TermRef> rseqs, rinits, rnons;
+  std::vector<TermRef> args(params.size());  // forward slot -> reverse nominal
+  auto param = [&](const ops::TensorType& t) {
+    const TermRef n = Term::nominal(static_cast<std::int64_t>(rparams.size()), t);
+    rparams.push_back(t);
+    return n;
+  };
+  std::vector<TermRef> xs, sprev, gs, go, carry, acc, theta;
+  for (std::size_t i = 0; i < nseq; ++i) {
+    xs.push_back(args[i] = param(params[i]));
+    rseqs.push_back(flip0(seqs[i]));
+  }
+  for (std::size_t j = 0; j < nsit; ++j) {
+    sprev.push_back(args[nseq + j] = param(params[nseq + j]));
+    TermRef prev = make(
+        OpKind::Concat,
+        {make(OpKind::ExpandDims, {inits[j]}, {{ops::AttrKey::Axis, std::int64_t{0}}}),
+         make(OpKind::Slice, {get(j)},
+              {{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Stop, std::int64_t{-1}}})},
+        {{ops::AttrKey::Axis, std::int64_t{0}}});
+    rseqs.push_back(flip0(prev));
+  }
+  for (std::size_t j = 0; j < nsit; ++j) {
+    gs.push_back(param(params[nseq + j]));
+    rseqs.push_back(flip0(cot(j)));
+  }
+  for (std::size_t k = 0; k < nnit; ++k) {
+    ops::TensorType t = outs[nsit + k];
+    t.dims.erase(t.dims.begin());
+    go.push_back(param(t));
+    rseqs.push_back(flip0(cot(nsit + k)));
+  }
+  for (std::size_t j = 0; j < nsit; ++j) {
+    carry.push_back(param(params[nseq + j]));
+    rinits.push_back(make(OpKind::ZerosLike, {inits[j]}));
+  }
+  std::vector<std::size_t> float_nons;
+  for (std::size_t m = 0; m < nnon; ++m)
+    if (ops::is_float(params[nseq + nsit + m].dtype)) {
+      float_nons.push_back(m);
+      acc.push_back(param(params[nseq + nsit + m]));
+      rinits.push_back(make(OpKind::ZerosLike, {nons[m]}));
+    }
+  for (std::size_t m = 0; m < nnon; ++m) {
+    theta.push_back(args[nseq + nsit + m] = param(params[nseq + nsit + m]));
+    rnons.push_back(nons[m]);
+  }
+
+  // The body on the reverse scan's parameters, and its pullback at one step.
+  Instantiate inst(args);
+  std::vector<TermRef> body, seeds;
+  for (std::size_t j = 0; j < nsit; ++j) {
+    body.push_back(inst(fn->operand(j)));
+    seeds.push_back(make(OpKind::Add, {gs[j], carry[j]}));
+  }
+  for (std::size_t k = 0; k < nnit; ++k) {
+    body.push_back(inst(fn->operand(nsit + k)));
+    seeds.push_back(go[k]);
+  }
+  std::vector<TermRef> wrts = xs;
+  wrts.insert(wrts.end(), sprev.begin(), sprev.end());
+  for (std::size_t m : float_nons) wrts.push_back(theta[m]);
+  std::vector<TermRef> gw = vjp(body, seeds, wrts);
+  for (std::size_t i = 0; i < gw.size(); ++i)
+    if (!gw[i]) gw[i] = make(OpKind::ZerosLike, {wrts[i]});
+  std::vector<TermRef> routs;
+  for (std::size_t j = 0; j < nsit; ++j) routs.push_back(gw[nseq + j]);
+  for (std::size_t a = 0; a < float_nons.size(); ++a)
+    routs.push_back(make(OpKind::Add, {acc[a], gw[nseq + nsit + a]}));
+  for (std::size_t i = 0; i < nseq; ++i) routs.push_back(gw[i]);
+
+  ops::ScanSpec rspec;
+  rspec.sequence_taps.assign(rseqs.size(), ops::IntList{0});
+  rspec.num_sitsot = static_cast<std::int64_t>(nsit + float_nons.size());
+  rspec.num_nitsot = static_cast<std::int64_t>(nseq);
+  rspec.num_nonsequences = static_cast<std::int64_t>(nnon);
+  std::vector<TermRef> operands{Term::fn(rparams, routs)};
+  operands.insert(operands.end(), rseqs.begin(), rseqs.end());
+  operands.insert(operands.end(), rinits.begin(), rinits.end());
+  operands.insert(operands.end(), rnons.begin(), rnons.end());
+  const TermRef rev = make(OpKind::Scan, operands, {{ops::AttrKey::Scan, rspec}});
+  auto rget = [&](std::size_t i) {
+    return make(OpKind::Get, {rev}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
+  };
+  auto last = [&](TermRef t) {
+    return make(OpKind::Index, {t, Term::scalar(ops::DType::I64, -1)});
+  };
+
+  std::vector<TermRef> out(scan->arity(), nullptr);
+  for (std::size_t i = 0; i < nseq; ++i) out[off + i] = flip0(rget(nsit + float_nons.size() + i));
+  for (std::size_t j = 0; j < nsit; ++j) out[off + nseq + j] = last(rget(j));
+  for (std::size_t a = 0; a < float_nons.size(); ++a)
+    out[off + nseq + nsit + float_nons[a]] = last(rget(nsit + a));
+  return out;
+}
+
+// Cotangents of `wrts` given cotangents `seeds` of `outputs` (a seed may be
+// nullptr); nullptr for a wrt no output depends on.
+std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermRef> seeds,
+                         std::span<const TermRef> wrts) {
+  const std::unordered_set<TermRef> targets(wrts.begin(), wrts.end());
+  // The terms on a path from a wrt to an output, in post-order.
   std::unordered_map<TermRef, bool> depends;
   std::vector<TermRef> order;
   struct Frame {
     TermRef t;
     std::size_t next;
   };
-  std::vector<Frame> stack{{cost, 0}};
-  while (!stack.empty()) {
-    Frame& f = stack.back();
-    if (f.t == wrt) {
-      depends[f.t] = true;
-      order.push_back(f.t);
+  for (TermRef root : outputs) {
+    if (depends.contains(root)) continue;
+    std::vector<Frame> stack{{root, 0}};
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (targets.contains(f.t)) {
+        depends[f.t] = true;
+        order.push_back(f.t);
+        stack.pop_back();
+        continue;
+      }
+      if (f.t->kind() != OpKind::Fn && f.next < f.t->arity()) {
+        TermRef o = f.t->operand(f.next++);
+        if (!depends.contains(o)) stack.push_back({o, 0});
+        continue;
+      }
+      bool d = false;
+      if (f.t->kind() != OpKind::Fn)
+        for (TermRef o : f.t->operands()) d = d || depends.at(o);
+      depends[f.t] = d;
+      if (d) order.push_back(f.t);
       stack.pop_back();
-      continue;
     }
-    if (f.t->kind() != OpKind::Fn && f.next < f.t->arity()) {
-      TermRef o = f.t->operand(f.next++);
-      if (!depends.contains(o)) stack.push_back({o, 0});
-      continue;
-    }
-    bool d = false;
-    if (f.t->kind() != OpKind::Fn)
-      for (TermRef o : f.t->operands()) d = d || depends.at(o);
-    depends[f.t] = d;
-    if (d) order.push_back(f.t);
-    stack.pop_back();
   }
 
-  std::unordered_map<TermRef, TermRef> cotangent{{cost, Term::scalar(ct.dtype, 1.0)}};
+  std::unordered_map<TermRef, TermRef> cotangent;
+  std::unordered_map<TermRef, std::vector<TermRef>> tuple_cotangent;  // scan results, per output
+  auto accumulate = [](TermRef& slot, TermRef g) {
+    slot = slot ? Term::make(OpKind::Add, {}, {slot, g}) : g;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (seeds[i]) accumulate(cotangent[outputs[i]], seeds[i]);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     TermRef t = *it;
-    if (t == wrt) continue;
-    const auto found = cotangent.find(t);
-    if (found == cotangent.end()) continue;
-    const std::vector<TermRef> gs = ops::pullback(t, found->second);
+    if (targets.contains(t)) continue;
+    std::vector<TermRef> gs;
+    if (t->kind() == OpKind::Scan) {
+      const auto found = tuple_cotangent.find(t);
+      if (found == tuple_cotangent.end()) continue;
+      gs = scan_pullback(t, found->second);
+    } else {
+      const auto found = cotangent.find(t);
+      if (found == cotangent.end() || !found->second) continue;
+      if (t->kind() == OpKind::Get && t->operand(0)->kind() == OpKind::Scan) {
+        const TermRef s = t->operand(0);
+        auto& slots = tuple_cotangent[s];
+        slots.resize(std::get<ops::TupleType>(s->type()).elements.size(), nullptr);
+        accumulate(
+            slots[static_cast<std::size_t>(t->attrs().get<std::int64_t>(ops::AttrKey::Index))],
+            found->second);
+        continue;
+      }
+      gs = ops::pullback(t, found->second);
+    }
     for (std::size_t i = 0; i < gs.size(); ++i) {
       TermRef o = t->operand(i);
-      if (!gs[i] || !depends.at(o)) continue;
-      auto [slot, fresh] = cotangent.try_emplace(o, gs[i]);
-      if (!fresh) slot->second = Term::make(OpKind::Add, {}, {slot->second, gs[i]});
+      if (gs[i] && depends.at(o)) accumulate(cotangent[o], gs[i]);
     }
   }
-  const auto found = cotangent.find(wrt);
-  if (found == cotangent.end()) return Term::make(OpKind::ZerosLike, {}, {wrt});
-  return found->second;
+  std::vector<TermRef> out;
+  for (TermRef w : wrts) {
+    const auto found = cotangent.find(w);
+    out.push_back(found == cotangent.end() ? nullptr : found->second);
+  }
+  return out;
+}
+
+}  // namespace
+
+TermRef gradient(TermRef cost, TermRef wrt) {
+  cost = inline_calls_in_term(cost);
+  const ops::TensorType& ct = cost->tensor_type();
+  if (!ct.is_scalar() || !ops::is_float(ct.dtype))
+    throw ops::PullbackError("grad: the cost must be a float scalar");
+  const TermRef seed = Term::scalar(ct.dtype, 1.0);
+  const TermRef g = vjp(std::span(&cost, 1), std::span(&seed, 1), std::span(&wrt, 1))[0];
+  return g ? g : Term::make(OpKind::ZerosLike, {}, {wrt});
 }
 
 }  // namespace eqsat::rules
