@@ -18,9 +18,12 @@ namespace eqsat::ops {
 
 // How an op takes part in differentiation.
 enum class Differentiability {
-  Smooth,       // has a pullback (piecewise smooth: abs, maximum, max, ...)
-  Zero,         // its value is locally constant or not a float: no cotangent flows back
-  Unsupported,  // `pullback` throws PullbackError (scan, fn, call, get, grad)
+  Smooth,  // has a pullback (piecewise smooth: abs, maximum, max, ...)
+  Zero,    // its value is locally constant or not a float: no cotangent flows back
+  // `pullback` throws PullbackError (fn, call, get, grad; scan, whose
+  // pullback, a reverse scan, needs the body's and is built by
+  // rules/gradient.hpp, as is the inlining of calls)
+  Unsupported,
 };
 
 Differentiability differentiability(OpKind kind);

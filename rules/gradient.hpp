@@ -2,6 +2,13 @@
 // backward pass over the DAG under a cost term, in reverse topological
 // order, each shared subterm visited once, cotangents of a term's uses
 // accumulated with `add`, each op's step its pullback from ops/pullback.hpp.
+// A scan's pullback is a reverse scan (built here: it needs the pullback of
+// the body, a vector-Jacobian product over body terms): it runs the steps
+// backwards over the flipped sequences, the states each step read and the
+// output cotangents, carrying the states' cotangents and summing the
+// non-sequences' ones. Supported: sequences read at tap 0 (all of the same
+// length as the steps run, or a single sequence without :n-steps),
+// sit-sots, nit-sots, non-sequences; mit-sots, :until and :keep are not.
 //
 //   TermRef dx = gradient(cost, x);   // a term of x's type
 #pragma once
@@ -16,8 +23,9 @@ namespace eqsat::rules {
 // it. Calls on the way are inlined first (their bodies instantiated with
 // their arguments); bodies (`fn`) are closed, so a nominal inside a nested
 // body is never `wrt`. Throws ops::PullbackError when the path from wrt to
-// cost crosses an op without a pullback (scan, grad) or a shape the
-// pullbacks need statically.
+// cost crosses an op without a pullback (grad, a call not inlined, an
+// unsupported scan: "grad: differentiating through scan is not supported
+// yet (WHY)") or a shape the pullbacks need statically.
 ops::TermRef gradient(ops::TermRef cost, ops::TermRef wrt);
 
 // `t` with every call whose body has a term output replaced by that body
