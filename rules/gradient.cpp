@@ -95,17 +95,14 @@ TermRef make(OpKind k, std::vector<TermRef> xs, ops::Attrs attrs = {}) {
   throw ops::PullbackError("grad: differentiating through scan is not supported yet (" + why + ")");
 }
 
-// The pullback of a scan: a reverse scan. Supported: sequences read at tap
-// 0 only, sit-sots and nit-sots, non-sequences, no mit-sot, no :until, every
-// step kept. `gouts` holds one cotangent per output (nullptr: none).
+// The pullback of a scan: a reverse scan (see gradient.hpp for what is
+// supported). `gouts` holds one cotangent per output (nullptr: none).
 std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts) {
   const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
   if (!spec.mitsot_taps.empty()) scan_unsupported("mit-sot");
   if (spec.until) scan_unsupported(":until");
   for (auto k : spec.keep)
     if (k != 0) scan_unsupported(":keep");
-  for (const auto& taps : spec.sequence_taps)
-    if (taps != ops::IntList{0}) scan_unsupported("sequence taps other than 0");
   const TermRef fn = scan->operand(0);
   const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
   const std::size_t off = spec.has_n_steps ? 2 : 1;
@@ -119,14 +116,30 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   for (std::size_t i = 0; i < nseq; ++i) seqs.push_back(scan->operand(off + i));
   for (std::size_t j = 0; j < nsit; ++j) inits.push_back(scan->operand(off + nseq + j));
   for (std::size_t m = 0; m < nnon; ++m) nons.push_back(scan->operand(off + nseq + nsit + m));
-  for (TermRef x : seqs) {
-    if (!ops::is_float(x->tensor_type().dtype)) scan_unsupported("a non-float sequence");
-    const bool whole = !spec.has_n_steps && nseq == 1;
-    if (!whole && (steps == ops::kUnknownDim || x->tensor_type().dims[0] != steps))
-      scan_unsupported("a sequence longer than the steps run");
+  // Sequence i read at tap k at step t is x[t + k]: over all steps, the
+  // slice x[k : k + steps] (x[k : len - max_tap + k] for a single sequence
+  // without :n-steps, whose length sets the steps).
+  std::size_t nsp = 0;
+  std::vector<std::pair<std::size_t, ops::Attrs>> views;  // per sequence parameter
+  for (std::size_t i = 0; i < nseq; ++i) {
+    if (!ops::is_float(seqs[i]->tensor_type().dtype)) scan_unsupported("a non-float sequence");
+    const auto& taps = spec.sequence_taps[i];
+    const std::int64_t max_tap = taps.back();
+    const bool by_length = !spec.has_n_steps && nseq == 1;
+    if (!by_length && steps == ops::kUnknownDim)
+      scan_unsupported("several sequences and an unknown number of steps");
+    for (std::int64_t k : taps) {
+      ops::Attrs view{{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Start, k}};
+      if (!by_length)
+        view.set(ops::AttrKey::Stop, k + steps);
+      else if (k < max_tap)
+        view.set(ops::AttrKey::Stop, k - max_tap);
+      views.emplace_back(i, std::move(view));
+      ++nsp;
+    }
   }
   for (std::size_t j = 0; j < nsit; ++j)
-    if (!ops::is_float(params[nseq + j].dtype)) scan_unsupported("a non-float state");
+    if (!ops::is_float(params[nsp + j].dtype)) scan_unsupported("a non-float state");
 
   auto get = [&](std::size_t i) {
     return make(OpKind::Get, {scan}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
@@ -147,12 +160,12 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
     return n;
   };
   std::vector<TermRef> xs, sprev, gs, go, carry, acc, theta;
-  for (std::size_t i = 0; i < nseq; ++i) {
-    xs.push_back(args[i] = param(params[i]));
-    rseqs.push_back(flip0(seqs[i]));
+  for (std::size_t p = 0; p < nsp; ++p) {
+    xs.push_back(args[p] = param(params[p]));
+    rseqs.push_back(flip0(make(OpKind::Slice, {seqs[views[p].first]}, views[p].second)));
   }
   for (std::size_t j = 0; j < nsit; ++j) {
-    sprev.push_back(args[nseq + j] = param(params[nseq + j]));
+    sprev.push_back(args[nsp + j] = param(params[nsp + j]));
     TermRef prev = make(
         OpKind::Concat,
         {make(OpKind::ExpandDims, {inits[j]}, {{ops::AttrKey::Axis, std::int64_t{0}}}),
@@ -162,7 +175,7 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
     rseqs.push_back(flip0(prev));
   }
   for (std::size_t j = 0; j < nsit; ++j) {
-    gs.push_back(param(params[nseq + j]));
+    gs.push_back(param(params[nsp + j]));
     rseqs.push_back(flip0(cot(j)));
   }
   for (std::size_t k = 0; k < nnit; ++k) {
@@ -172,18 +185,18 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
     rseqs.push_back(flip0(cot(nsit + k)));
   }
   for (std::size_t j = 0; j < nsit; ++j) {
-    carry.push_back(param(params[nseq + j]));
+    carry.push_back(param(params[nsp + j]));
     rinits.push_back(make(OpKind::ZerosLike, {inits[j]}));
   }
   std::vector<std::size_t> float_nons;
   for (std::size_t m = 0; m < nnon; ++m)
-    if (ops::is_float(params[nseq + nsit + m].dtype)) {
+    if (ops::is_float(params[nsp + nsit + m].dtype)) {
       float_nons.push_back(m);
-      acc.push_back(param(params[nseq + nsit + m]));
+      acc.push_back(param(params[nsp + nsit + m]));
       rinits.push_back(make(OpKind::ZerosLike, {nons[m]}));
     }
   for (std::size_t m = 0; m < nnon; ++m) {
-    theta.push_back(args[nseq + nsit + m] = param(params[nseq + nsit + m]));
+    theta.push_back(args[nsp + nsit + m] = param(params[nsp + nsit + m]));
     rnons.push_back(nons[m]);
   }
 
@@ -205,15 +218,15 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   for (std::size_t i = 0; i < gw.size(); ++i)
     if (!gw[i]) gw[i] = make(OpKind::ZerosLike, {wrts[i]});
   std::vector<TermRef> routs;
-  for (std::size_t j = 0; j < nsit; ++j) routs.push_back(gw[nseq + j]);
+  for (std::size_t j = 0; j < nsit; ++j) routs.push_back(gw[nsp + j]);
   for (std::size_t a = 0; a < float_nons.size(); ++a)
-    routs.push_back(make(OpKind::Add, {acc[a], gw[nseq + nsit + a]}));
-  for (std::size_t i = 0; i < nseq; ++i) routs.push_back(gw[i]);
+    routs.push_back(make(OpKind::Add, {acc[a], gw[nsp + nsit + a]}));
+  for (std::size_t p = 0; p < nsp; ++p) routs.push_back(gw[p]);
 
   ops::ScanSpec rspec;
   rspec.sequence_taps.assign(rseqs.size(), ops::IntList{0});
   rspec.num_sitsot = static_cast<std::int64_t>(nsit + float_nons.size());
-  rspec.num_nitsot = static_cast<std::int64_t>(nseq);
+  rspec.num_nitsot = static_cast<std::int64_t>(nsp);
   rspec.num_nonsequences = static_cast<std::int64_t>(nnon);
   std::vector<TermRef> operands{Term::fn(rparams, routs)};
   operands.insert(operands.end(), rseqs.begin(), rseqs.end());
@@ -228,7 +241,13 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   };
 
   std::vector<TermRef> out(scan->arity(), nullptr);
-  for (std::size_t i = 0; i < nseq; ++i) out[off + i] = flip0(rget(nsit + float_nons.size() + i));
+  for (std::size_t p = 0; p < nsp; ++p) {
+    const std::size_t i = views[p].first;
+    const TermRef part = flip0(rget(nsit + float_nons.size() + p));
+    const TermRef g =
+        make(OpKind::IncSlice, {make(OpKind::ZerosLike, {seqs[i]}), part}, views[p].second);
+    out[off + i] = out[off + i] ? make(OpKind::Add, {out[off + i], g}) : g;
+  }
   for (std::size_t j = 0; j < nsit; ++j) out[off + nseq + j] = last(rget(j));
   for (std::size_t a = 0; a < float_nons.size(); ++a)
     out[off + nseq + nsit + float_nons[a]] = last(rget(nsit + a));

@@ -6,11 +6,9 @@
 // the body, a vector-Jacobian product over body terms): it runs the steps
 // backwards over the flipped sequences, the states each step read and the
 // output cotangents, carrying the states' cotangents and summing the
-// non-sequences' ones. Supported: sequences read at tap 0 (all of the same
-// length as the steps run, or a single sequence without :n-steps),
-// sit-sots, nit-sots, non-sequences; mit-sots, :until and :keep are not.
-//
-//   TermRef dx = gradient(cost, x);   // a term of x's type
+// non-sequences' ones. Supported: sequences at any taps (the number of
+// steps known statically, or a single sequence without :n-steps), sit-sots,
+// nit-sots, non-sequences; mit-sots, :until and :keep are not.
 #pragma once
 
 #include "ops/term.hpp"

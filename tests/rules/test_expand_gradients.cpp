@@ -303,7 +303,13 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
       "|(sum (mul (index t 2) (index (get 0 s) -1)))",
       "(let s (scan :sequences (x) :nit-sot 1 :non-sequences (a) (fn (xt a_) (dot xt (mul a_ "
       "a_)))))"
-      "|(sum (exp (get 0 s)))"};
+      "|(sum (exp (get 0 s)))",
+      "(let s (scan :sequences ((x :taps (0 2))) :sit-sot (h0) :non-sequences (a)"
+      " (fn (x0 x2 h a_) (add (mul h (tanh (mul x2 a_))) x0))))"
+      "|(sum (mul (slice t :stop 3) (get 0 s)))",
+      "(let s (scan :n-steps 3 :sequences (x (t :taps (0 1))) :sit-sot (h0) :nit-sot 1"
+      " (fn (xt t0 t1 h) (mul h (cos xt)) (mul (sin xt) (sub t1 (mul t0 h))))))"
+      "|(sum (add (get 1 s) (get 0 s)))"};
   std::mt19937_64 rng(21);
   for (const char* c : costs) {
     const std::string text(c);
