@@ -99,23 +99,24 @@ TermRef make(OpKind k, std::vector<TermRef> xs, ops::Attrs attrs = {}) {
 // supported). `gouts` holds one cotangent per output (nullptr: none).
 std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts) {
   const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
-  if (!spec.mitsot_taps.empty()) scan_unsupported("mit-sot");
   if (spec.until) scan_unsupported(":until");
   for (auto k : spec.keep)
     if (k != 0) scan_unsupported(":keep");
   const TermRef fn = scan->operand(0);
   const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
   const std::size_t off = spec.has_n_steps ? 2 : 1;
-  const std::size_t nseq = spec.sequence_taps.size(),
+  const std::size_t nseq = spec.sequence_taps.size(), nmit = spec.mitsot_taps.size(),
                     nsit = static_cast<std::size_t>(spec.num_sitsot),
                     nnit = static_cast<std::size_t>(spec.num_nitsot),
                     nnon = static_cast<std::size_t>(spec.num_nonsequences);
   const auto& outs = std::get<ops::TupleType>(scan->type()).elements;
   const std::int64_t steps = outs.empty() ? ops::kUnknownDim : outs[0].dims[0];
-  std::vector<TermRef> seqs, inits, nons;
+  std::vector<TermRef> seqs, histories, inits, nons;
   for (std::size_t i = 0; i < nseq; ++i) seqs.push_back(scan->operand(off + i));
-  for (std::size_t j = 0; j < nsit; ++j) inits.push_back(scan->operand(off + nseq + j));
-  for (std::size_t m = 0; m < nnon; ++m) nons.push_back(scan->operand(off + nseq + nsit + m));
+  for (std::size_t j = 0; j < nmit; ++j) histories.push_back(scan->operand(off + nseq + j));
+  for (std::size_t j = 0; j < nsit; ++j) inits.push_back(scan->operand(off + nseq + nmit + j));
+  for (std::size_t m = 0; m < nnon; ++m)
+    nons.push_back(scan->operand(off + nseq + nmit + nsit + m));
   // Sequence i read at tap k at step t is x[t + k]: over all steps, the
   // slice x[k : k + steps] (x[k : len - max_tap + k] for a single sequence
   // without :n-steps, whose length sets the steps).
@@ -138,8 +139,11 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
       ++nsp;
     }
   }
-  for (std::size_t j = 0; j < nsit; ++j)
-    if (!ops::is_float(params[nsp + j].dtype)) scan_unsupported("a non-float state");
+  std::size_t nmp = 0;
+  for (const auto& taps : spec.mitsot_taps) nmp += taps.size();
+  const std::size_t so = nsp + nmp, no = so + nsit;  // first sit-sot and non-sequence parameter
+  for (std::size_t p = nsp; p < no; ++p)
+    if (!ops::is_float(params[p].dtype)) scan_unsupported("a non-float state");
 
   auto get = [&](std::size_t i) {
     return make(OpKind::Get, {scan}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
@@ -159,73 +163,131 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
     rparams.push_back(t);
     return n;
   };
-  std::vector<TermRef> xs, sprev, gs, go, carry, acc, theta;
+  std::vector<TermRef> xs, sprev, reads, gs, gm, go, carry, pending, acc, theta;
   for (std::size_t p = 0; p < nsp; ++p) {
     xs.push_back(args[p] = param(params[p]));
     rseqs.push_back(flip0(make(OpKind::Slice, {seqs[views[p].first]}, views[p].second)));
   }
   for (std::size_t j = 0; j < nsit; ++j) {
-    sprev.push_back(args[nsp + j] = param(params[nsp + j]));
+    sprev.push_back(args[so + j] = param(params[so + j]));
     TermRef prev = make(
         OpKind::Concat,
         {make(OpKind::ExpandDims, {inits[j]}, {{ops::AttrKey::Axis, std::int64_t{0}}}),
-         make(OpKind::Slice, {get(j)},
+         make(OpKind::Slice, {get(nmit + j)},
               {{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Stop, std::int64_t{-1}}})},
         {{ops::AttrKey::Axis, std::int64_t{0}}});
     rseqs.push_back(flip0(prev));
   }
+  // Mit-sot j at tap k < 0 reads H[t + depth + k] of its whole history
+  // H = concat(initial history, states): the slice starting at depth + k
+  // and stopping k from the end.
+  std::vector<std::size_t> read_of;  // per tap parameter: its mit-sot
+  std::vector<std::int64_t> tap_of;
+  for (std::size_t j = 0, p = nsp; j < nmit; ++j) {
+    const auto depth = static_cast<std::int64_t>(-spec.mitsot_taps[j].front());
+    const TermRef whole =
+        make(OpKind::Concat, {histories[j], get(j)}, {{ops::AttrKey::Axis, std::int64_t{0}}});
+    for (std::int64_t k : spec.mitsot_taps[j]) {
+      reads.push_back(args[p] = param(params[p]));
+      ++p;
+      read_of.push_back(j);
+      tap_of.push_back(k);
+      ops::Attrs view{{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Start, depth + k}};
+      view.set(ops::AttrKey::Stop, k);
+      rseqs.push_back(flip0(make(OpKind::Slice, {whole}, view)));
+    }
+  }
   for (std::size_t j = 0; j < nsit; ++j) {
-    gs.push_back(param(params[nsp + j]));
+    gs.push_back(param(params[so + j]));
+    rseqs.push_back(flip0(cot(nmit + j)));
+  }
+  for (std::size_t j = 0; j < nmit; ++j) {
+    ops::TensorType t = outs[j];
+    t.dims.erase(t.dims.begin());
+    gm.push_back(param(t));
     rseqs.push_back(flip0(cot(j)));
   }
   for (std::size_t k = 0; k < nnit; ++k) {
-    ops::TensorType t = outs[nsit + k];
+    ops::TensorType t = outs[nmit + nsit + k];
     t.dims.erase(t.dims.begin());
     go.push_back(param(t));
-    rseqs.push_back(flip0(cot(nsit + k)));
+    rseqs.push_back(flip0(cot(nmit + nsit + k)));
   }
   for (std::size_t j = 0; j < nsit; ++j) {
-    carry.push_back(param(params[nsp + j]));
+    carry.push_back(param(params[so + j]));
     rinits.push_back(make(OpKind::ZerosLike, {inits[j]}));
+  }
+  // Per mit-sot, the cotangents owed by later steps' reads to the current
+  // state and the `depth - 1` before it (row d: state t - d).
+  for (std::size_t j = 0; j < nmit; ++j) {
+    pending.push_back(param(histories[j]->tensor_type()));
+    rinits.push_back(make(OpKind::ZerosLike, {histories[j]}));
   }
   std::vector<std::size_t> float_nons;
   for (std::size_t m = 0; m < nnon; ++m)
-    if (ops::is_float(params[nsp + nsit + m].dtype)) {
+    if (ops::is_float(params[no + m].dtype)) {
       float_nons.push_back(m);
-      acc.push_back(param(params[nsp + nsit + m]));
+      acc.push_back(param(params[no + m]));
       rinits.push_back(make(OpKind::ZerosLike, {nons[m]}));
     }
   for (std::size_t m = 0; m < nnon; ++m) {
-    theta.push_back(args[nsp + nsit + m] = param(params[nsp + nsit + m]));
+    theta.push_back(args[no + m] = param(params[no + m]));
     rnons.push_back(nons[m]);
   }
 
   // The body on the reverse scan's parameters, and its pullback at one step.
   Instantiate inst(args);
   std::vector<TermRef> body, seeds;
-  for (std::size_t j = 0; j < nsit; ++j) {
+  const TermRef zero = Term::scalar(ops::DType::I64, 0);
+  for (std::size_t j = 0; j < nmit; ++j) {
     body.push_back(inst(fn->operand(j)));
+    seeds.push_back(make(OpKind::Add, {gm[j], make(OpKind::Index, {pending[j], zero})}));
+  }
+  for (std::size_t j = 0; j < nsit; ++j) {
+    body.push_back(inst(fn->operand(nmit + j)));
     seeds.push_back(make(OpKind::Add, {gs[j], carry[j]}));
   }
   for (std::size_t k = 0; k < nnit; ++k) {
-    body.push_back(inst(fn->operand(nsit + k)));
+    body.push_back(inst(fn->operand(nmit + nsit + k)));
     seeds.push_back(go[k]);
   }
   std::vector<TermRef> wrts = xs;
   wrts.insert(wrts.end(), sprev.begin(), sprev.end());
+  wrts.insert(wrts.end(), reads.begin(), reads.end());
   for (std::size_t m : float_nons) wrts.push_back(theta[m]);
   std::vector<TermRef> gw = vjp(body, seeds, wrts);
   for (std::size_t i = 0; i < gw.size(); ++i)
     if (!gw[i]) gw[i] = make(OpKind::ZerosLike, {wrts[i]});
   std::vector<TermRef> routs;
   for (std::size_t j = 0; j < nsit; ++j) routs.push_back(gw[nsp + j]);
+  for (std::size_t j = 0; j < nmit; ++j) {
+    // Shift by one state, then add what this step's reads owe: tap k is
+    // state t + k, row -1 - k of the next step's pending.
+    const TermRef& b = pending[j];
+    const auto depth = static_cast<std::int64_t>(-spec.mitsot_taps[j].front());
+    const TermRef row0 = make(OpKind::Index, {b, zero});
+    std::vector<TermRef> rows(static_cast<std::size_t>(depth), nullptr);
+    for (std::size_t r = 0; r < nmp; ++r)
+      if (read_of[r] == j) rows[static_cast<std::size_t>(-1 - tap_of[r])] = gw[nsp + nsit + r];
+    for (auto& r : rows)
+      if (!r) r = make(OpKind::ZerosLike, {row0});
+    const TermRef owed = make(OpKind::Stack, rows, {{ops::AttrKey::Axis, std::int64_t{0}}});
+    const TermRef shifted =
+        make(OpKind::Concat,
+             {make(OpKind::Slice, {b},
+                   {{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Start, std::int64_t{1}}}),
+              make(OpKind::ExpandDims, {make(OpKind::ZerosLike, {row0})},
+                   {{ops::AttrKey::Axis, std::int64_t{0}}})},
+             {{ops::AttrKey::Axis, std::int64_t{0}}});
+    routs.push_back(make(OpKind::Add, {shifted, owed}));
+  }
   for (std::size_t a = 0; a < float_nons.size(); ++a)
-    routs.push_back(make(OpKind::Add, {acc[a], gw[nsp + nsit + a]}));
+    routs.push_back(make(OpKind::Add, {acc[a], gw[nsp + nsit + nmp + a]}));
   for (std::size_t p = 0; p < nsp; ++p) routs.push_back(gw[p]);
 
   ops::ScanSpec rspec;
   rspec.sequence_taps.assign(rseqs.size(), ops::IntList{0});
-  rspec.num_sitsot = static_cast<std::int64_t>(nsit + float_nons.size());
+  rspec.num_sitsot = static_cast<std::int64_t>(nsit + nmit + float_nons.size());
   rspec.num_nitsot = static_cast<std::int64_t>(nsp);
   rspec.num_nonsequences = static_cast<std::int64_t>(nnon);
   std::vector<TermRef> operands{Term::fn(rparams, routs)};
@@ -243,14 +305,15 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   std::vector<TermRef> out(scan->arity(), nullptr);
   for (std::size_t p = 0; p < nsp; ++p) {
     const std::size_t i = views[p].first;
-    const TermRef part = flip0(rget(nsit + float_nons.size() + p));
+    const TermRef part = flip0(rget(nsit + nmit + float_nons.size() + p));
     const TermRef g =
         make(OpKind::IncSlice, {make(OpKind::ZerosLike, {seqs[i]}), part}, views[p].second);
     out[off + i] = out[off + i] ? make(OpKind::Add, {out[off + i], g}) : g;
   }
-  for (std::size_t j = 0; j < nsit; ++j) out[off + nseq + j] = last(rget(j));
+  for (std::size_t j = 0; j < nmit; ++j) out[off + nseq + j] = flip0(last(rget(nsit + j)));
+  for (std::size_t j = 0; j < nsit; ++j) out[off + nseq + nmit + j] = last(rget(j));
   for (std::size_t a = 0; a < float_nons.size(); ++a)
-    out[off + nseq + nsit + float_nons[a]] = last(rget(nsit + a));
+    out[off + nseq + nmit + nsit + float_nons[a]] = last(rget(nsit + nmit + a));
   return out;
 }
 

@@ -5,10 +5,11 @@
 // A scan's pullback is a reverse scan (built here: it needs the pullback of
 // the body, a vector-Jacobian product over body terms): it runs the steps
 // backwards over the flipped sequences, the states each step read and the
-// output cotangents, carrying the states' cotangents and summing the
+// output cotangents, carrying the states' cotangents (for a mit-sot, a
+// window of `depth` rows owed by later steps' reads) and summing the
 // non-sequences' ones. Supported: sequences at any taps (the number of
-// steps known statically, or a single sequence without :n-steps), sit-sots,
-// nit-sots, non-sequences; mit-sots, :until and :keep are not.
+// steps known statically, or a single sequence without :n-steps), mit-sots,
+// sit-sots, nit-sots, non-sequences; :until and :keep are not.
 #pragma once
 
 #include "ops/term.hpp"

@@ -309,7 +309,14 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
       "|(sum (mul (slice t :stop 3) (get 0 s)))",
       "(let s (scan :n-steps 3 :sequences (x (t :taps (0 1))) :sit-sot (h0) :nit-sot 1"
       " (fn (xt t0 t1 h) (mul h (cos xt)) (mul (sin xt) (sub t1 (mul t0 h))))))"
-      "|(sum (add (get 1 s) (get 0 s)))"};
+      "|(sum (add (get 1 s) (get 0 s)))",
+      "(let s (scan :n-steps 5 :mit-sot (((slice x :stop 2) :taps (-2 -1))) :non-sequences (a)"
+      " (fn (hm2 hm1 a_) (add (mul (sin hm2) a_) (tanh hm1)))))"
+      "|(sum (mul t (get 0 s)))",
+      "(let s (scan :sequences (x) :mit-sot (((stack h0 a h0 :axis 0) :taps (-3 -1))) :sit-sot (h0)"
+      " :nit-sot 1 (fn (xt hm3 hm1 c) (add (mul hm3 (cos xt)) (mul (tanh hm1) c)) (sin (mul c xt))"
+      " (mul hm1 hm3))))"
+      "|(sum (add (mul t (get 0 s)) (add (square (get 1 s)) (get 2 s))))"};
   std::mt19937_64 rng(21);
   for (const char* c : costs) {
     const std::string text(c);
