@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -100,8 +101,24 @@ TermRef make(OpKind k, std::vector<TermRef> xs, ops::Attrs attrs = {}) {
 std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts) {
   const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
   if (spec.until) scan_unsupported(":until");
-  for (auto k : spec.keep)
-    if (k != 0) scan_unsupported(":keep");
+  if (std::ranges::any_of(spec.keep, [](std::int64_t k) { return k != 0; })) {
+    // The pullback needs every state: the same scan keeping all steps, whose
+    // last k rows are what this one keeps.
+    ops::ScanSpec all = spec;
+    all.keep.clear();
+    const std::vector<TermRef> operands(scan->operands().begin(), scan->operands().end());
+    const TermRef full = make(OpKind::Scan, operands, {{ops::AttrKey::Scan, all}});
+    std::vector<TermRef> gfull = gouts;
+    for (std::size_t i = 0; i < gfull.size() && i < spec.keep.size(); ++i)
+      if (gfull[i] && spec.keep[i] != 0) {
+        const TermRef whole =
+            make(OpKind::Get, {full}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
+        gfull[i] =
+            make(OpKind::IncSlice, {make(OpKind::ZerosLike, {whole}), gfull[i]},
+                 {{ops::AttrKey::Axis, std::int64_t{0}}, {ops::AttrKey::Start, -spec.keep[i]}});
+      }
+    return scan_pullback(full, gfull);
+  }
   const TermRef fn = scan->operand(0);
   const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
   const std::size_t off = spec.has_n_steps ? 2 : 1;

@@ -9,7 +9,8 @@
 // window of `depth` rows owed by later steps' reads) and summing the
 // non-sequences' ones. Supported: sequences at any taps (the number of
 // steps known statically, or a single sequence without :n-steps), mit-sots,
-// sit-sots, nit-sots, non-sequences; :until and :keep are not.
+// sit-sots, nit-sots, non-sequences, :keep (the pullback reads the same
+// scan keeping every step); :until is not.
 #pragma once
 
 #include "ops/term.hpp"

@@ -316,7 +316,10 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
       "(let s (scan :sequences (x) :mit-sot (((stack h0 a h0 :axis 0) :taps (-3 -1))) :sit-sot (h0)"
       " :nit-sot 1 (fn (xt hm3 hm1 c) (add (mul hm3 (cos xt)) (mul (tanh hm1) c)) (sin (mul c xt))"
       " (mul hm1 hm3))))"
-      "|(sum (add (mul t (get 0 s)) (add (square (get 1 s)) (get 2 s))))"};
+      "|(sum (add (mul t (get 0 s)) (add (square (get 1 s)) (get 2 s))))",
+      "(let s (scan :sequences (x) :sit-sot (h0) :nit-sot 1 :keep (2 all)"
+      " (fn (xt h) (mul (sin h) (add xt 1.0)) (mul h xt))))"
+      "|(add (sum (square (get 0 s))) (sum (mul t (get 1 s))))"};
   std::mt19937_64 rng(21);
   for (const char* c : costs) {
     const std::string text(c);
