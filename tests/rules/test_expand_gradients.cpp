@@ -375,3 +375,31 @@ TEST_CASE("example 03 optimizes to a graph without grad whose gradient is right"
   const auto out = backend::compile(opt).run(inputs);
   check_close(finite_difference(loss, inputs, 0), out[1], 1e-5);
 }
+
+TEST_CASE("grad inside a scan body differentiates with respect to the step's parameter", "[grad]") {
+  const ops::Graph g = parse(
+      "(input x (f64 4 3))\n"
+      "(output (get 0 (scan :sequences (x) :nit-sot 1 (fn (xt) (grad (sum (mul (sin xt) xt)) "
+      "xt)))))");
+  const ops::Graph opt = optimize(g, default_rules());
+  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  std::mt19937_64 rng(13);
+  const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
+  const ops::Array d = backend::compile(opt).run({x})[0];
+  for (std::int64_t i = 0; i < x.size(); ++i)
+    CHECK(d.element(i) == Approx(std::cos(x.element(i)) * x.element(i) + std::sin(x.element(i))));
+}
+
+TEST_CASE("gradients over unknown dimensions match finite differences", "[grad]") {
+  const std::string in = "(input x (f64 ? 3)) (input t (f64 ? 3))\n";
+  const std::string cost =
+      "(sum (mul (mean (exp (tanh x)) :axis 0) (sum (mul t (log_softmax x :axis 1)) :axis 0)))";
+  const ops::Graph cost_graph = parse(in + "(output " + cost + ")");
+  ops::Graph grad_graph = cost_graph;
+  grad_graph.outputs = {{"d", gradient(cost_graph.outputs[0].term, cost_graph.inputs[0])}};
+  std::mt19937_64 rng(17);
+  std::vector<ops::Array> inputs;
+  for (int k = 0; k < 2; ++k) inputs.push_back(random_array({ops::DType::F64, {4, 3}}, rng));
+  check_close(finite_difference(cost_graph, inputs, 0), backend::compile(grad_graph).run(inputs)[0],
+              1e-5);
+}
