@@ -140,7 +140,6 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   std::size_t nsp = 0;
   std::vector<std::pair<std::size_t, ops::Attrs>> views;  // per sequence parameter
   for (std::size_t i = 0; i < nseq; ++i) {
-    if (!ops::is_float(seqs[i]->tensor_type().dtype)) scan_unsupported("a non-float sequence");
     const auto& taps = spec.sequence_taps[i];
     const std::int64_t max_tap = taps.back();
     const bool by_length = !spec.has_n_steps && nseq == 1;
@@ -159,8 +158,6 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   std::size_t nmp = 0;
   for (const auto& taps : spec.mitsot_taps) nmp += taps.size();
   const std::size_t so = nsp + nmp, no = so + nsit;  // first sit-sot and non-sequence parameter
-  for (std::size_t p = nsp; p < no; ++p)
-    if (!ops::is_float(params[p].dtype)) scan_unsupported("a non-float state");
 
   auto get = [&](std::size_t i) {
     return make(OpKind::Get, {scan}, {{ops::AttrKey::Index, static_cast<std::int64_t>(i)}});
@@ -320,15 +317,21 @@ std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gou
   };
 
   std::vector<TermRef> out(scan->arity(), nullptr);
+  // Integer sequences and states (indices, counters) get no cotangent.
+  auto is_float = [&](std::size_t operand) {
+    return ops::is_float(scan->operand(operand)->tensor_type().dtype);
+  };
   for (std::size_t p = 0; p < nsp; ++p) {
     const std::size_t i = views[p].first;
     const TermRef part = flip0(rget(nsit + nmit + float_nons.size() + p));
     const TermRef g =
         make(OpKind::IncSlice, {make(OpKind::ZerosLike, {seqs[i]}), part}, views[p].second);
-    out[off + i] = out[off + i] ? make(OpKind::Add, {out[off + i], g}) : g;
+    if (is_float(off + i)) out[off + i] = out[off + i] ? make(OpKind::Add, {out[off + i], g}) : g;
   }
-  for (std::size_t j = 0; j < nmit; ++j) out[off + nseq + j] = flip0(last(rget(nsit + j)));
-  for (std::size_t j = 0; j < nsit; ++j) out[off + nseq + nmit + j] = last(rget(j));
+  for (std::size_t j = 0; j < nmit; ++j)
+    if (is_float(off + nseq + j)) out[off + nseq + j] = flip0(last(rget(nsit + j)));
+  for (std::size_t j = 0; j < nsit; ++j)
+    if (is_float(off + nseq + nmit + j)) out[off + nseq + nmit + j] = last(rget(j));
   for (std::size_t a = 0; a < float_nons.size(); ++a)
     out[off + nseq + nmit + nsit + float_nons[a]] = last(rget(nsit + nmit + a));
   return out;

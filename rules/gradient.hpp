@@ -10,7 +10,8 @@
 // non-sequences' ones. Supported: sequences at any taps (the number of
 // steps known statically, or a single sequence without :n-steps), mit-sots,
 // sit-sots, nit-sots, non-sequences, :keep (the pullback reads the same
-// scan keeping every step); :until is not.
+// scan keeping every step), integer sequences and states (indices,
+// counters: no cotangent); :until is not.
 #pragma once
 
 #include "ops/term.hpp"

@@ -319,7 +319,10 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
       "|(sum (add (mul t (get 0 s)) (add (square (get 1 s)) (get 2 s))))",
       "(let s (scan :sequences (x) :sit-sot (h0) :nit-sot 1 :keep (2 all)"
       " (fn (xt h) (mul (sin h) (add xt 1.0)) (mul h xt))))"
-      "|(add (sum (square (get 0 s))) (sum (mul t (get 1 s))))"};
+      "|(add (sum (square (get 0 s))) (sum (mul t (get 1 s))))",
+      "(let s (scan :sequences (x (arange 5 :dtype i64)) :sit-sot (h0 0)"
+      " (fn (xt i h c) (mul h (add (cos xt) (cast (add i c) :dtype f64))) (add c 1))))"
+      "|(sum (mul t (get 0 s)))"};
   std::mt19937_64 rng(21);
   for (const char* c : costs) {
     const std::string text(c);
