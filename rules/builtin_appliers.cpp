@@ -1,5 +1,6 @@
 #include "builtin_appliers.hpp"
 
+#include "expand_gradients.hpp"
 #include "inline_calls.hpp"
 #include "scan_rewrites.hpp"
 
@@ -23,6 +24,9 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-hoist-invariants",
                    "body work that reads only non-sequences moves out as a new non-sequence",
                    &make_scan_hoist_invariants},
+    BuiltinApplier{"expand-gradients",
+                   "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
+                   &make_expand_gradients},
 };
 }  // namespace
 

@@ -11,6 +11,9 @@
 //   scan-remove-unused, scan-inline-constants, scan-merge-duplicates,
 //   scan-hoist-invariants
 //                  see scan_rewrites.hpp
+//   expand-gradients
+//                  (grad COST WRT) = the gradient of COST's best term,
+//                  see expand_gradients.hpp
 #pragma once
 
 #include "tensor_egraph.hpp"
@@ -23,6 +26,16 @@
 #include <vector>
 
 namespace eqsat::rules {
+
+// Implemented by a built-in applier that may refuse a match (leaving the
+// e-graph as it was): the optimize report counts its refusals as the rule's
+// `refused`, and `errors()` says why, one message per refusal.
+class RefusingApplier {
+ public:
+  virtual ~RefusingApplier() = default;
+  virtual std::size_t refused() const = 0;
+  virtual const std::vector<std::string>& errors() const = 0;
+};
 
 struct BuiltinApplier {
   std::string_view name;

@@ -355,7 +355,9 @@ std::vector<const egraph::Rewrite*> LoweredRules::select(
 }
 
 std::size_t LoweredRules::refused(std::size_t i) const {
-  return appliers_[i] ? appliers_[i]->refused() : 0;
+  if (appliers_[i]) return appliers_[i]->refused();
+  const auto* builtin = dynamic_cast<const RefusingApplier*>(&rewrites_[i].applier());
+  return builtin ? builtin->refused() : 0;
 }
 
 }  // namespace eqsat::rules
