@@ -123,8 +123,8 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
         continue;
       case OpKind::Grad:
         context.fail_at(t,
-                        "grad: cannot run a graph that still contains grad (gradient expansion is "
-                        "not available yet)");
+                        "grad: cannot run a graph that still contains grad (the optimizer expands "
+                        "gradients: run without --no-opt)");
       case OpKind::Fn:
         context.fail_at(t, "fn: a body is not a value; call it or scan over it");
       default:

@@ -171,8 +171,8 @@ TEST_CASE("a graph that still contains grad is refused with a clear error") {
     FAIL("compile accepted grad");
   } catch (const backend::RuntimeError& e) {
     CHECK(std::string(e.what()) ==
-          "grad.eg:2:9: error: grad: cannot run a graph that still contains grad (gradient "
-          "expansion is not available yet)");
+          "grad.eg:2:9: error: grad: cannot run a graph that still contains grad (the optimizer "
+          "expands gradients: run without --no-opt)");
   }
 }
 
