@@ -14,6 +14,7 @@
 #include "egraph/runner.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -94,6 +95,10 @@ inline double peak_rss_mib() {
 
 inline int egg_bench_main(int argc, char** argv, const std::vector<EggCase>& cases,
                           const EggLanguage& lang) {
+  // A fixed mmap threshold: glibc otherwise raises it when the first run
+  // frees its big arrays, and later runs then fragment the heap, so that
+  // the peak RSS reflects the number of repeats rather than one run.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   int repeat = 5;
   std::vector<std::string> wanted;
   for (int i = 1; i < argc; ++i) {
