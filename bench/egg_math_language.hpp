@@ -11,6 +11,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,14 +55,33 @@ inline const Syntax& syntax() {
   return s;
 }
 
+// An optional double in 8 bytes (the analysis keeps one per class id):
+// "no value" is a signalling-NaN bit pattern that arithmetic never yields
+// (it returns quiet NaNs); a value with that very pattern is stored quieted.
+class MaybeNumber {
+ public:
+  MaybeNumber() = default;
+  MaybeNumber(std::nullopt_t) {}
+  MaybeNumber(double v) : bits_(std::bit_cast<std::uint64_t>(v)) {
+    if (bits_ == kNone) bits_ |= kQuiet;
+  }
+  bool has_value() const { return bits_ != kNone; }
+  explicit operator bool() const { return has_value(); }
+  double operator*() const { return std::bit_cast<double>(bits_); }
+
+ private:
+  static constexpr std::uint64_t kNone = 0x7ff0'0000'0000'0001, kQuiet = 1ull << 51;
+  std::uint64_t bits_ = kNone;
+};
+
 // egg's ConstantFold: the value of constant subterms; a class with a value
 // gets the literal and loses its non-leaf e-nodes (egg's pruning).
-class ConstantFold : public AnalysisOf<ConstantFold, std::optional<double>> {
+class ConstantFold : public AnalysisOf<ConstantFold, MaybeNumber> {
  public:
-  std::optional<double> make(const EGraph&, const ENodeRef& n) {
+  MaybeNumber make(const EGraph&, const ENodeRef& n) {
     if (n.op == kNum) return payload_number(n.payload);
     if (n.children.size() != 2) return std::nullopt;
-    const std::optional<double>&a = data(n.children[0]), &b = data(n.children[1]);
+    const MaybeNumber &a = data(n.children[0]), &b = data(n.children[1]);
     if (!a || !b) return std::nullopt;
     if (n.op == kAdd) return *a + *b;
     if (n.op == kSub) return *a - *b;
@@ -69,7 +89,7 @@ class ConstantFold : public AnalysisOf<ConstantFold, std::optional<double>> {
     if (n.op == kDiv && *b != 0.0) return *a / *b;
     return std::nullopt;
   }
-  DidMerge merge(std::optional<double>& a, std::optional<double> b) {
+  DidMerge merge(MaybeNumber& a, MaybeNumber b) {
     if (!a && b) {
       a = b;
       return {true, false};
@@ -77,7 +97,7 @@ class ConstantFold : public AnalysisOf<ConstantFold, std::optional<double>> {
     return {false, a && !b};
   }
   void modify(EGraph& g, EClassId c) {
-    std::optional<double> v = data(c);
+    MaybeNumber v = data(c);
     if (!v) return;
     g.merge(c, g.add(kNum, number_payload(*v)));
     g.prune(c, [](const ENodeRef& n) { return n.is_leaf(); });
@@ -93,7 +113,7 @@ inline bool has_sym(const EGraph& g, EClassId c) {
 
 inline Condition is_not_zero(const char* var) {
   return [v = Symbol(var)](const EGraph& g, EClassId, const Subst& s) {
-    const std::optional<double>& d = g.analysis<ConstantFold>().data(s.get(v));
+    const MaybeNumber& d = g.analysis<ConstantFold>().data(s.get(v));
     return !d || *d != 0.0;
   };
 }

@@ -354,6 +354,8 @@ void EGraph::normalize_touched() {
     std::sort(cl.parents.begin(), end);
     end = std::unique(cl.parents.begin(), end);
     cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
+    cl.nodes.shrink_if_sparse();
+    cl.parents.shrink_if_sparse();
   }
   touched_.clear();
 }
@@ -391,6 +393,7 @@ void EGraph::rebuild_index() {
     packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
   snapshot_nodes_ = records_.size();
+  if (snapshot_root_.capacity() < uf_.size()) snapshot_root_.reserve(uf_.size() + uf_.size() / 2);
   snapshot_root_.resize(uf_.size());
   for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }

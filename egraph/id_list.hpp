@@ -56,6 +56,23 @@ class IdList {
   }
   // Keeps the first n elements.
   void truncate(std::uint32_t n) { size_ = n; }
+  // Gives back heap storage when under half of it is used (after a
+  // rebuild dropped duplicates), keeping a quarter of slack for growth.
+  void shrink_if_sparse() {
+    if (cap_ == 0 || size_ * 2 >= cap_) return;
+    std::uint32_t cap = size_ + size_ / 4;
+    if (cap <= kSmall) {
+      Id* heap = u_.heap;
+      std::memcpy(u_.small, heap, size_ * sizeof(Id));
+      std::free(heap);
+      cap_ = 0;
+      return;
+    }
+    if (Id* p = static_cast<Id*>(std::realloc(u_.heap, cap * sizeof(Id)))) {
+      u_.heap = p;
+      cap_ = cap;
+    }
+  }
   // Empties the list and frees its storage.
   void release() {
     if (cap_ != 0) std::free(u_.heap);
