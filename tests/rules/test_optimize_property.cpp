@@ -1,0 +1,826 @@
+// Property test of the optimize pipeline (issue 5): random well-typed
+// graphs over the wide catalogue (elementwise ops with broadcasting and
+// literals, where, reductions, softmax, dot chains, shape ops, indexing,
+// creation, calls of defs, small scans) compute the same values before and
+// after optimization, optimize to the same graph twice, never cost more,
+// and gain no op the original could not justify. A failing seed prints the
+// seed and both graphs, after shrinking the failing outputs to a small
+// sub-term. `[.long]` runs many more seeds.
+#include "rules/optimize.hpp"
+
+#include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
+#include "ops/graph_printer.hpp"
+#include "ops/type_error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+
+using namespace eqsat;
+using namespace eqsat::rules;
+using ops::AttrKey;
+using ops::Attrs;
+using ops::Dims;
+using ops::DType;
+using ops::IntList;
+using ops::OpKind;
+using ops::TensorType;
+using ops::Term;
+using ops::TermRef;
+
+namespace {
+
+using Operands = std::vector<TermRef>;
+
+// A random graph and the concrete shapes its inputs are fed with (an input
+// may declare unknown dimensions).
+struct RandomCase {
+  ops::Graph graph;
+  std::vector<Dims> input_dims;
+};
+
+// Builds random graphs op family by op family, choosing operands that fit
+// (broadcastable shapes, matching inner dimensions, unit axes to squeeze),
+// adding fresh inputs where an op needs a partner of a given shape, and
+// skipping the rare application the type rules still refuse. Every shape
+// is static except for inputs declared with `?`. Scans and defs get random
+// bodies over nominals built the same way.
+class ProgramGenerator {
+ public:
+  explicit ProgramGenerator(std::uint64_t seed) : rng_(seed) {}
+
+  RandomCase make() {
+    const int num_inputs = pick(1, 3);
+    for (int k = 0; k < num_inputs; ++k) pool_.push_back(new_input(random_dims(), random_float()));
+    if (pick(0, 3) == 0)
+      pool_.push_back(new_input(random_dims(), pick(0, 1) ? DType::I64 : DType::Bool));
+    if (pick(0, 2) == 0) make_def();
+    grow(pool_, pick(4, 10), 0);
+    const int num_outputs = pick(1, 3);
+    for (int k = 0; k < num_outputs; ++k) {
+      const int last = static_cast<int>(pool_.size()) - 1;
+      TermRef t = pool_[k == 0 ? last : pick(std::max(0, last - 6), last)];
+      std::string name = "out";
+      name.append(std::to_string(k));
+      case_.graph.outputs.push_back({name, t});
+    }
+    return std::move(case_);
+  }
+
+  const std::map<std::string, int>& built() const { return built_; }
+
+ private:
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool coin() { return pick(0, 1) == 1; }
+  template <class T>
+  const T& choose(const std::vector<T>& xs) {
+    return xs[static_cast<std::size_t>(pick(0, static_cast<int>(xs.size()) - 1))];
+  }
+
+  DType random_float() { return pick(0, 3) == 0 ? DType::F32 : DType::F64; }
+
+  Dims random_dims() {
+    static const std::vector<Dims> kShapes = {{},     {3},    {4},       {2, 3},
+                                              {3, 4}, {1, 4}, {2, 3, 4}, {3, 1}};
+    return choose(kShapes);
+  }
+
+  // A new graph input of `dims`; one in five declares its first dimension `?`.
+  TermRef new_input(const Dims& dims, DType dtype) {
+    for (auto d : dims)  // a partner shaped after an unknown dimension: skip this op
+      if (d == ops::kUnknownDim) throw ops::TypeError("no concrete shape for a new input");
+    Dims declared = dims;
+    if (!declared.empty() && pick(0, 4) == 0) declared[0] = ops::kUnknownDim;
+    std::string name = "x";
+    name.append(std::to_string(case_.graph.inputs.size()));
+    TermRef in = Term::input(name, TensorType{dtype, declared});
+    case_.graph.inputs.push_back(in);
+    case_.input_dims.push_back(dims);
+    return in;
+  }
+
+  // A literal the rules look for (0, 1, -1, 2, ½) or another small number.
+  double literal_value() {
+    static const std::vector<double> kValues = {0, 1, -1, 2, 0.5, 3, -2.5};
+    return choose(kValues);
+  }
+
+  // A constant partner for `a`: a scalar (as a weak literal becomes), a
+  // uniform array of a's shape, or a small array of random values.
+  TermRef constant_like(TermRef a) {
+    const TensorType& t = a->tensor_type();
+    const DType d = t.dtype == DType::Bool ? DType::Bool : t.dtype;
+    const double v = d == DType::Bool ? pick(0, 1) : literal_value();
+    const int kind = pick(0, 2);
+    if (kind == 0 || t.num_elements() < 0 || t.num_elements() > 24) return Term::scalar(d, v);
+    ops::Array arr(d, t.dims);
+    for (std::int64_t i = 0; i < arr.size(); ++i) {
+      const double x = kind == 1 ? v : (d == DType::Bool ? pick(0, 1) : literal_value());
+      ops::visit_dtype(
+          d, [&]<class T>(std::type_identity<T>) { arr.data<T>()[i] = static_cast<T>(x); });
+    }
+    return Term::constant(arr);
+  }
+
+  TermRef operand(const std::vector<TermRef>& pool) { return choose(pool); }
+
+  // A partner that broadcasts with `a`: another value of the pool whose
+  // shape broadcasts, a fresh input of a broadcastable shape, or a constant.
+  TermRef partner(const std::vector<TermRef>& pool, TermRef a, bool inputs_allowed) {
+    const int k = pick(0, 4);
+    if (k <= 1) {
+      std::vector<TermRef> fits;
+      for (TermRef t : pool) {
+        try {
+          ops::broadcast_dims(a->tensor_type().dims, t->tensor_type().dims);
+          fits.push_back(t);
+        } catch (const ops::TypeError&) {
+        }
+      }
+      if (!fits.empty()) return choose(fits);
+    }
+    if (k == 2 && inputs_allowed) {
+      Dims d = a->tensor_type().dims;
+      for (auto& x : d)
+        if (x == ops::kUnknownDim) return constant_like(a);
+      if (!d.empty() && coin())
+        d.erase(d.begin());  // broadcast a lower rank
+      else if (!d.empty() && coin())
+        d.back() = 1;
+      return new_input(d, a->tensor_type().dtype == DType::F32 ? DType::F32 : random_float());
+    }
+    return constant_like(a);
+  }
+
+  static std::int64_t rank(TermRef t) { return static_cast<std::int64_t>(t->tensor_type().rank()); }
+
+  void count(const std::string& what) { ++built_[what]; }
+
+  // Applies `steps` random ops to values of `pool`, appending results.
+  // `depth` > 0 inside bodies: no fresh inputs, no nested loops.
+  void grow(std::vector<TermRef>& pool, int steps, int depth) {
+    for (int tries = 0; steps > 0 && tries < steps * 8 + 40; ++tries) {
+      TermRef t = nullptr;
+      try {
+        t = apply(pool, depth);
+      } catch (const ops::TypeError&) {
+        continue;
+      }
+      if (!t) continue;
+      pool.push_back(t);
+      --steps;
+    }
+  }
+
+  TermRef make(OpKind kind, Attrs attrs, Operands operands, const char* family) {
+    TermRef t = Term::make(kind, std::move(attrs), std::move(operands));
+    count(family);
+    return t;
+  }
+
+  TermRef apply(std::vector<TermRef>& pool, int depth) {
+    const bool top = depth == 0;
+    TermRef a = operand(pool);
+    const std::int64_t r = rank(a);
+    const DType dt = a->tensor_type().dtype;
+    switch (pick(0, 20)) {
+      case 0:
+      case 1: {  // elementwise unary
+        static const std::vector<OpKind> kUnary = {
+            OpKind::Neg,   OpKind::Abs,  OpKind::Sign,      OpKind::Square,  OpKind::Exp,
+            OpKind::Expm1, OpKind::Log,  OpKind::Log1p,     OpKind::Sqrt,    OpKind::Reciprocal,
+            OpKind::Sin,   OpKind::Cos,  OpKind::Tanh,      OpKind::Sigmoid, OpKind::Softplus,
+            OpKind::Floor, OpKind::Ceil, OpKind::LogicalNot};
+        if (pick(0, 5) == 0) {
+          static const std::vector<DType> kTo = {DType::F64, DType::F32, DType::I64, DType::Bool};
+          return make(OpKind::Cast, {{AttrKey::Dtype, choose(kTo)}}, {a}, "cast");
+        }
+        return make(choose(kUnary), {}, {a}, "unary");
+      }
+      case 2:
+      case 3:
+      case 4: {  // elementwise binary, with broadcasting and literals
+        static const std::vector<OpKind> kBinary = {
+            OpKind::Add, OpKind::Add,        OpKind::Sub,      OpKind::Sub,     OpKind::Mul,
+            OpKind::Mul, OpKind::Div,        OpKind::Pow,      OpKind::Maximum, OpKind::Minimum,
+            OpKind::Eq,  OpKind::Ne,         OpKind::Lt,       OpKind::Le,      OpKind::Gt,
+            OpKind::Ge,  OpKind::LogicalAnd, OpKind::LogicalOr};
+        const OpKind k = choose(kBinary);
+        if (k == OpKind::Pow && ops::is_integer(dt)) return nullptr;  // negative powers are errors
+        TermRef b = partner(pool, a, top);
+        return make(k, {}, coin() ? Operands{a, b} : Operands{b, a}, "binary");
+      }
+      case 5: {  // where
+        TermRef c = a->tensor_type().dtype == DType::Bool
+                        ? a
+                        : make(OpKind::Gt, {}, {a, Term::scalar(dt, literal_value())}, "binary");
+        TermRef x = partner(pool, a, top), y = partner(pool, a, top);
+        if (pick(0, 3) == 0) y = x;
+        if (pick(0, 5) == 0) c = Term::scalar(DType::Bool, pick(0, 1));
+        return make(OpKind::Where, {}, {c, x, y}, "where");
+      }
+      case 6:
+      case 7: {  // reductions
+        static const std::vector<OpKind> kReduce = {OpKind::Sum,      OpKind::Sum, OpKind::Prod,
+                                                    OpKind::Max,      OpKind::Min, OpKind::Mean,
+                                                    OpKind::Logsumexp};
+        Attrs attrs;
+        if (r > 0 && coin()) {
+          IntList axes;
+          for (std::int64_t ax = 0; ax < r; ++ax)
+            if (coin()) axes.push_back(coin() ? ax : ax - r);
+          if (!axes.empty()) attrs.set(AttrKey::Axis, axes);
+        }
+        if (coin()) attrs.set(AttrKey::Keepdims, true);
+        return make(choose(kReduce), attrs, {a}, "reduction");
+      }
+      case 8: {  // softmax and log_softmax
+        if (r == 0) return nullptr;
+        Attrs attrs;
+        if (coin()) attrs.set(AttrKey::Axis, std::int64_t{pick(0, static_cast<int>(r) - 1)});
+        return make(coin() ? OpKind::Softmax : OpKind::LogSoftmax, attrs, {a}, "softmax");
+      }
+      case 9:
+      case 10:
+        return dot(pool, a, top);
+      case 11:
+      case 12:
+        return shape_op(pool, a, top);
+      case 13:
+        return concat_or_stack(pool, a, top);
+      case 14:
+        return indexing(pool, a);
+      case 15:
+        return creation(a);
+      case 16:
+        if (!top || case_.graph.defs.empty()) return nullptr;
+        return call(pool);
+      case 17:
+      case 18:
+        if (!top) return nullptr;
+        return scan(pool);
+      default: {  // an identity pattern the canonical rules look for
+        TermRef b = constant_like(a);
+        static const std::vector<OpKind> kOps = {OpKind::Add, OpKind::Mul, OpKind::Sub, OpKind::Div,
+                                                 OpKind::Pow};
+        const OpKind k = choose(kOps);
+        if (k == OpKind::Pow && ops::is_integer(dt)) return nullptr;
+        return make(k, {}, coin() ? Operands{a, b} : Operands{b, a}, "literal");
+      }
+    }
+  }
+
+  // dot: vector·vector, matrix·vector, matrix chains and batched products,
+  // the partner a fresh input (or a pool value) of a fitting shape.
+  TermRef dot(std::vector<TermRef>& pool, TermRef a, bool top) {
+    const Dims& d = a->tensor_type().dims;
+    if (d.empty() || d.back() == ops::kUnknownDim) return nullptr;
+    const DType dt = a->tensor_type().dtype;
+    if (dt == DType::Bool) return nullptr;
+    const std::int64_t k = d.back();
+    auto fitting = [&](const Dims& want) -> TermRef {
+      for (TermRef t : pool)
+        if (t->tensor_type().dims == want && t->tensor_type().dtype == dt && coin()) return t;
+      if (!top) return nullptr;
+      return new_input(want, dt);
+    };
+    const int form = pick(0, 3);
+    if (form == 0) {
+      TermRef b = fitting({k});
+      return b ? make(OpKind::Dot, {}, {a, b}, "dot") : nullptr;
+    }
+    if (form == 1 && d.size() == 3) {  // batched
+      TermRef b = fitting({d[0], k, static_cast<std::int64_t>(pick(1, 4))});
+      return b ? make(OpKind::Dot, {}, {a, b}, "dot-batched") : nullptr;
+    }
+    if (d.size() != 2 || !top) {
+      TermRef b = fitting({k, static_cast<std::int64_t>(pick(1, 5))});
+      return b ? make(OpKind::Dot, {}, {a, b}, "dot") : nullptr;
+    }
+    // A chain of 2-4 matrix products with sizes that make one order cheaper.
+    TermRef acc = a;
+    std::int64_t inner = k;
+    for (int n = pick(2, 4); n > 0; --n) {
+      static const std::vector<std::int64_t> kSizes = {1, 2, 5, 16, 30};
+      const std::int64_t next = choose(kSizes);
+      acc = make(OpKind::Dot, {}, {acc, new_input({inner, next}, dt)}, "dot-chain");
+      inner = next;
+    }
+    return acc;
+  }
+
+  TermRef shape_op(std::vector<TermRef>& pool, TermRef a, bool top) {
+    const Dims& d = a->tensor_type().dims;
+    const int r = static_cast<int>(d.size());
+    switch (pick(0, 5)) {
+      case 0: {  // reshape: flatten, -1, or a split of the first axis
+        Attrs attrs;
+        const std::int64_t n = a->tensor_type().num_elements();
+        if (n < 0) return nullptr;
+        if (n % 2 == 0 && coin())
+          attrs.set(AttrKey::Shape, IntList{2, -1});
+        else
+          attrs.set(AttrKey::Shape, coin() ? IntList{n} : IntList{-1, 1});
+        return make(OpKind::Reshape, attrs, {a}, "reshape");
+      }
+      case 1: {  // transpose: default, or a random permutation
+        Attrs attrs;
+        if (r >= 2 && coin()) {
+          IntList perm;
+          for (int i = 0; i < r; ++i) perm.push_back(i);
+          std::shuffle(perm.begin(), perm.end(), rng_);
+          attrs.set(AttrKey::Perm, perm);
+        }
+        return make(OpKind::Transpose, attrs, {a}, "transpose");
+      }
+      case 2:
+        return make(OpKind::ExpandDims, {{AttrKey::Axis, std::int64_t{pick(-r - 1, r)}}}, {a},
+                    "expand_dims");
+      case 3: {
+        for (int i = 0; i < r; ++i)
+          if (d[i] == 1)
+            return make(OpKind::Squeeze, {{AttrKey::Axis, std::int64_t{i}}}, {a}, "squeeze");
+        TermRef e =
+            make(OpKind::ExpandDims, {{AttrKey::Axis, std::int64_t{0}}}, {a}, "expand_dims");
+        return make(OpKind::Squeeze, {{AttrKey::Axis, std::int64_t{0}}}, {e}, "squeeze");
+      }
+      case 4: {  // broadcast_to a leading axis, or unit axes widened
+        for (auto x : d)
+          if (x == ops::kUnknownDim) return nullptr;
+        IntList shape(d.begin(), d.end());
+        for (auto& x : shape)
+          if (x == 1 && coin()) x = 3;
+        if (coin()) shape.insert(shape.begin(), 2);
+        return make(OpKind::BroadcastTo, {{AttrKey::Shape, shape}}, {a}, "broadcast_to");
+      }
+      default: {
+        if (r == 0) return nullptr;
+        Attrs attrs;
+        if (coin()) attrs.set(AttrKey::Axis, std::int64_t{pick(-r, r - 1)});
+        (void)pool;
+        (void)top;
+        return make(OpKind::Flip, attrs, {a}, "flip");
+      }
+    }
+  }
+
+  TermRef concat_or_stack(std::vector<TermRef>& pool, TermRef a, bool top) {
+    const Dims& d = a->tensor_type().dims;
+    std::vector<TermRef> same;
+    for (TermRef t : pool)
+      if (t->tensor_type() == a->tensor_type()) same.push_back(t);
+    Operands ops{a, choose(same)};
+    if (coin()) ops.push_back(choose(same));
+    if (coin() || d.empty()) {
+      const int r = static_cast<int>(d.size());
+      return make(OpKind::Stack, {{AttrKey::Axis, std::int64_t{pick(0, r)}}}, ops, "stack");
+    }
+    if (top && d[0] != ops::kUnknownDim && coin()) {  // a fresh input of another length
+      Dims other = d;
+      other[0] = pick(1, 3);
+      ops[1] = new_input(other, a->tensor_type().dtype);
+      return make(OpKind::Concat, {{AttrKey::Axis, std::int64_t{0}}}, ops, "concat");
+    }
+    return make(OpKind::Concat,
+                {{AttrKey::Axis, std::int64_t{pick(0, static_cast<int>(d.size()) - 1)}}}, ops,
+                "concat");
+  }
+
+  TermRef indexing(std::vector<TermRef>& pool, TermRef a) {
+    const Dims& d = a->tensor_type().dims;
+    if (d.empty() || d[0] == ops::kUnknownDim) return nullptr;
+    const int n = static_cast<int>(d[0]);
+    TermRef i = Term::scalar(DType::I64, pick(-n, n - 1));
+    switch (pick(0, 4)) {
+      case 0:
+        return make(OpKind::Index, {}, {a, i}, "index");
+      case 1:
+      case 2: {
+        Attrs attrs;
+        const int r = static_cast<int>(d.size());
+        const int axis = pick(0, r - 1);
+        if (d[axis] == ops::kUnknownDim) return nullptr;
+        const int len = static_cast<int>(d[axis]);
+        attrs.set(AttrKey::Axis, std::int64_t{axis});
+        if (coin()) attrs.set(AttrKey::Start, std::int64_t{pick(-len, len)});
+        if (coin()) attrs.set(AttrKey::Stop, std::int64_t{pick(-len, len)});
+        if (coin()) attrs.set(AttrKey::Step, std::int64_t{coin() ? -1 : pick(1, 2)});
+        TermRef s = make(OpKind::Slice, attrs, {a}, "slice");
+        if (pick(0, 2) != 0) return s;
+        // Write a value of the slice's shape back (set or increment).
+        TermRef v = make(OpKind::Neg, {}, {s}, "unary");
+        if (a->tensor_type().dtype == DType::Bool) v = s;
+        return make(coin() ? OpKind::SetSlice : OpKind::IncSlice, attrs, {a, v}, "set_slice");
+      }
+      default: {
+        TermRef row = make(OpKind::Index, {}, {a, i}, "index");
+        TermRef v = partner(pool, row, false);
+        if (v->tensor_type().rank() > row->tensor_type().rank()) v = row;
+        return make(coin() ? OpKind::SetIndex : OpKind::IncIndex, {},
+                    {a, Term::scalar(DType::I64, pick(-n, n - 1)), v}, "set_index");
+      }
+    }
+  }
+
+  TermRef creation(TermRef a) {
+    const TensorType& t = a->tensor_type();
+    switch (pick(0, 4)) {
+      case 0:
+        return make(coin() ? OpKind::ZerosLike : OpKind::OnesLike, {}, {a}, "creation");
+      case 1:
+      case 2: {
+        IntList shape = coin() ? IntList{3} : IntList{2, 3};
+        Attrs attrs{{AttrKey::Shape, shape}};
+        if (coin()) attrs.set(AttrKey::Dtype, t.dtype == DType::Bool ? DType::F64 : t.dtype);
+        const int k = pick(0, 2);
+        if (k == 2)
+          return make(OpKind::Full, attrs, {Term::scalar(DType::F64, literal_value())}, "creation");
+        return make(k == 0 ? OpKind::Zeros : OpKind::Ones, attrs, {}, "creation");
+      }
+      default: {
+        TermRef n = Term::scalar(DType::I64, pick(1, 4));
+        TermRef r = make(OpKind::Arange, {{AttrKey::Dtype, DType::F64}}, {n}, "creation");
+        return make(OpKind::Add, {}, {r, a}, "binary");
+      }
+    }
+  }
+
+  // A def over one or two parameters of input types, with one or two outputs.
+  void make_def() {
+    std::vector<TensorType> params;
+    for (int k = pick(1, 2); k > 0; --k)
+      params.push_back(choose(case_.graph.inputs)->tensor_type());
+    std::vector<TermRef> body;
+    for (std::size_t k = 0; k < params.size(); ++k)
+      body.push_back(Term::nominal(static_cast<std::int64_t>(k), params[k]));
+    grow(body, pick(1, 4), 1);
+    Operands outs{body.back()};
+    if (coin()) outs.push_back(choose(body));
+    TermRef fn = Term::fn(params, outs);
+    if (pick(0, 3) == 0) {
+      Attrs attrs = fn->attrs();
+      attrs.set(AttrKey::Inline, false);
+      fn = Term::make(OpKind::Fn, attrs, outs);
+    }
+    std::string name = "d";
+    name.append(std::to_string(case_.graph.defs.size()));
+    case_.graph.defs.push_back({name, fn});
+  }
+
+  TermRef call(const std::vector<TermRef>& pool) {
+    const auto& def = choose(case_.graph.defs);
+    Operands operands{def.term};
+    for (const auto& p : def.term->attrs().get<std::vector<TensorType>>(AttrKey::Params)) {
+      std::vector<TermRef> fits;
+      for (TermRef t : pool)
+        if (t->tensor_type() == p) fits.push_back(t);
+      if (fits.empty()) return nullptr;
+      operands.push_back(choose(fits));
+    }
+    TermRef c = make(OpKind::Call, {}, operands, "call");
+    if (c->is_tuple())
+      c = Term::make(OpKind::Get, {{AttrKey::Index, std::int64_t{pick(0, 1)}}}, {c});
+    return c;
+  }
+
+  // A small loop: an optional sequence, one or two sit-sots, an optional
+  // nit-sot, non-sequences that are sometimes constants, unused or
+  // duplicated, and body work that reads only non-sequences (invariant).
+  TermRef scan(const std::vector<TermRef>& pool) {
+    ops::ScanSpec spec;
+    Operands operands{nullptr};
+    std::vector<TensorType> params;
+    std::vector<TermRef> seqs;
+    for (TermRef t : pool)
+      if (rank(t) >= 1 && t->tensor_type().dims[0] != ops::kUnknownDim &&
+          ops::is_float(t->tensor_type().dtype))
+        seqs.push_back(t);
+    if (!seqs.empty() && coin()) {
+      TermRef s = choose(seqs);
+      spec.sequence_taps.push_back(IntList{0});
+      operands.push_back(s);
+      const Dims& d = s->tensor_type().dims;
+      params.push_back({s->tensor_type().dtype, Dims(d.begin() + 1, d.end())});
+    } else {
+      spec.has_n_steps = true;
+      operands.insert(operands.begin() + 1, Term::scalar(DType::I64, pick(0, 4)));
+    }
+    std::vector<TermRef> floats;
+    for (TermRef t : pool)
+      if (ops::is_float(t->tensor_type().dtype)) floats.push_back(t);
+    if (floats.empty()) return nullptr;
+    const int num_states = pick(1, 2);
+    std::vector<std::size_t> state_params;
+    for (int k = 0; k < num_states; ++k) {
+      TermRef init = choose(floats);
+      operands.push_back(init);
+      state_params.push_back(params.size());
+      params.push_back(init->tensor_type());
+    }
+    spec.num_sitsot = num_states;
+    std::vector<std::size_t> nonseq_params;
+    for (int k = pick(0, 3); k > 0; --k) {
+      TermRef v;
+      const int kind = pick(0, 3);
+      if (kind == 0 && spec.num_nonsequences > 0)
+        v = operands.back();  // a duplicate
+      else if (kind == 1)
+        v = Term::scalar(DType::F64, literal_value());  // a constant
+      else
+        v = choose(floats);
+      operands.push_back(v);
+      nonseq_params.push_back(params.size());
+      params.push_back(v->tensor_type());
+      ++spec.num_nonsequences;
+    }
+    // The body: invariant work over non-sequences first, then random ops.
+    std::vector<TermRef> body;
+    for (std::size_t k = 0; k < params.size(); ++k)
+      body.push_back(Term::nominal(static_cast<std::int64_t>(k), params[k]));
+    if (!nonseq_params.empty()) {
+      std::vector<TermRef> invariant;
+      for (std::size_t p : nonseq_params) invariant.push_back(body[p]);
+      grow(invariant, 2, 1);
+      for (std::size_t i = nonseq_params.size(); i < invariant.size(); ++i)
+        body.push_back(invariant[i]);
+    }
+    grow(body, pick(1, 4), 1);
+    Operands outs;
+    for (std::size_t p : state_params) {
+      const TensorType& type = params[p];
+      TermRef next = body[p];
+      for (TermRef c : body)
+        if (c->tensor_type() == type && coin()) next = c;
+      if (next == body[p] && ops::is_float(type.dtype)) {
+        // h' = tanh(h + something that broadcasts to h), so states stay bounded.
+        TermRef plus = Term::make(OpKind::Add, {}, {body[p], choose(body)});
+        if (plus->tensor_type() == type) next = Term::make(OpKind::Tanh, {}, {plus});
+      }
+      outs.push_back(next);
+    }
+    if (coin()) {
+      spec.num_nitsot = 1;
+      outs.push_back(choose(body));
+    }
+    operands[0] = Term::fn(params, outs);
+    TermRef s = make(OpKind::Scan, {{AttrKey::Scan, spec}}, operands, "scan");
+    count(spec.num_nonsequences > 0 ? "scan-nonseq" : "scan-no-nonseq");
+    if (!spec.sequence_taps.empty()) count("scan-sequence");
+    if (spec.num_nitsot > 0) count("scan-nitsot");
+    // Use one output (sometimes only its last step), leaving others unused.
+    TermRef out = Term::make(
+        OpKind::Get,
+        {{AttrKey::Index, std::int64_t{pick(0, static_cast<int>(spec.num_outputs()) - 1)}}}, {s});
+    if (coin() && out->tensor_type().dims[0] != 0)
+      out = Term::make(OpKind::Index, {}, {out, Term::scalar(DType::I64, -1)});
+    return out;
+  }
+
+  std::mt19937_64 rng_;
+  RandomCase case_;
+  std::vector<TermRef> pool_;
+  std::map<std::string, int> built_;
+};
+
+// Random input values: floats in [-2, 2] (some inputs all positive, so that
+// logs and roots are defined), integers in [-4, 4], random bools.
+std::vector<ops::Array> random_inputs(const RandomCase& c, std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 7919 + 1);
+  std::vector<ops::Array> out;
+  for (std::size_t k = 0; k < c.graph.inputs.size(); ++k) {
+    const DType d = c.graph.inputs[k]->tensor_type().dtype;
+    ops::Array a(d, c.input_dims[k]);
+    const bool positive = k % 2 == 1;
+    std::uniform_real_distribution<double> u(positive ? 0.1 : -2, 2);
+    for (std::int64_t i = 0; i < a.size(); ++i)
+      ops::visit_dtype(d, [&]<class T>(std::type_identity<T>) {
+        const double v = u(rng);
+        a.data<T>()[i] = static_cast<T>(std::is_same_v<T, bool> ? v > 0
+                                        : std::is_integral_v<T> ? std::round(v * 2)
+                                                                : v);
+      });
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// Why optimized values differ from the original's, or nullopt when they
+// agree: same dtype and shape; NaN where the original is NaN; equal within
+// rounding (relative and absolute tolerance by dtype) where it is finite;
+// where the original is ±∞, the same ∞ or a finite value (a stabilization).
+std::optional<std::string> compare(const std::vector<ops::Array>& expected,
+                                   const std::vector<ops::Array>& actual) {
+  if (expected.size() != actual.size()) return "number of outputs differs";
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    const ops::Array &e = expected[k], &a = actual[k];
+    std::string where = "output ";
+    where.append(std::to_string(k));
+    if (e.dtype() != a.dtype()) return where.append(": dtype differs");
+    if (e.shape() != a.shape()) return where.append(": shape differs");
+    const double tol = e.dtype() == DType::F32 ? 1e-4 : 1e-9;
+    for (std::int64_t i = 0; i < e.size(); ++i) {
+      const double x = e.element(i), y = a.element(i);
+      bool ok;
+      if (std::isnan(x))
+        ok = std::isnan(y);
+      else if (std::isinf(x))
+        ok = !std::isnan(y) && (std::isfinite(y) || y == x);
+      else
+        ok = std::abs(x - y) <= tol * (1 + std::max(std::abs(x), std::abs(y)));
+      if (!ok)
+        return where.append(" element ")
+            .append(std::to_string(i))
+            .append(": expected ")
+            .append(std::to_string(x))
+            .append(", got ")
+            .append(std::to_string(y));
+    }
+  }
+  return std::nullopt;
+}
+
+// Ops whose appearance the original must justify: loops, calls and bodies
+// only where it had them; never a gradient.
+std::optional<std::string> unjustified_op(const ops::Graph& before, const ops::Graph& after) {
+  std::set<OpKind> had;
+  std::function<void(TermRef, std::set<OpKind>&)> collect = [&](TermRef t, std::set<OpKind>& s) {
+    if (!s.insert(t->kind()).second && t->arity() == 0) return;
+    for (TermRef o : t->operands()) collect(o, s);
+  };
+  std::set<OpKind> now;
+  for (const auto& o : before.outputs) collect(o.term, had);
+  for (const auto& o : after.outputs) collect(o.term, now);
+  for (OpKind k : {OpKind::Grad, OpKind::Scan, OpKind::Call, OpKind::Fn})
+    if (now.count(k) && !had.count(k))
+      return std::string("optimized graph has `") + std::string(ops::op_info(k).name) +
+             "`, the original has none";
+  return std::nullopt;
+}
+
+// Everything the property demands of one graph; the first violation, or nullopt.
+std::optional<std::string> check_case(const RandomCase& c, const RuleProgram& rules,
+                                      const std::vector<ops::Array>& inputs, ops::Graph* optimized,
+                                      bool* skipped) {
+  *skipped = false;
+  std::vector<ops::Array> expected;
+  try {
+    expected = backend::compile(c.graph).run(inputs);
+  } catch (const backend::RuntimeError&) {
+    *skipped = true;  // the original itself fails (e.g. shapes that do not broadcast)
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    *skipped = true;  // an executor bug, not the optimizer's: reported by the caller
+    return std::string("executor: ") + e.what();
+  }
+  OptimizeReport r1, r2;
+  ops::Graph first;
+  try {
+    first = optimize(c.graph, rules, &r1);
+  } catch (const std::exception& e) {
+    return std::string("optimize threw: ") + e.what();
+  }
+  *optimized = first;
+  if (r1.cost_after > r1.cost_before * (1 + 1e-12))
+    return "cost_after " + std::to_string(r1.cost_after) + " > cost_before " +
+           std::to_string(r1.cost_before);
+  if (auto why = unjustified_op(c.graph, first)) return why;
+  std::vector<ops::Array> actual;
+  try {
+    actual = backend::compile(first).run(inputs);
+  } catch (const std::exception& e) {
+    return std::string("the optimized graph fails: ") + e.what();
+  }
+  if (auto why = compare(expected, actual)) return why;
+  const ops::Graph second = optimize(c.graph, rules, &r2);
+  const bool timed_out = r1.stop_reason == "time limit" || r2.stop_reason == "time limit";
+  if (!timed_out && !(second == first))
+    return "optimizing twice gave different graphs:\n" + ops::print_graph(second);
+  return std::nullopt;
+}
+
+// Shrinks a failing case: while some output can be replaced by one of its
+// operands (or dropped) and the case still fails, do so.
+RandomCase shrink(RandomCase c, const RuleProgram& rules, const std::vector<ops::Array>& inputs) {
+  auto fails = [&](const RandomCase& x) {
+    ops::Graph out;
+    bool skipped;
+    return check_case(x, rules, inputs, &out, &skipped).has_value();
+  };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t k = 0; k < c.graph.outputs.size() && !progress; ++k) {
+      if (c.graph.outputs.size() > 1) {
+        RandomCase x = c;
+        x.graph.outputs.erase(x.graph.outputs.begin() + static_cast<std::ptrdiff_t>(k));
+        if (fails(x)) {
+          c = std::move(x);
+          progress = true;
+          break;
+        }
+      }
+      for (TermRef o : c.graph.outputs[k].term->operands()) {
+        if (o->is_tuple() || o->kind() == OpKind::Fn) continue;
+        RandomCase x = c;
+        x.graph.outputs[k].term = o;
+        if (fails(x)) {
+          c = std::move(x);
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+  return c;
+}
+
+// Runs seeds [first, first + count): every non-skipped seed must satisfy
+// the property. Returns how many ran (not skipped).
+int run_seeds(std::uint64_t first, std::uint64_t count, std::map<std::string, int>* built) {
+  static const RuleProgram rules = load_default_rules();
+  int ran = 0;
+  for (std::uint64_t seed = first; seed < first + count; ++seed) {
+    INFO("seed " << seed);
+    ProgramGenerator gen(seed);
+    const RandomCase c = gen.make();
+    INFO("graph:\n" << ops::print_graph(c.graph));
+    for (const auto& [k, n] : gen.built()) (*built)[k] += n;
+    const auto inputs = random_inputs(c, seed);
+    ops::Graph optimized;
+    bool skipped = false;
+    auto why = check_case(c, rules, inputs, &optimized, &skipped);
+    if (skipped) {
+      if (why)
+        WARN("seed " << seed << ": the original does not run (" << *why << ")\n"
+                     << ops::print_graph(c.graph));
+      continue;
+    }
+    ++ran;
+    if (!(optimized == c.graph)) ++(*built)["changed by optimize"];
+    if (!why) continue;
+    const RandomCase small = shrink(c, rules, inputs);
+    ops::Graph small_opt;
+    auto small_why = check_case(small, rules, inputs, &small_opt, &skipped);
+    INFO("seed " << seed << ": " << *why << "\noriginal:\n"
+                 << ops::print_graph(c.graph) << "optimized:\n"
+                 << ops::print_graph(optimized) << "shrunk to: " << small_why.value_or("?") << "\n"
+                 << ops::print_graph(small.graph) << "optimized:\n"
+                 << ops::print_graph(small_opt));
+    CHECK(why == std::nullopt);
+  }
+  return ran;
+}
+
+}  // namespace
+
+TEST_CASE("random well-typed graphs: same values, deterministic, never costlier (300 seeds)") {
+  std::map<std::string, int> built;
+  const int ran = run_seeds(1, 300, &built);
+  // Most random graphs run (the rest fail at run time in the original too).
+  CHECK(ran >= 240);
+  // The generator reaches every family it is meant to cover.
+  for (const char* family : {"unary",
+                             "cast",
+                             "binary",
+                             "where",
+                             "reduction",
+                             "softmax",
+                             "dot",
+                             "dot-batched",
+                             "dot-chain",
+                             "reshape",
+                             "transpose",
+                             "expand_dims",
+                             "squeeze",
+                             "broadcast_to",
+                             "flip",
+                             "concat",
+                             "stack",
+                             "index",
+                             "slice",
+                             "set_slice",
+                             "set_index",
+                             "creation",
+                             "call",
+                             "scan",
+                             "scan-nonseq",
+                             "scan-sequence",
+                             "scan-nitsot",
+                             "literal",
+                             "changed by optimize"}) {
+    INFO("family " << family << " was never built");
+    CHECK(built[family] > 0);
+  }
+}
+
+TEST_CASE("random well-typed graphs, many more seeds", "[.long]") {
+  std::map<std::string, int> built;
+  CHECK(run_seeds(1000, 3000, &built) >= 2400);
+}
