@@ -63,7 +63,7 @@ class ProgramGenerator {
     if (pick(0, 3) == 0)
       pool_.push_back(new_input(random_dims(), pick(0, 1) ? DType::I64 : DType::Bool));
     if (pick(0, 2) == 0) make_def();
-    grow(pool_, pick(4, 10), 0);
+    grow(pool_, pick(6, 16), 0);
     const int num_outputs = pick(1, 3);
     for (int k = 0; k < num_outputs; ++k) {
       const int last = static_cast<int>(pool_.size()) - 1;
