@@ -228,9 +228,14 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   // A new representative is a change of facts only when it refines the type.
   const bool refines_a = known_dims(b.type()) > known_dims(a.type());
   const bool refines_b = known_dims(a.type()) > known_dims(b.type());
-  if (better_rep(b.rep, a.rep)) a.rep = b.rep;
-  d.a_changed |= refines_a;
-  d.b_changed |= refines_b;
+  // Fewer free nominals first: a merge can drop a nominal from a class (the
+  // intersection below) while the old representative still reads it, and a
+  // body rebuilt over such a representative reads a parameter it no longer
+  // has. Taking the new one is a change, so parents rebuild theirs.
+  const std::size_t na = a.rep->free_nominals().size(), nb = b.rep->free_nominals().size();
+  if (nb != na ? nb < na : better_rep(b.rep, a.rep)) a.rep = b.rep;
+  d.a_changed |= refines_a || nb < na;
+  d.b_changed |= refines_b || na < nb;
   auto take = [&](auto& x, auto& y) {
     if (!x && y) {
       x = std::move(y);

@@ -820,7 +820,7 @@ TEST_CASE("random well-typed graphs: same values, deterministic, never costlier 
   }
 }
 
-TEST_CASE("random well-typed graphs, many more seeds", "[.long]") {
+TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
   std::map<std::string, int> built;
   CHECK(run_seeds(1000, 3000, &built) >= 2400);
 }
