@@ -889,11 +889,15 @@ std::optional<std::string> check_case(const RandomCase& c, const RuleProgram& ru
   if (auto why = compare(expected, actual, first)) {
     // A stabilizing rewrite computes the more accurate value where the
     // original cancels or overflows (1 − σ(30), √(x²) for huge x, log1p of
-    // expm1(−40) = −1), and a
-    // discontinuous op after it (sign, eq, pow of a negative base) turns
-    // that into any difference: counted by the caller, not a failure.
+    // expm1(−40) = −1), and a discontinuous op after it (sign, eq, pow of a
+    // negative base) turns that into any difference; a re-associating one
+    // changes rounding. Counted by the caller (at most 2%), not a failure.
     static const std::set<std::string> kExactWhereOriginalRounds = {
-        "sqrt-square", "log-exp", "exp-log", "log1p-expm1", "expm1-log1p"};
+        "sqrt-square", "log-exp", "exp-log", "log1p-expm1", "expm1-log1p",
+        // linalg's matrix-chain reordering re-associates float sums: its
+        // rounding, amplified by sin/cos of large values, a long product or
+        // ∞ entries, differs (documented in rules/linalg.rules).
+        "dot-assoc", "dot-assoc-rev"};
     const bool stabilized = std::ranges::any_of(r1.rules, [](const RuleReport& rule) {
       return rule.applications > 0 &&
              (rule.ruleset == "stabilize" || kExactWhereOriginalRounds.count(rule.name) > 0);
