@@ -649,10 +649,14 @@ class ProgramGenerator {
         seqs.push_back(t);
     if (!seqs.empty() && coin()) {
       TermRef s = choose(seqs);
-      spec.sequence_taps.push_back(IntList{0});
+      // Taps (0) or, on a sequence of two or more rows, (0 1).
+      const bool two = s->tensor_type().dims[0] >= 2 && pick(0, 2) == 0;
+      spec.sequence_taps.push_back(two ? IntList{0, 1} : IntList{0});
       operands.push_back(s);
       const Dims& d = s->tensor_type().dims;
-      params.push_back({s->tensor_type().dtype, Dims(d.begin() + 1, d.end())});
+      for (int k = two ? 2 : 1; k > 0; --k)
+        params.push_back({s->tensor_type().dtype, Dims(d.begin() + 1, d.end())});
+      if (two) count("scan-taps");
     } else {
       spec.has_n_steps = true;
       operands.insert(operands.begin() + 1, Term::scalar(DType::I64, pick(0, 4)));
@@ -713,6 +717,13 @@ class ProgramGenerator {
     if (coin()) {
       spec.num_nitsot = 1;
       outs.push_back(choose(body));
+    }
+    if (pick(0, 4) == 0) {  // stop once the first state's total exceeds 1
+      spec.until = true;
+      TermRef total = Term::make(OpKind::Sum, {}, {outs[0]});
+      outs.push_back(
+          Term::make(OpKind::Gt, {}, {total, Term::scalar(total->tensor_type().dtype, 1)}));
+      count("scan-until");
     }
     operands[0] = Term::fn(params, outs);
     TermRef s = make(OpKind::Scan, {{AttrKey::Scan, spec}}, operands, "scan");
