@@ -10,6 +10,7 @@
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
+#include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/type_error.hpp"
 
@@ -1058,4 +1059,36 @@ TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
   std::map<std::string, int> built;
   CHECK(run_seeds(1000, 5000, &built) >= 4000);
   CHECK(run_seeds(10000, 3000, &built, 12) >= 2400);  // loop-heavy graphs
+}
+
+TEST_CASE("regressions the property test found stay fixed") {
+  const RuleProgram rules = load_default_rules();
+  auto check = [&](const std::string& text, std::vector<ops::Array> inputs) {
+    INFO(text);
+    const ops::Graph g = ops::parse_graph(text, "regression.eg", ".");
+    OptimizeReport report;
+    const ops::Graph out = optimize(g, rules, &report);
+    INFO("optimized:\n" << ops::print_graph(out));
+    CHECK(report.cost_after <= report.cost_before);
+    const auto expected = backend::compile(g).run(inputs);
+    const auto actual = backend::compile(out).run(inputs);
+    CHECK(compare(expected, actual, out) == std::nullopt);
+  };
+  const ops::Array m = ops::Array::filled(DType::F64, {1, 4}, 0.5);
+  // A body whose class representative read a dropped parameter.
+  check(R"((input x0 (f64 1 4))
+    (let v1 (scan :n-steps 0 :sit-sot ((stack x0 x0) x0) :non-sequences (1.0)
+      (fn (p0 p1 p2) (tanh (add p0 p2)) (tanh (add p1 (where (gt p2 -2.5) 2.0 2.0))))))
+    (output (get 1 v1)))",
+        {m});
+  // Work hoisted out of a loop that runs no step must not fail.
+  check(R"((input x (f64 0 3)) (input s (f64 0))
+    (let v (scan :sequences (s) :sit-sot (0.0) :non-sequences (x) :until true
+      (fn (t h w) (add h (max w)) (gt h 1.0))))
+    (output (get 0 v)))",
+        {ops::Array(DType::F64, {0, 3}), ops::Array(DType::F64, {0})});
+  // Extraction that would cost more than the original keeps the original.
+  check(R"((input v (f64 1 1)) (input x (f64 1 4))
+    (let d (dot v x)) (output (neg d)) (output d))",
+        {ops::Array::filled(DType::F64, {1, 1}, 2), m});
 }
