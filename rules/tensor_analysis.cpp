@@ -238,10 +238,14 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   const auto& fa = a.rep->free_nominals();
   const auto& fb = b.rep->free_nominals();
   const bool va = std::ranges::includes(common, fa), vb = std::ranges::includes(common, fb);
-  const bool b_first = va != vb                 ? vb
+  // A closed representative (no graph input) comes first of all: it can
+  // stand for the class inside a body too.
+  const bool ia = a.rep->uses_input(), ib = b.rep->uses_input();
+  const bool b_first = ia != ib                 ? ia
+                       : va != vb               ? vb
                        : fb.size() != fa.size() ? fb.size() < fa.size()
                                                 : better_rep(b.rep, a.rep);
-  const bool for_nominals = va != vb || fb.size() != fa.size();
+  const bool for_nominals = ia != ib || va != vb || fb.size() != fa.size();
   if (b_first) a.rep = b.rep;
   d.a_changed |= refines_a || (b_first && for_nominals);
   d.b_changed |= refines_b || (!b_first && for_nominals);

@@ -1087,6 +1087,20 @@ TEST_CASE("regressions the property test found stay fixed") {
       (fn (t h w) (add h (max w)) (gt h 1.0))))
     (output (get 0 v)))",
         {ops::Array(DType::F64, {0, 3}), ops::Array(DType::F64, {0})});
+  // A body over a class that is a closed constant but whose representative
+  // read a graph input.
+  check(R"((input x0 (f64 2 3 4))
+    (let v1 (pow (mean x0 :axis (1)) (const (f64 2 4) (0 0 0 0 0 0 0 0))))
+    (let v2 (floor v1))
+    (let v3 (log_softmax v2))
+    (let v4 (sub 1.0 (add (mean v3) 2.0)))
+    (let v5 (log_softmax v3))
+    (let v6 (scan :n-steps 0 :sit-sot (v4 v5) :nit-sot 1 :non-sequences (v2 v4)
+      (fn (p0 p1 p2 p3) p0 (log_softmax p2) p3)))
+    (let v7 (scan :sequences (v1) :sit-sot ((get 2 v6) v5) :non-sequences (0.5 2.0 2.0)
+      (fn (p0 p1 p2 p3 p4 p5) (tanh (add p1 p5)) (tanh (add p2 p5)))))
+    (output (get 1 v7)))",
+        {ops::Array::filled(DType::F64, {2, 3, 4}, 0.25)});
   // Extraction that would cost more than the original keeps the original.
   check(R"((input v (f64 1 1)) (input x (f64 1 4))
     (let d (dot v x)) (output (neg d)) (output d))",
