@@ -60,7 +60,7 @@ void check_same_values(const ops::Graph& before, const ops::Graph& after) {
 
 }  // namespace
 
-TEST_CASE("an exploding rule set stops at the node limit, deterministically") {
+TEST_CASE("an exploding rule set stops at the node limit deterministically") {
   const ops::Graph g = long_sum(10);
   const RuleProgram rules = exploding(":iter 1000 :nodes 3000 :time 600");
   OptimizeReport r1, r2;
