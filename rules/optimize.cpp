@@ -97,7 +97,16 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
 
   const auto extract_start = std::chrono::steady_clock::now();
   const ExtractedTerms best = extract_terms(g, roots, model, options.extractor);
-  r.cost_after = best.cost;
+  r.cost_after = dag_cost(best.roots, model);
+  if (r.cost_after > r.cost_before) {
+    // The extractor is a heuristic (greedy-dag does not see every sharing):
+    // when what it picked costs more than the original, which is always one
+    // of the equivalent graphs, keep the original.
+    r.cost_after = r.cost_before;
+    r.extract_seconds = seconds_since(extract_start);
+    r.total_seconds = seconds_since(start);
+    return graph;
+  }
   ops::Graph out;
   out.inputs = graph.inputs;
   for (std::size_t i = 0; i < graph.outputs.size(); ++i)

@@ -150,6 +150,7 @@ class HoistInvariant final : public egraph::Applier {
     const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
     const TermRef fn = g_.data(kids[0]).rep;
     if (fn->kind() != OpKind::Fn || spec.num_nonsequences == 0) return false;
+    if (!runs_a_step(spec, kids)) return false;
     const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
     const auto nparams = static_cast<std::int64_t>(params.size());
     const std::int64_t lo = nparams - spec.num_nonsequences;
@@ -174,6 +175,22 @@ class HoistInvariant final : public egraph::Applier {
     attrs.set(ops::AttrKey::Scan, bigger);
     const auto scan = g_.add_op(OpKind::Scan, std::move(attrs), operands);
     return scan && eg.merge(root, *scan);
+  }
+
+  // True when the loop provably runs at least one step. Hoisted work runs
+  // even when the loop runs none, and it can fail (max of an empty axis,
+  // an index out of range) where the loop never evaluated it.
+  bool runs_a_step(const ops::ScanSpec& spec, const std::vector<EClassId>& kids) const {
+    std::size_t k = 1;
+    if (spec.has_n_steps) {
+      const TensorData& n = g_.data(kids[k++]);
+      if (!n.uniform || *n.uniform < 1) return false;
+    }
+    for (const auto& taps : spec.sequence_taps) {
+      const ops::Dims& d = g_.data(kids[k++]).tensor_type().dims;
+      if (d.empty() || d[0] == ops::kUnknownDim || d[0] <= taps.back()) return false;
+    }
+    return true;
   }
 
   TensorEGraph& g_;

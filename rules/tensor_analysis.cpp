@@ -228,9 +228,27 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   // A new representative is a change of facts only when it refines the type.
   const bool refines_a = known_dims(b.type()) > known_dims(a.type());
   const bool refines_b = known_dims(a.type()) > known_dims(b.type());
-  if (better_rep(b.rep, a.rep)) a.rep = b.rep;
-  d.a_changed |= refines_a;
-  d.b_changed |= refines_b;
+  // A representative reading only nominals the class depends on first (a
+  // merge can drop a nominal from the class, the intersection below, while
+  // the old representative still reads it, and a body rebuilt over it would
+  // read a parameter it no longer has), then fewer free nominals. Taking a
+  // new one for that reason is a change, so parents rebuild theirs.
+  std::vector<std::int64_t> common;
+  std::ranges::set_intersection(a.free_nominals, b.free_nominals, std::back_inserter(common));
+  const auto& fa = a.rep->free_nominals();
+  const auto& fb = b.rep->free_nominals();
+  const bool va = std::ranges::includes(common, fa), vb = std::ranges::includes(common, fb);
+  // A closed representative (no graph input) comes first of all: it can
+  // stand for the class inside a body too.
+  const bool ia = a.rep->uses_input(), ib = b.rep->uses_input();
+  const bool b_first = ia != ib                 ? ia
+                       : va != vb               ? vb
+                       : fb.size() != fa.size() ? fb.size() < fa.size()
+                                                : better_rep(b.rep, a.rep);
+  const bool for_nominals = ia != ib || va != vb || fb.size() != fa.size();
+  if (b_first) a.rep = b.rep;
+  d.a_changed |= refines_a || (b_first && for_nominals);
+  d.b_changed |= refines_b || (!b_first && for_nominals);
   auto take = [&](auto& x, auto& y) {
     if (!x && y) {
       x = std::move(y);
@@ -241,8 +259,6 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   };
   take(a.value, b.value);
   take(a.uniform, b.uniform);
-  std::vector<std::int64_t> common;
-  std::ranges::set_intersection(a.free_nominals, b.free_nominals, std::back_inserter(common));
   d.a_changed |= common.size() != a.free_nominals.size();
   d.b_changed |= common.size() != b.free_nominals.size();
   a.free_nominals = std::move(common);

@@ -4,6 +4,7 @@
 
 #include "ops/type_error.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -31,7 +32,19 @@ EClassId TensorEGraph::add_term(ops::TermRef term) {
     }
     stack.pop_back();
     children.clear();
-    for (ops::TermRef o : t->operands()) children.push_back(loaded_.at(o));
+    for (ops::TermRef o : t->operands()) {
+      // The operand's class may hold a representative that still reads a
+      // nominal (or an input) the operand does not (a merge not rebuilt yet, or one that
+      // dropped the nominal): the operand is a member of the class reading
+      // fewer, so it represents the class from now on, and the new e-node's
+      // representative (a body's, say) reads no parameter it lacks.
+      const EClassId c = loaded_.at(o);
+      TensorData& d = analysis().data(c);
+      if (!std::ranges::includes(o->free_nominals(), d.rep->free_nominals()) ||
+          (d.rep->uses_input() && !o->uses_input()))
+        d.rep = o;
+      children.push_back(c);
+    }
     const egraph::Payload p = analysis().payloads().intern(t->attrs());
     loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
   }
