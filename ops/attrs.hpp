@@ -37,14 +37,26 @@ struct ScanSpec {
   friend bool operator==(const ScanSpec&, const ScanSpec&) = default;
 };
 
-#define EQSAT_ATTR_KEYS(X)                                                                  \
-  X(Axis, "axis")                                                                           \
-  X(Keepdims, "keepdims")                                                                   \
-  X(Shape, "shape")                                                                         \
-  X(Perm, "perm")                                                                           \
-  X(Dtype, "dtype") X(Start, "start") X(Stop, "stop") X(Step, "step") X(Index, "index")     \
-      X(Inline, "inline") X(Name, "name") X(Slot, "slot") X(Value, "value") X(Path, "path") \
-          X(Params, "params") X(Scan, "scan") X(Type, "type")
+// clang-format off
+#define EQSAT_ATTR_KEYS(X) \
+  X(Axis, "axis")          \
+  X(Keepdims, "keepdims")  \
+  X(Shape, "shape")        \
+  X(Perm, "perm")          \
+  X(Dtype, "dtype")        \
+  X(Start, "start")        \
+  X(Stop, "stop")          \
+  X(Step, "step")          \
+  X(Index, "index")        \
+  X(Inline, "inline")      \
+  X(Name, "name")          \
+  X(Slot, "slot")          \
+  X(Value, "value")        \
+  X(Path, "path")          \
+  X(Params, "params")      \
+  X(Scan, "scan")          \
+  X(Type, "type")
+// clang-format on
 
 enum class AttrKey : std::uint8_t {
 #define EQSAT_ATTR_ENUM(id, text) id,
