@@ -1,18 +1,21 @@
 #!/usr/bin/python3
-"""Executor benchmark, NumPy's side (see executor_kernels.cpp).
+"""Executor benchmark, NumPy's and numexpr's side (see executor_kernels.cpp).
 
     executor_numpy.py --data DIR --eqsat EQSAT.tsv [--reps N]
 
 Loads the inputs bench_executor_kernels wrote to DIR, times the same four
-workloads in NumPy (best of N after a warm-up), checks that eqsat's results
+workloads in NumPy (best of N after a warm-up), and the elementwise ones in
+numexpr too (one thread, like eqsat; numexpr fuses a whole expression into
+one blocked pass, as eqsat's fusion does), checks that eqsat's results
 (DIR/NAME.eqsat.npy) match NumPy's, and prints the markdown table of the
-"executor" section of bench/README.md: times and ratios NumPy / eqsat
+"executor" section of bench/README.md: times and ratios baseline / eqsat
 (above 1: eqsat is faster).
 """
 import argparse
 import ctypes
 import time
 
+import numexpr as ne
 import numpy as np
 
 
@@ -77,6 +80,16 @@ def main():
         "sin": lambda: np.sin(x),
         "tanh": lambda: np.tanh(x),
     }
+    ne.set_num_threads(1)
+    numexpr_work = {
+        "chain": "tanh(log(exp(sin(x) * x) + 1.0))",
+        "exp": "exp(x)",
+        "log": "log(abs(x) + 0.5)",
+        "sin": "sin(x)",
+        "tanh": "tanh(x)",
+    }
+    numexpr_s = {name: best(args.reps, lambda e=e: ne.evaluate(e, local_dict={"x": x}))
+                 for name, e in numexpr_work.items()}
     numpy_s, agree = {}, {}
     for name, f in work.items():
         reps = 3 if name == "recurrence" else args.reps
@@ -99,19 +112,24 @@ def main():
         "sin": "sin alone, 10^7 f64",
         "tanh": "tanh alone, 10^7 f64",
     }
-    print("| workload | NumPy (s) | eqsat (s) | NumPy / eqsat | same result |")
-    print("| --- | ---: | ---: | ---: | --- |")
+    print("| workload | NumPy (s) | numexpr, 1 thread (s) | eqsat (s) | NumPy / eqsat "
+          "| numexpr / eqsat | same result |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for name in work:
-        print("| %s | %.4g | %.4g | %.2f | %s |" % (what[name], numpy_s[name], eqsat_s[name],
-                                                  numpy_s[name] / eqsat_s[name],
-                                                  "yes" if agree[name] else "NO"))
+        ours = eqsat_s[name]
+        ne_s = numexpr_s.get(name)
+        print("| %s | %.4g | %s | %.4g | %.2f | %s | %s |" % (
+            what[name], numpy_s[name], "%.4g" % ne_s if ne_s else "-", ours,
+            numpy_s[name] / ours, "%.2f" % (ne_s / ours) if ne_s else "-",
+            "yes" if agree[name] else "NO"))
     cpp = eqsat_s["recurrence_cpp"]
     print()
     print("The recurrence against a C++ hand loop (`std::tanh`, %.4g s): eqsat's scan takes "
           "%.0fx the hand loop's time; NumPy's Python loop over NumPy scalars %.0fx."
           % (cpp, eqsat_s["recurrence"] / cpp, numpy_s["recurrence"] / cpp))
     print()
-    print("NumPy %s; BLAS in use: %s." % (np.__version__, blas_in_use()))
+    print("NumPy %s, numexpr %s; BLAS in use: %s." % (np.__version__, ne.__version__,
+                                                        blas_in_use()))
 
 
 if __name__ == "__main__":

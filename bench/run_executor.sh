@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the executor benchmark (eqsat, then NumPy on the same inputs) and
+# Runs the executor benchmark (eqsat, then NumPy and numexpr on the same inputs) and
 # rewrites the "executor" section of bench/README.md with the table.
 #   bench/run_executor.sh [BUILD_DIR]      (default: build)
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when set on this machine, slow
