@@ -386,8 +386,9 @@ bool write_all(int fd, const void* data, std::size_t size) {
 }
 
 // Runs CBC in a child process so the deadline holds even where CBC does not
-// check its own limit (the root LP, preprocessing): CBC gets 90% of
-// `seconds`, and the child is killed just before `seconds`, its answer then
+// check its own limit (the root LP, preprocessing): CBC gets 80% of
+// `seconds` (it overshoots its limit by up to a second on big programs),
+// and the child is killed just before `seconds`, its answer then
 // lost.
 // Falls back to running in this process if fork or pipe fails.
 CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& start,
@@ -403,7 +404,7 @@ CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& 
   }
   if (child == 0) {
     ::close(fds[0]);
-    const CbcResult result = run_cbc(program, start, 0.9 * seconds);
+    const CbcResult result = run_cbc(program, start, 0.8 * seconds);
     const std::int32_t header[3] = {result.found, result.proven,
                                     static_cast<std::int32_t>(result.node_columns.size())};
     const bool ok = write_all(fds[1], header, sizeof header) &&

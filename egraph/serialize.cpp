@@ -186,8 +186,10 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
       cost = c->get<double>();
       if (std::isnan(cost)) fail(file, where + ": cost is NaN");
       if (std::isinf(cost)) fail(file, where + ": cost is infinite");
-      if (cost < 0.0 && !options.allow_negative_costs)
-        fail(file, where + ": cost " + c->dump() + " is negative (extraction needs costs >= 0)");
+      if (cost < 0.0 && !options.allow_negative_costs) {
+        throw NegativeCostError(file + ": error: " + where + ": cost " + c->dump() +
+                                " is negative (negative costs must be allowed explicitly)");
+      }
     }
     bool subsumed = false;
     if (const Json* s = field(node, "subsumed")) {

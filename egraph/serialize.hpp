@@ -29,6 +29,12 @@ class SerializeError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A negative cost in a file read without ReadOptions::allow_negative_costs.
+class NegativeCostError : public SerializeError {
+ public:
+  using SerializeError::SerializeError;
+};
+
 // A problem with the names an egraph-serialize file gives its parts.
 // Classes are numbered in the order they first appear in "nodes", nodes in
 // file order, so the same file always gives the same problem.

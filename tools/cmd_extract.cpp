@@ -30,6 +30,9 @@ int run_extract(const ExtractOptions& options) {
     graph = read_serialized_egraph(options.file, ReadOptions{options.allow_negative_costs});
   } catch (const SerializeError& e) {
     std::cerr << e.what() << "\n";
+    if (dynamic_cast<const NegativeCostError*>(&e) != nullptr) {
+      std::cerr << "(--allow-negative-costs accepts them)\n";
+    }
     return kUserError;
   }
   for (const std::string& root : graph.unknown_roots) {

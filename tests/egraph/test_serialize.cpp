@@ -136,7 +136,8 @@ TEST_CASE("bad files give one clear error each", "[serialize]") {
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "children": ["zz"]}}})") ==
         "bad.json: error: node \"a\": child \"zz\" names no node");
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": -2}}})") ==
-        "bad.json: error: node \"a\": cost -2 is negative (extraction needs costs >= 0)");
+        "bad.json: error: node \"a\": cost -2 is negative (negative costs must be allowed "
+        "explicitly)");
   CHECK(error_of(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": 1e999}}})") ==
         "bad.json:1:56: error: malformed JSON: number overflow parsing '1e999'");
   CHECK(error_of(
@@ -152,6 +153,9 @@ TEST_CASE("bad files give one clear error each", "[serialize]") {
         "bad.json: error: node \"a\": \"eclass\" is not a string");
   CHECK(error_of(R"({"nodes": {}, "root_eclasses": "A"})") ==
         "bad.json: error: \"root_eclasses\" is not an array");
+  CHECK_THROWS_AS(parse_serialized_egraph(
+                      R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": -2}}})", "bad.json"),
+                  NegativeCostError);
   CHECK(parse_serialized_egraph(R"({"nodes": {"a": {"op": "a", "eclass": "A", "cost": -2}}})",
                                 "ok.json", ReadOptions{.allow_negative_costs = true})
             .problem.has_negative_costs());
