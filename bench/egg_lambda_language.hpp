@@ -5,6 +5,8 @@
 // and the capture-avoiding `let-lam-diff` as C++ appliers.
 #pragma once
 
+#include "egg_rule_maker.hpp"
+
 #include "egraph/analysis_of.hpp"
 #include "egraph/rewrite.hpp"
 
@@ -193,15 +195,9 @@ class CaptureAvoid final : public Applier {
   std::uint32_t v1_ = 0, v2_ = 0, e_ = 0, body_ = 0;
 };
 
-inline Rewrite rw(const char* name, const char* lhs, const char* rhs,
-                  std::vector<Condition> conditions = {}) {
-  Rewrite r = Rewrite::parse(name, lhs, rhs, syntax());
-  for (Condition& c : conditions) r.when(std::move(c));
-  return r;
-}
-
 // The rules of egg's tests/lambda.rs, in the same order.
 inline std::vector<Rewrite> rules() {
+  const RuleMaker rw{syntax()};
   std::vector<Rewrite> rs = {
       rw("if-true", "(if true ?then ?else)", "?then"),
       rw("if-false", "(if false ?then ?else)", "?else"),

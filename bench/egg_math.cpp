@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
       },
       [](const EggCase& c) {
         if (!c.plain) return math::rules();
-        return std::vector<Rewrite>{math::rw("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
-                                    math::rw("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)")};
+        const eqsat::bench::RuleMaker rw{math::syntax()};
+        return std::vector<Rewrite>{rw("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
+                                    rw("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)")};
       }};
   return eqsat::bench::egg_bench_main(argc, argv, cases(), lang);
 }

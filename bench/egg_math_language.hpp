@@ -5,6 +5,8 @@
 // rules, written to be the same as egg's so e-node counts compare.
 #pragma once
 
+#include "egg_rule_maker.hpp"
+
 #include "egraph/analysis_of.hpp"
 #include "egraph/rewrite.hpp"
 
@@ -133,15 +135,9 @@ inline Condition is_const_or_distinct_var(const char* var, const char* other) {
   };
 }
 
-inline Rewrite rw(const char* name, const char* lhs, const char* rhs,
-                  std::vector<Condition> conditions = {}) {
-  Rewrite r = Rewrite::parse(name, lhs, rhs, syntax());
-  for (Condition& c : conditions) r.when(std::move(c));
-  return r;
-}
-
 // The rules of egg's tests/math.rs, in the same order.
 inline std::vector<Rewrite> rules() {
+  const RuleMaker rw{syntax()};
   return {
       rw("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
       rw("comm-mul", "(* ?a ?b)", "(* ?b ?a)"),
