@@ -1,0 +1,119 @@
+#include "scan_view.hpp"
+
+#include "op_symbols.hpp"
+
+#include <algorithm>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::OpKind;
+using ops::TermRef;
+
+namespace {
+
+std::int64_t total_taps(const std::vector<ops::IntList>& taps, std::size_t upto) {
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < upto; ++i) n += static_cast<std::int64_t>(taps[i].size());
+  return n;
+}
+
+}  // namespace
+
+std::int64_t ScanView::sequence_param(std::size_t i, std::size_t tap) const {
+  return total_taps(spec.sequence_taps, i) + static_cast<std::int64_t>(tap);
+}
+
+std::int64_t ScanView::mitsot_param(std::size_t i, std::size_t tap) const {
+  return total_taps(spec.sequence_taps, num_sequences()) + total_taps(spec.mitsot_taps, i) +
+         static_cast<std::int64_t>(tap);
+}
+
+std::int64_t ScanView::sitsot_param(std::size_t i) const {
+  return mitsot_param(num_mitsot(), 0) + static_cast<std::int64_t>(i);
+}
+
+std::int64_t ScanView::nonsequence_param(std::size_t i) const {
+  return sitsot_param(num_sitsot()) + static_cast<std::int64_t>(i);
+}
+
+std::int64_t ScanView::num_params() const {
+  return nonsequence_param(num_nonsequences());
+}
+
+const std::vector<ops::TensorType>& ScanView::params() const {
+  return fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+}
+
+std::vector<std::int64_t> ScanView::state_params(std::size_t j) const {
+  std::vector<std::int64_t> slots;
+  if (j < num_mitsot()) {
+    for (std::size_t k = 0; k < spec.mitsot_taps[j].size(); ++k)
+      slots.push_back(mitsot_param(j, k));
+  } else if (j < num_mitsot() + num_sitsot()) {
+    slots.push_back(sitsot_param(j - num_mitsot()));
+  }
+  return slots;
+}
+
+bool ScanView::reads(std::size_t output, std::int64_t slot) const {
+  return std::ranges::binary_search(body_output(output)->free_nominals(), slot);
+}
+
+bool ScanView::reads_anywhere(std::int64_t slot) const {
+  for (std::size_t j = 0; j < fn->operands().size(); ++j)
+    if (reads(j, slot)) return true;
+  return false;
+}
+
+std::optional<ScanView> view_scan(const TensorEGraph& g, egraph::ENodeId n) {
+  if (g.kind(n) != OpKind::Scan) return std::nullopt;
+  const egraph::EGraph& eg = g.egraph();
+  ScanView v;
+  v.node = n;
+  v.attrs = g.attrs(n);
+  v.spec = v.attrs.get<ops::ScanSpec>(ops::AttrKey::Scan);
+  for (EClassId c : eg.children(n)) v.operands.push_back(eg.find(c));
+  v.fn = g.data(v.operands[0]).rep;
+  if (v.fn->kind() != OpKind::Fn) return std::nullopt;
+  return v;
+}
+
+std::optional<EClassId> add_scan(TensorEGraph& g, const ops::Attrs& base, const ops::ScanSpec& spec,
+                                 std::span<const EClassId> operands) {
+  ops::Attrs attrs = base;
+  attrs.set(ops::AttrKey::Scan, spec);
+  return g.add_op(OpKind::Scan, std::move(attrs), operands);
+}
+
+void ScanSearcher::search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const {
+  out.layout = &layout_;
+  for (EClassId c : g.classes_with_op(op_symbol(OpKind::Scan))) {
+    if (out.size() >= limit) return;
+    out.roots.push_back(c);
+  }
+}
+
+void ScanSearcher::search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
+                                 std::size_t limit) const {
+  out.layout = &layout_;
+  for (egraph::ENodeId n : g.nodes(c))
+    if (g.op(n) == op_symbol(OpKind::Scan) && out.size() < limit) {
+      out.roots.push_back(g.find(c));
+      return;
+    }
+}
+
+bool ScanApplier::apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) {
+  bool changed = false;
+  const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+  for (egraph::ENodeId n : nodes)
+    if (auto v = view_scan(g_, n)) changed |= rewrite(eg, eg.find(root), *v);
+  return changed;
+}
+
+egraph::Rewrite make_scan_rewrite(std::string name, std::shared_ptr<ScanApplier> applier) {
+  return egraph::Rewrite(std::move(name), std::make_shared<ScanSearcher>(), std::move(applier));
+}
+
+}  // namespace eqsat::rules
