@@ -2,6 +2,8 @@
 
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
+#include "scan_fusion.hpp"
+#include "scan_pushout.hpp"
 #include "scan_rewrites.hpp"
 
 #include <array>
@@ -24,6 +26,14 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-hoist-invariants",
                    "body work that reads only non-sequences moves out as a new non-sequence",
                    &make_scan_hoist_invariants},
+    BuiltinApplier{"scan-fusion", "two independent loops of the same length become one loop",
+                   &make_scan_fusion},
+    BuiltinApplier{"scan-push-out-seqs",
+                   "vectorizable body work on sequence elements moves out as a new sequence",
+                   &make_scan_push_out_seqs},
+    BuiltinApplier{"scan-push-out-nitsots",
+                   "a vectorizable or loop-invariant nit-sot is computed outside the loop",
+                   &make_scan_push_out_nitsots},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

@@ -4,6 +4,7 @@
 #include "extract_graph.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
+#include "scan_fusion_extracted.hpp"
 #include "tensor_egraph.hpp"
 
 #include <algorithm>
@@ -96,7 +97,7 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.rewrite_seconds = seconds_since(rewrite_start);
 
   const auto extract_start = std::chrono::steady_clock::now();
-  const ExtractedTerms best = extract_terms(g, roots, model, options.extractor);
+  ExtractedTerms best = extract_terms(g, roots, model, options.extractor);
   r.cost_after = dag_cost(best.roots, model);
   if (r.cost_after > r.cost_before) {
     // The extractor is a heuristic (greedy-dag does not see every sharing):
@@ -106,6 +107,10 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     r.extract_seconds = seconds_since(extract_start);
     r.total_seconds = seconds_since(start);
     return graph;
+  }
+  if (std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
+    best.roots = fuse_extracted_loops(best.roots, model);
+    r.cost_after = dag_cost(best.roots, model);
   }
   ops::Graph out;
   out.inputs = graph.inputs;

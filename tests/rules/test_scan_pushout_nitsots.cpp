@@ -1,0 +1,143 @@
+// scan-push-out-nitsots: a nit-sot that is elementwise in the sequence
+// elements and non-sequences (or a dot with a non-sequence, a reduction
+// over its own axes) is computed outside on the whole sequences; a
+// loop-invariant nit-sot becomes a broadcast; until-loops and nit-sots
+// reading a state stay loops.
+#include "scan_rewrite_testing.hpp"
+
+using namespace eqsat;
+using namespace eqsat::testing;
+
+namespace {
+
+// Optimizes `text`; checks the values against the graph optimized without
+// the push-out rewrites and returns the number of loops left.
+std::size_t loops_after(const std::string& text) {
+  static const rules::RuleProgram kWithout =
+      default_rules_without({"scan-push-out-nitsots", "scan-push-out-seqs"});
+  const ops::Graph g = graph(text);
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  check_same_values(rules::optimize(g, kWithout), out);
+  check_same_values(g, out, 2);
+  return scans_in(out).size();
+}
+
+}  // namespace
+
+TEST_CASE("an elementwise map over a sequence is computed outside the loop") {
+  CHECK(loops_after(R"(
+    (input xs (f64 40 4)) (input a (f64 4))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (a)
+      (fn (x w) (exp (mul x w)))))))") == 0);
+}
+
+TEST_CASE("a map over a sequence of unknown length is computed outside the loop") {
+  CHECK(loops_after(R"(
+    (input xs (f64 ? 3)) (input a f64)
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (a)
+      (fn (x w) (where (gt x 0.0) (mul x w) (neg x)))))))") == 0);
+}
+
+TEST_CASE("taps read windows of the sequence") {
+  CHECK(loops_after(R"(
+    (input xs (f64 12 2))
+    (output (get 0 (scan :sequences ((xs :taps (0 2))) :nit-sot 1
+      (fn (x0 x2) (sub x2 x0))))))") == 0);
+  CHECK(loops_after(R"(
+    (input xs (f64 12 2))
+    (output (get 0 (scan :n-steps 5 :sequences ((xs :taps (1))) :nit-sot 1
+      (fn (x) (square x))))))") == 0);
+}
+
+TEST_CASE("operands of lower rank broadcast the same inside and outside") {
+  CHECK(loops_after(R"(
+    (input xs (f64 7 3)) (input ys (f64 7 2 3)) (input b (f64 2 3))
+    (output (get 0 (scan :sequences (xs ys) :nit-sot 1 :non-sequences (b)
+      (fn (x y w) (add (mul x w) y))))))") == 0);
+}
+
+TEST_CASE("dot with a non-sequence and reductions over the element axes vectorize") {
+  CHECK(loops_after(R"(
+    (input xs (f64 9 4)) (input W (f64 4 3))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (W)
+      (fn (x w) (dot x w))))))") == 0);
+  CHECK(loops_after(R"(
+    (input xs (f64 9 4)) (input W (f64 3 4))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (W)
+      (fn (x w) (dot w x))))))") == 0);
+  CHECK(loops_after(R"(
+    (input xs (f64 9 4 5))
+    (output (get 0 (scan :sequences (xs) :nit-sot 2
+      (fn (x) (sum x :axis (1) :keepdims true) (log_softmax x :axis 0))))))") == 0);
+}
+
+TEST_CASE("a loop repeating an invariant value becomes a broadcast") {
+  const ops::Graph out = optimized(graph(R"(
+    (input a (f64 4))
+    (output (get 0 (scan :n-steps 5 :nit-sot 1 :non-sequences (a) (fn (w) (exp w))))))"));
+  INFO(ops::print_graph(out));
+  CHECK(scans_in(out).empty());
+  CHECK(contains(out.outputs[0].term, ops::OpKind::BroadcastTo));
+  CHECK(loops_after(R"(
+    (input a (f64 4))
+    (output (get 0 (scan :n-steps 5 :nit-sot 1 :non-sequences (a) (fn (w) (exp w))))))") == 0);
+}
+
+TEST_CASE(":keep on a vectorized nit-sot keeps the last steps") {
+  CHECK(loops_after(R"(
+    (input xs (f64 10 3))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :keep (3) (fn (x) (exp x))))))") == 0);
+}
+
+TEST_CASE("until-loops and nit-sots reading a state stay loops") {
+  CHECK(loops_after(R"(
+    (input xs (f64 10 3))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :until true
+      (fn (x) (exp x) (gt (sum x) 1.0))))))") == 1);
+  CHECK(loops_after(R"(
+    (input xs (f64 10 3)) (input h0 (f64 3))
+    (output (get 1 (scan :sequences (xs) :sit-sot (h0) :nit-sot 1
+      (fn (x h) (add h x) (mul h x))))))") == 1);
+  // A loop that may run no step keeps its invariant work inside.
+  CHECK(loops_after(R"(
+    (input xs (f64 ? 3)) (input a (f64 3))
+    (output (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (a)
+      (fn (x w) (add x (max w)))))))") == 1);
+}
+
+TEST_CASE("a map nested in a loop body is vectorized inside the body") {
+  const ops::Graph out = optimized(graph(R"(
+    (input xs (f64 5 6 3)) (input h0 (f64 6 3))
+    (output (get 0 (scan :sequences (xs) :sit-sot (h0)
+      (fn (x h) (add h (get 0 (scan :sequences (x) :nit-sot 1 (fn (r) (exp r))))))))))"));
+  INFO(ops::print_graph(out));
+  CHECK(scans_in(out).size() == 1);
+  check_same_values(graph(R"(
+    (input xs (f64 5 6 3)) (input h0 (f64 6 3))
+    (output (get 0 (scan :sequences (xs) :sit-sot (h0)
+      (fn (x h) (add h (get 0 (scan :sequences (x) :nit-sot 1 (fn (r) (exp r))))))))))"),
+                    out);
+}
+
+TEST_CASE("a map in a def is vectorized") {
+  CHECK(loops_after(R"(
+    (input xs (f64 8 3))
+    (def f (fn ((s (f64 8 3))) (get 0 (scan :sequences (s) :nit-sot 1 (fn (x) (tanh x))))))
+    (output (call f xs)))") == 0);
+}
+
+TEST_CASE("the reverse loop of a map's gradient is vectorized") {
+  const ops::Graph g = graph(R"(
+    (input xs (f64 6 4)) (input w (f64 4))
+    (output (grad (sum (get 0 (scan :sequences (xs) :nit-sot 1 :non-sequences (w)
+      (fn (x v) (mul (sin x) v))))) w)))");
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  // What is left is the sum over steps (a reduction: not this rewrite's).
+  for (ops::TermRef s : scans_in(out)) CHECK_FALSE(contains(s->operand(0), ops::OpKind::Sin));
+  check_same_values(graph(R"(
+    (input xs (f64 6 4)) (input w (f64 4))
+    (output (sum (sin xs) :axis (0))))"),
+                    out);
+}
