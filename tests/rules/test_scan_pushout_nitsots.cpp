@@ -5,6 +5,8 @@
 // reading a state stay loops.
 #include "scan_rewrite_testing.hpp"
 
+#include <fmt/format.h>
+
 using namespace eqsat;
 using namespace eqsat::testing;
 
@@ -140,4 +142,79 @@ TEST_CASE("the reverse loop of a map's gradient is vectorized") {
     (input xs (f64 6 4)) (input w (f64 4))
     (output (sum (sin xs) :axis (0))))"),
                     out);
+}
+
+namespace {
+
+// A random body expression over the elements x (3) and y (2 3) of two
+// sequences and the non-sequences w (3), m (3 3), c (scalar); `rank` is
+// set to the rank of its value.
+std::string random_body(std::mt19937_64& rng, int depth, int& rank) {
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  if (depth == 0 || pick(4) == 0) {
+    static const std::pair<const char*, int> kLeaves[] = {
+        {"x", 1}, {"y", 2}, {"w", 1}, {"c", 0}, {"0.5", 0}};
+    const auto& [text, r] = kLeaves[pick(5)];
+    rank = r;
+    return text;
+  }
+  int a = 0, b = 0, c = 0;
+  switch (pick(6)) {
+    case 0: {
+      static const char* kUnary[] = {"tanh", "sin", "neg", "abs"};
+      const std::string e = random_body(rng, depth - 1, a);
+      rank = a;
+      return fmt::format("({} {})", kUnary[pick(4)], e);
+    }
+    case 1:
+    case 2: {
+      static const char* kBinary[] = {"add", "mul", "sub", "maximum"};
+      const std::string l = random_body(rng, depth - 1, a), r = random_body(rng, depth - 1, b);
+      rank = std::max(a, b);
+      return fmt::format("({} {} {})", kBinary[pick(4)], l, r);
+    }
+    case 3: {
+      const std::string p = random_body(rng, depth - 1, a), l = random_body(rng, depth - 1, b),
+                        r = random_body(rng, depth - 1, c);
+      rank = std::max({a, b, c});
+      return fmt::format("(where (gt {} 0.0) {} {})", p, l, r);
+    }
+    case 4: {
+      const std::string e = random_body(rng, depth - 1, a);
+      rank = std::max(a, 1);
+      return a == 0 ? fmt::format("(mul x {})", e) : fmt::format("(dot {} m)", e);
+    }
+    default: {
+      const std::string e = random_body(rng, depth - 1, a);
+      rank = a;
+      return a == 0 ? e : fmt::format("(add {0} (sum {0} :axis (-1) :keepdims true))", e);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("random maps and recurrences keep their values when pushed out") {
+  std::mt19937_64 rng(2024);
+  int vectorized = 0;
+  for (int trial = 0; trial < 25; ++trial) {
+    int r1 = 0, r2 = 0;
+    const std::string nitsot = random_body(rng, 4, r1), prefix = random_body(rng, 4, r2);
+    const std::string text = fmt::format(R"(
+      (input xs (f64 9 3)) (input ys (f64 9 2 3)) (input w (f64 3)) (input m (f64 3 3))
+      (input c f64) (input h0 (f64 2 3))
+      (let map (scan :sequences (xs ys) :nit-sot 1 :non-sequences (w m c)
+        (fn (x y w m c) (add {} (mul x 0.0)))))
+      (let rec (scan :sequences (xs ys) :sit-sot (h0) :non-sequences (w m c)
+        (fn (x y h w m c) (tanh (add h {})))))
+      (output (get 0 map)) (output (get 0 rec)))",
+                                         nitsot, prefix);
+    INFO(text);
+    const ops::Graph g = graph(text);
+    const ops::Graph out = optimized(g);
+    check_same_values(g, out, static_cast<std::uint64_t>(trial));
+    // The map is computed without a loop.
+    vectorized += !contains(out.outputs[0].term, ops::OpKind::Scan);
+  }
+  CHECK(vectorized == 25);
 }
