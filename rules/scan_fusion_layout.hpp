@@ -6,7 +6,11 @@
 // first loop's, then the second's that the first does not read already
 // (same value, same taps: read once, through one parameter); its mit-sots,
 // sit-sots and nit-sots are the first loop's then the second's, kind by
-// kind; its non-sequences likewise, shared when equal. Both loops must run
+// kind, except that a state of the second loop with the same initial
+// value and :keep as one of the first's, and the same next value whenever
+// the two are assumed equal, is that state (loops split apart per output
+// fuse back with one copy); its non-sequences likewise, shared when
+// equal. Both loops must run
 // the same number of steps (the caller proves it) and neither may read the
 // other (the caller checks it too).
 #pragma once

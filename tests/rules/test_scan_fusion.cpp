@@ -172,3 +172,20 @@ TEST_CASE("the applier adds the fused loop beside the old ones") {
   const auto best = rules::extract_terms(eg, roots, backend::CostModel{});
   CHECK(best.roots.size() == 2);
 }
+
+TEST_CASE("a state both loops compute alike is kept once in the fused loop") {
+  const auto loops = loops_after(R"(
+    (input x0 (f64 4)) (input y0 (f64 4))
+    (let s1 (scan :n-steps 7 :sit-sot (x0 y0) (fn (x y) (sin (add x 1.0)) (mul y (cos x)))))
+    (let s2 (scan :n-steps 7 :sit-sot (x0) (fn (x) (sin (add x 1.0)))))
+    (output (get 1 s1)) (output (exp (get 0 s2))))");
+  REQUIRE(loops.size() == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 2);
+  const auto apart = loops_after(R"(
+    (input x0 (f64 4)) (input y0 (f64 4))
+    (let s1 (scan :n-steps 7 :sit-sot (x0 y0) (fn (x y) (sin (add x 1.0)) (mul y (cos x)))))
+    (let s2 (scan :n-steps 7 :sit-sot (x0) (fn (x) (sin (add x 2.0)))))
+    (output (get 1 s1)) (output (exp (get 0 s2))))");
+  REQUIRE(apart.size() == 1);
+  CHECK(spec_of(apart[0]).num_sitsot == 3);
+}
