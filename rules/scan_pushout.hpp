@@ -8,9 +8,11 @@
 //                          state is computed outside on whole sequences and
 //                          read as a new sequence
 //   scan-push-out-nitsots  (get J s) of a nit-sot whose body value is such
-//                          a subterm = that value computed outside; of a
-//                          loop-invariant nit-sot = its value broadcast
-//                          along a new leading axis
+//                          a subterm = that value computed outside (where
+//                          it reads the new value of a state, the stacked
+//                          state (get I s) stands for it: PyTensor's
+//                          PushOutScanOutput); of a loop-invariant nit-sot
+//                          = its value broadcast along a new leading axis
 //
 // Never for until-loops (they may stop early). Each keeps the old loop;
 // extraction picks, and a loop nobody reads any more is left out.

@@ -60,6 +60,13 @@ StepBatcher::StepBatcher(TensorEGraph& g, const ScanView& s) : g_(g), s_(s) {
         s.spec.sequence_taps[0] == ops::IntList{0};
 }
 
+void StepBatcher::read_state_outputs(EClassId scan) {
+  scan_ = scan;
+  for (std::size_t j = 0; j < s_.num_mitsot() + s_.num_sitsot(); ++j)
+    if (s_.spec.keep.empty() || s_.spec.keep[j] == 0) state_output_.emplace(s_.body_output(j), j);
+  kinds_.clear();
+}
+
 bool StepBatcher::is_state_slot(std::int64_t slot) const {
   return slot >= s_.mitsot_param(0, 0) && slot < s_.nonsequence_param(0);
 }
@@ -69,9 +76,12 @@ Batch StepBatcher::classify(TermRef t) {
   const auto& free = t->free_nominals();
   const bool leaf = t->kind() == OpKind::Nominal || t->kind() == OpKind::Const;
   Batch b = Batch::No;
-  if (t->is_tuple() || std::ranges::any_of(free, [&](auto k) { return is_state_slot(k); })) {
-    b = Batch::No;
-  } else if (free.empty() || free.front() >= s_.nonsequence_param(0)) {
+  if (state_output_.contains(t)) {
+    b = Batch::PerStep;
+  } else if (const bool state = std::ranges::any_of(free, [&](auto k) { return is_state_slot(k); });
+             t->is_tuple() || (state && (state_output_.empty() || leaf))) {
+    b = Batch::No;  // reads a state other than through its next value
+  } else if (!state && (free.empty() || free.front() >= s_.nonsequence_param(0))) {
     b = (leaf || steps_) ? Batch::Invariant : Batch::No;
   } else if (t->kind() == OpKind::Nominal) {
     b = Batch::PerStep;
@@ -129,6 +139,9 @@ std::optional<EClassId> StepBatcher::add(TermRef t) {
 }
 
 std::optional<EClassId> StepBatcher::add_per_step(TermRef t) {
+  if (auto it = state_output_.find(t); it != state_output_.end())
+    return g_.add_op(OpKind::Get, {{AttrKey::Index, static_cast<std::int64_t>(it->second)}},
+                     std::array{*scan_});
   if (t->kind() == OpKind::Nominal) return window(t->attrs().get<std::int64_t>(AttrKey::Slot));
   std::vector<EClassId> kids;
   for (TermRef o : t->operands()) {

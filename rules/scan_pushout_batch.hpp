@@ -32,6 +32,12 @@ class StepBatcher {
  public:
   StepBatcher(TensorEGraph& g, const ScanView& s);
 
+  // Lets the next values of the states (body outputs of mit-sots and
+  // sit-sots storing every step) stand for themselves: stacked, they are
+  // (get J scan), scan being the loop's class. Only for values merged with
+  // the loop's own outputs, never for inputs of a new loop.
+  void read_state_outputs(egraph::EClassId scan);
+
   // False when the loop's steps cannot be laid out outside.
   bool ok() const { return ok_; }
   // The trip count, when it is a constant.
@@ -55,6 +61,8 @@ class StepBatcher {
   std::optional<std::int64_t> steps_;
   std::vector<std::pair<std::size_t, std::int64_t>> seq_tap_;  // per sequence slot
   std::vector<egraph::EClassId> invariant_args_;               // non-sequence slots bound
+  std::optional<egraph::EClassId> scan_;
+  std::unordered_map<ops::TermRef, std::size_t> state_output_;  // next value -> output
   std::unordered_map<ops::TermRef, Batch> kinds_;
   std::unordered_map<ops::TermRef, egraph::EClassId> added_;
 };

@@ -20,6 +20,7 @@ class PushOutNitsots final : public ScanApplier {
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     StepBatcher batch(g(), s);
     if (!batch.ok()) return false;
+    batch.read_state_outputs(root);
     bool changed = false;
     for (std::size_t i = 0; i < s.num_nitsot(); ++i) {
       const std::size_t j = s.num_mitsot() + s.num_sitsot() + i;

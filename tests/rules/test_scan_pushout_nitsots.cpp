@@ -218,3 +218,24 @@ TEST_CASE("random maps and recurrences keep their values when pushed out") {
   }
   CHECK(vectorized == 25);
 }
+
+TEST_CASE("a nit-sot of the new state value is computed from the stacked states") {
+  const std::string text = R"(
+    (input xs (f64 20 4)) (input W (f64 4 3)) (input U (f64 4 4)) (input h0 (f64 4))
+    (output (get 1 (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 :non-sequences (U W)
+      (fn (x h u w) (let hn (tanh (add (dot h u) x))) hn (dot hn w))))))";
+  CHECK(loops_after(text) == 1);
+  // The rewrite applies; extraction takes it once the loop can drop the
+  // nit-sot (removing unused outputs, issue 9 point 1).
+  rules::OptimizeReport report;
+  optimized(graph(text), &report);
+  const auto rule = std::ranges::find(report.rules, std::string("scan-push-out-nitsots"),
+                                      &rules::RuleReport::name);
+  REQUIRE(rule != report.rules.end());
+  CHECK(rule->applications >= 1);
+  // Not from the previous state: h is read before the step, not stacked.
+  CHECK(loops_after(R"(
+    (input xs (f64 20 4)) (input W (f64 4 3)) (input h0 (f64 4))
+    (output (get 1 (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 :non-sequences (W)
+      (fn (x h w) (tanh (add h x)) (dot h w))))))") == 1);
+}
