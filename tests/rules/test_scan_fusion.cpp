@@ -189,3 +189,15 @@ TEST_CASE("a state both loops compute alike is kept once in the fused loop") {
   REQUIRE(apart.size() == 1);
   CHECK(spec_of(apart[0]).num_sitsot == 3);
 }
+
+TEST_CASE("three loops of the same length end as one loop") {
+  const auto loops = loops_after(R"(
+    (input xs (f64 25 3)) (input ys (f64 25 3)) (input z0 (f64 3))
+    (output (get 0 (scan :sequences (xs) :sit-sot (z0) (fn (x h) (add h x)))))
+    (output (get 0 (scan :sequences (xs ys) :sit-sot (z0) (fn (x y h) (mul h (sub x y))))))
+    (output (get 0 (scan :sequences (ys) :n-steps 25 :sit-sot (z0) (fn (y h) (maximum h y))))))");
+  REQUIRE(loops.size() == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 3);
+  // xs and ys read once each, and x - y pushed out as a sequence of its own.
+  CHECK(spec_of(loops[0]).sequence_taps.size() == 3);
+}
