@@ -5,6 +5,7 @@
 // OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json.
 #include "command.hpp"
 
+#include "backend/cost_profile.hpp"
 #include "egraph/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
@@ -26,6 +27,7 @@ struct OptimizeArgs {
   std::string report;
   std::string out;
   std::string extractor = "greedy-dag";
+  std::string cost_profile;
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -49,6 +51,12 @@ int run_optimize(const OptimizeArgs& args) {
   }();
   rules::OptimizeOptions options;
   options.extractor = *egraph::parse_extractor(args.extractor);
+  try {
+    options.weights = backend::cost_weights_for(args.cost_profile);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUserError;
+  }
   rules::OptimizeReport report;
   ops::Graph best;
   try {
@@ -79,6 +87,8 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
   cmd->add_option("--extractor", args->extractor, "bottom-up, greedy-dag (default) or ilp")
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
+  cmd->add_option("--cost-profile", args->cost_profile,
+                  "the cost model's weights (a profile from `eqsat calibrate`)");
   cmd->callback([args, &action] {
     action = [args] {
       try {
