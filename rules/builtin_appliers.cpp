@@ -3,6 +3,7 @@
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
 #include "scan_rewrites.hpp"
+#include "shape_identities.hpp"
 
 #include <array>
 
@@ -24,6 +25,9 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-hoist-invariants",
                    "body work that reads only non-sequences moves out as a new non-sequence",
                    &make_scan_hoist_invariants},
+    BuiltinApplier{"shape-identities",
+                   "slices, reshapes, transposes... that do nothing are their operand",
+                   &make_shape_identities},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},
