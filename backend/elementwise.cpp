@@ -53,6 +53,22 @@ void softplus(const T* x, T* y, std::int64_t n) {
   }
 }
 
+// log(1 − eˣ) (PyTensor's log1mexp): log(−expm1 x) near 0, log1p(−eˣ)
+// below −ln 2, where each is accurate.
+template <class T>
+T log1mexp(T x) {
+  return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
+}
+
+// log(eᵃ + eᵇ) = max + log1p(e^−|a−b|); equal operands (±∞ included) give
+// a + ln 2.
+template <class T>
+T logaddexp(T a, T b) {
+  if (a == b) return a + T(0.6931471805599453);
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
+}
+
 template <class T>
 void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
   In<T> a(x, n);
@@ -108,6 +124,9 @@ void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
         return;
       case OpKind::Ceil:
         o = a.ceil();
+        return;
+      case OpKind::Log1mexp:
+        for (std::int64_t i = 0; i < n; ++i) y[i] = log1mexp(x[i]);
         return;
       default:
         break;
@@ -218,6 +237,10 @@ void arithmetic(TermRef op, const Broadcast<2>& plan, const T* a, const T* b, T*
       return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) {
         return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
       });
+    case OpKind::Logaddexp:
+      if constexpr (std::is_floating_point_v<T>)
+        return binary_scalar(plan, a, b, out, [](T x, T y) { return logaddexp(x, y); });
+      no_kernel(op->kind(), ops::dtype_of<T>());
     case OpKind::Pow:
       if constexpr (std::is_floating_point_v<T>) {
         return binary_scalar(plan, a, b, out, [](T x, T y) { return std::pow(x, y); });

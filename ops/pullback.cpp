@@ -45,6 +45,7 @@ Differentiability differentiability(OpKind kind) {
     case OpKind::Tanh:
     case OpKind::Sigmoid:
     case OpKind::Softplus:
+    case OpKind::Log1mexp:
     case OpKind::Cast:
     case OpKind::Add:
     case OpKind::Sub:
@@ -53,6 +54,7 @@ Differentiability differentiability(OpKind kind) {
     case OpKind::Pow:
     case OpKind::Maximum:
     case OpKind::Minimum:
+    case OpKind::Logaddexp:
     case OpKind::Where:
     case OpKind::Sum:
     case OpKind::Prod:
@@ -275,6 +277,10 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
               {g, mk(OpKind::Mul, {b, mk(OpKind::Pow, {a, mk(OpKind::Sub, {b, lit(g, 1)})})})});
       gb = mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Log, {a})})});
       break;
+    case OpKind::Logaddexp:  // d/da = exp(a − y) <= 1: no overflow
+      ga = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {a, y})})});
+      gb = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {b, y})})});
+      break;
     case OpKind::Maximum:
     case OpKind::Minimum: {  // a tie goes to the first operand
       const bool max = y->kind() == OpKind::Maximum;
@@ -321,6 +327,8 @@ TermRef unary_cotangent(TermRef y, TermRef g) {
       return mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Sub, {lit(g, 1), y})})});
     case OpKind::Softplus:
       return mk(OpKind::Mul, {g, mk(OpKind::Sigmoid, {x})});
+    case OpKind::Log1mexp:  // d/dx log(1 − eˣ) = −1 / expm1(−x)
+      return mk(OpKind::Neg, {mk(OpKind::Div, {g, mk(OpKind::Expm1, {mk(OpKind::Neg, {x})})})});
     case OpKind::Cast:
       return g;
     default:

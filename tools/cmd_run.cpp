@@ -1,11 +1,10 @@
 // `eqsat run GRAPH [--input NAME=FILE.npy]... [--random SEED] [--out DIR]
-// [--rules FILE]... [--no-opt]`: parses a graph, compiles it for the CPU
-// executor and runs it; prints each output's type and a summary (min, mean,
-// max; for bools the number of true elements) and writes DIR/NAME.npy per
-// output. `--random SEED` fills the inputs not given with reproducible
-// values: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3}, bools
-// fair coins, unknown dimensions 8. The graph is first optimized with the
-// shipped rules (or the `--rules` files); `--no-opt` runs it as written.
+// [--rules FILE]... [--no-default-rules] [--trust-rules] [--no-opt]`: parses a graph, compiles it
+// for the CPU executor and runs it; prints each output's type and a summary (min, mean, max; for
+// bools the number of true elements) and writes DIR/NAME.npy per output. `--random SEED` fills the
+// inputs not given with reproducible values: floats uniform in [0, 1), integers uniform in {0, 1,
+// 2, 3}, bools fair coins, unknown dimensions 8. The graph is first optimized with the shipped
+// rules plus the `--rules` files (see cmd_optimize.cpp); `--no-opt` runs it as written.
 #include "command.hpp"
 #include "run_inputs.hpp"
 
@@ -34,6 +33,8 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   std::string out_dir;
   std::vector<std::string> rules;
+  bool no_default_rules = false;
+  bool trust_rules = false;
   bool no_opt = false;
   std::string cost_profile;
 };
@@ -71,11 +72,12 @@ std::string summary(const ops::Array& a) {
 ops::Graph graph_to_run(const RunOptions& o) {
   ops::Graph written = ops::parse_graph_file(o.graph);
   if (o.no_opt) return written;
-  const rules::RuleProgram program =
-      o.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(o.rules);
+  const rules::LoadedRules loaded =
+      rules::load_rules({o.rules, !o.no_default_rules, !o.trust_rules});
+  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
-  ops::Graph best = rules::optimize(written, program, nullptr, options);
+  ops::Graph best = rules::optimize(written, loaded.program, nullptr, options);
   best.locations.merge(written.locations);
   return best;
 }
@@ -109,7 +111,12 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--random", o->seed,
                   "fill missing inputs with reproducible random values (unknown dims: 8)");
   cmd->add_option("--out", o->out_dir, "write DIR/NAME.npy for each output");
-  cmd->add_option("--rules", o->rules, "rule files for the optimizer (repeatable)");
+  cmd->add_option("--rules", o->rules,
+                  "a rule file added to the shipped rules for the optimizer (repeatable)");
+  cmd->add_flag("--no-default-rules", o->no_default_rules,
+                "optimize with the --rules files only, not the shipped rule sets");
+  cmd->add_flag("--trust-rules", o->trust_rules,
+                "skip the quick numeric check of the --rules files' rewrites");
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
   cmd->add_option("--cost-profile", o->cost_profile,
                   "the cost model's weights (a profile from `eqsat calibrate`)");
