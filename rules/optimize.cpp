@@ -4,11 +4,11 @@
 #include "extract_graph.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
+#include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <unordered_set>
 
 namespace eqsat::rules {
@@ -154,20 +154,12 @@ nlohmann::json OptimizeReport::to_json() const {
   return j;
 }
 
-std::vector<std::string> default_rule_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(EQSAT_RULES_DIR))
-    if (entry.path().extension() == ".rules") files.push_back(entry.path().string());
-  std::ranges::sort(files);
-  return files;
-}
-
 RuleProgram load_rule_files(std::span<const std::string> paths) {
   return parse_rule_files(paths, builtin_applier_names());
 }
 
 RuleProgram load_default_rules() {
-  return load_rule_files(default_rule_files());
+  return parse_rules(shipped_rule_sources(), builtin_applier_names());
 }
 
 }  // namespace eqsat::rules
