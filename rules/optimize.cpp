@@ -6,6 +6,7 @@
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
 #include "scan_fusion_extracted.hpp"
+#include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <unordered_set>
 
 namespace eqsat::rules {
@@ -196,51 +199,53 @@ nlohmann::json OptimizeReport::to_json() const {
   return j;
 }
 
-std::vector<std::string> default_rule_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(EQSAT_RULES_DIR))
-    if (entry.path().extension() == ".rules") files.push_back(entry.path().string());
-  std::ranges::sort(files);
-  return files;
-}
-
 RuleProgram load_rule_files(std::span<const std::string> paths) {
   return parse_rule_files(paths, builtin_applier_names());
 }
 
 RuleProgram load_default_rules() {
-  return load_rule_files(default_rule_files());
+  return parse_rules(shipped_rule_sources(), builtin_applier_names());
 }
 
+namespace {
+
+// The shipped file that `path` is a copy of (`--rules rules/*.rules` from a
+// source tree): same file name, same text. nullptr otherwise.
+const RuleSource* shipped_copy(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  for (const RuleSource& s : shipped_rule_sources()) {
+    if (std::filesystem::path(s.file).filename() != name) continue;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return in && text.str() == s.text ? &s : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 LoadedRules load_rules(const RuleFileOptions& options) {
-  // A shipped file named with --rules (`--rules rules/*.rules`) is loaded
-  // once, as a shipped file.
-  const std::vector<std::string> shipped = default_rule_files();
-  auto is_shipped = [&](const std::string& f) {
-    return std::ranges::any_of(shipped, [&](const std::string& s) {
-      std::error_code ec;
-      return std::filesystem::equivalent(f, s, ec);
-    });
-  };
-  const bool default_schedule =
-      options.default_rules || std::ranges::any_of(options.user_files, [&](const std::string& f) {
-        std::error_code ec;
-        return std::filesystem::equivalent(f, std::string(EQSAT_RULES_DIR) + "/default.rules", ec);
-      });
-  const std::string user_set = default_schedule ? "user" : "default";
+  // A shipped file named with --rules is loaded once, as a shipped file.
+  std::vector<RuleSource> shipped;
+  if (options.default_rules) {
+    const auto all = shipped_rule_sources();
+    shipped.assign(all.begin(), all.end());
+  }
   std::vector<RuleFile> files;
-  if (options.default_rules)
-    for (const auto& f : shipped) files.push_back({f, "default"});
   std::vector<std::string> user_files;
+  bool default_schedule = options.default_rules;
   for (const auto& f : options.user_files) {
-    if (is_shipped(f)) {
-      if (!options.default_rules) files.push_back({f, "default"});
+    if (const RuleSource* s = shipped_copy(f)) {
+      default_schedule = default_schedule || s->file == "rules/default.rules";
+      if (!options.default_rules) shipped.push_back(*s);
       continue;
     }
-    files.push_back({f, user_set});
     user_files.push_back(f);
   }
-  LoadedRules out{parse_rule_files(files, builtin_applier_names()), {}};
+  const std::string user_set = default_schedule ? "user" : "default";
+  for (const auto& f : user_files) files.push_back({f, user_set});
+  LoadedRules out{parse_rule_files(files, builtin_applier_names(), shipped), {}};
   const RuleProgram& p = out.program;
   auto from_user = [&](const ops::SourceLocation& where) {
     return std::ranges::find(user_files, where.file) != user_files.end();

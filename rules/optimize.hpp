@@ -74,12 +74,10 @@ struct OptimizeOptions {
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
                     OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
 
-// The shipped rule files (rules/*.rules of the source tree), in name order.
-std::vector<std::string> default_rule_files();
 // Rule files parsed and checked together, `use` accepting the built-in
 // appliers. Throws ops::DiagnosticError listing every error.
 RuleProgram load_rule_files(std::span<const std::string> paths);
-// The shipped rules, parsed and checked together.
+// The shipped rules (compiled in: shipped_rules.hpp), parsed and checked together.
 RuleProgram load_default_rules();
 
 // Random instances per direction in the quick check of a user's rewrites.

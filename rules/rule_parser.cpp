@@ -615,9 +615,10 @@ RuleProgram parse_rules(std::span<const RuleSource> sources,
   return parser.finish();
 }
 
-RuleProgram parse_rule_files(std::span<const RuleFile> files,
-                             std::span<const std::string> appliers) {
+RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const std::string> appliers,
+                             std::span<const RuleSource> before) {
   RuleParser parser(appliers);
+  for (const auto& source : before) parser.add_source(source);
   for (const auto& file : files) {
     std::ifstream in(file.path, std::ios::binary);
     if (!in) {

@@ -38,6 +38,7 @@ RuleProgram parse_rules(std::span<const RuleSource> sources,
 RuleProgram parse_rule_files(std::span<const std::string> paths,
                              std::span<const std::string> appliers = {});
 RuleProgram parse_rule_files(std::span<const RuleFile> files,
-                             std::span<const std::string> appliers = {});
+                             std::span<const std::string> appliers = {},
+                             std::span<const RuleSource> before = {});
 
 }  // namespace eqsat::rules
