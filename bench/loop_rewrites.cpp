@@ -9,7 +9,9 @@
 // Prints a Markdown table.
 //
 //   bench_loop_rewrites [--reps N]
+#include "rules/builtin_appliers.hpp"
 #include "rules/optimize.hpp"
+#include "rules/shipped_rules.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
@@ -49,19 +51,15 @@ constexpr const char* kFusion = R"(
 
 // The shipped rules without the `use` lines of `applier`.
 rules::RuleProgram rules_without(const std::string& applier) {
-  const auto dir = std::filesystem::temp_directory_path() / "eqsat_bench_rules";
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> files;
-  for (const std::string& path : rules::default_rule_files()) {
-    std::ifstream in(path);
+  std::vector<rules::RuleSource> sources;
+  for (const rules::RuleSource& shipped : rules::shipped_rule_sources()) {
+    std::istringstream in(shipped.text);
     std::ostringstream kept;
     for (std::string line; std::getline(in, line);)
       if (line.find("(use " + applier + " ") == std::string::npos) kept << line << '\n';
-    const auto out = dir / std::filesystem::path(path).filename();
-    std::ofstream(out) << kept.str();
-    files.push_back(out.string());
+    sources.push_back({shipped.file, kept.str(), shipped.default_ruleset});
   }
-  return rules::load_rule_files(files);
+  return rules::parse_rules(sources, rules::builtin_applier_names());
 }
 
 std::size_t loops(const ops::Graph& g) {

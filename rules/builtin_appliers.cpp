@@ -5,6 +5,7 @@
 #include "scan_fusion.hpp"
 #include "scan_pushout.hpp"
 #include "scan_rewrites.hpp"
+#include "shape_identities.hpp"
 
 #include <array>
 
@@ -34,6 +35,9 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-push-out-nitsots",
                    "a vectorizable or loop-invariant nit-sot is computed outside the loop",
                    &make_scan_push_out_nitsots},
+    BuiltinApplier{"shape-identities",
+                   "slices, reshapes, transposes... that do nothing are their operand",
+                   &make_shape_identities},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

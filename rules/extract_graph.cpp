@@ -83,9 +83,9 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
       }
       const auto r = runs.find(c);
       const double times = r == runs.end() ? 1.0 : r->second;
-      problem.add_node(pclass.at(c),
-                       std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model)),
-                       std::move(kids));
+      double cost = std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model));
+      if (g.unstable(n)) cost += kUnstableCost;  // DESIGN.md decision 11
+      problem.add_node(pclass.at(c), cost, std::move(kids));
       enode_of.push_back(n);
     }
   }

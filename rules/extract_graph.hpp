@@ -22,6 +22,10 @@
 namespace eqsat::rules {
 
 inline constexpr double kGradCost = 1e18;
+// Added to an e-node a stabilizing rewrite replaced (TensorEGraph::
+// unstable): more than any real graph costs, so no sharing makes it win
+// over the stable form in its class (DESIGN.md decision 11).
+inline constexpr double kUnstableCost = 1e12;
 // Binding one operand of a scan or call to its body's parameter, in ns: so
 // that of two loops computing the same, the one with fewer inputs wins.
 inline constexpr double kSlotCost = 1.0;

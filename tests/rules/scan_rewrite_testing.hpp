@@ -2,7 +2,9 @@
 // graph, and compare what two graphs compute on the same random inputs.
 #pragma once
 
+#include "rules/builtin_appliers.hpp"
 #include "rules/optimize.hpp"
+#include "rules/shipped_rules.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
@@ -33,11 +35,9 @@ inline ops::Graph optimized(const ops::Graph& g, rules::OptimizeReport* report =
 // with their `use` lines removed): the graph the rewrites under test start
 // from, with everything else optimized alike.
 inline rules::RuleProgram default_rules_without(const std::vector<std::string>& appliers) {
-  const auto dir = std::filesystem::temp_directory_path() / "eqsat_rules_without";
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> files;
-  for (const std::string& path : rules::default_rule_files()) {
-    std::ifstream in(path);
+  std::vector<rules::RuleSource> sources;
+  for (const rules::RuleSource& shipped : rules::shipped_rule_sources()) {
+    std::istringstream in(shipped.text);
     std::ostringstream kept;
     for (std::string line; std::getline(in, line);) {
       const bool drop = std::ranges::any_of(appliers, [&](const std::string& a) {
@@ -45,11 +45,9 @@ inline rules::RuleProgram default_rules_without(const std::vector<std::string>& 
       });
       if (!drop) kept << line << '\n';
     }
-    const auto out = dir / std::filesystem::path(path).filename();
-    std::ofstream(out) << kept.str();
-    files.push_back(out.string());
+    sources.push_back({shipped.file, kept.str(), shipped.default_ruleset});
   }
-  return rules::load_rule_files(files);
+  return rules::parse_rules(sources, rules::builtin_applier_names());
 }
 
 // Every scan the graph runs (loop bodies and called bodies included).
