@@ -99,16 +99,14 @@ std::string suggestion(std::string_view name, const std::vector<std::string>& ca
   return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
 }
 
-bool strictly_ascending(const IntList& v) {
-  for (std::size_t i = 1; i < v.size(); ++i)
-    if (v[i - 1] >= v[i]) return false;
-  return true;
-}
-
-// One sequence or mit-sot entry of a scan: its outer value and taps.
+// One sequence or mit-sot entry of a scan: its outer value and taps. Taps
+// may be written in any order; they are kept sorted (so equal loops are
+// one term), and `rank[i]` is the sorted position of the i-th tap written:
+// the body's i-th parameter of this slot reads that tap.
 struct SlotEntry {
   const SExpr* expr = nullptr;
   IntList taps;
+  std::vector<std::size_t> rank{0};
 };
 
 // Reads the top-level forms of one file into graph_, keeping the names in
@@ -571,12 +569,20 @@ class Parser {
     if (!taps.is_list() || s.taps.empty())
       fail(taps,
            fmt::format(":taps expects a non-empty list of integers, got {}", taps.describe()));
-    if (sequence && (!strictly_ascending(s.taps) || s.taps.front() < 0))
-      fail(taps, fmt::format("sequence taps must be ascending and >= 0, got {}",
-                             fmt::format("({})", fmt::join(s.taps, " "))));
-    if (!sequence && (!strictly_ascending(s.taps) || s.taps.back() >= 0))
-      fail(taps, fmt::format("mit-sot taps must be ascending and < 0, got {}",
-                             fmt::format("({})", fmt::join(s.taps, " "))));
+    IntList sorted = s.taps;
+    std::ranges::sort(sorted);
+    const bool distinct = std::ranges::adjacent_find(sorted) == sorted.end();
+    if (sequence && (!distinct || sorted.front() < 0))
+      fail(taps, fmt::format("sequence taps must be distinct and >= 0, got ({})",
+                             fmt::join(s.taps, " ")));
+    if (!sequence && (!distinct || sorted.back() >= 0))
+      fail(taps,
+           fmt::format("mit-sot taps must be distinct and < 0, got ({})", fmt::join(s.taps, " ")));
+    s.rank.clear();
+    for (std::int64_t t : s.taps)
+      s.rank.push_back(
+          static_cast<std::size_t>(std::ranges::lower_bound(sorted, t) - sorted.begin()));
+    s.taps = std::move(sorted);
     return s;
   }
 
@@ -656,6 +662,9 @@ class Parser {
     std::vector<TermRef> operands{nullptr};
     std::vector<SourceLocation> where{fn->where};
     std::vector<TensorType> params, states;
+    // The body parameter written at position p is nominal slot_of[p]: taps
+    // written out of order read their sorted slots.
+    std::vector<std::int64_t> slot_of;
     if (n_steps) {
       operands.push_back(expr(*n_steps, scope).strong());
       where.push_back(n_steps->where);
@@ -671,7 +680,10 @@ class Parser {
                fmt::format("scan: a {} must have rank >= 1, got {}",
                            pass == 0 ? "sequence" : "mit-sot's initial history", to_string(type)));
         const TensorType element{type.dtype, Dims(type.dims.begin() + 1, type.dims.end())};
-        for (std::size_t k = 0; k < s.taps.size(); ++k) params.push_back(element);
+        for (std::size_t k = 0; k < s.taps.size(); ++k) {
+          slot_of.push_back(static_cast<std::int64_t>(params.size() - k + s.rank[k]));
+          params.push_back(element);
+        }
         num_taps[pass] += s.taps.size();
         if (pass == 1) states.push_back(element);
         (pass == 0 ? spec.sequence_taps : spec.mitsot_taps).push_back(s.taps);
@@ -684,6 +696,7 @@ class Parser {
       const Value v = expr(*s, scope);
       sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
       TermRef t = v.strong();
+      slot_of.push_back(static_cast<std::int64_t>(params.size()));
       params.push_back(slot_type(t, *s));
       states.push_back(params.back());
       operands.push_back(t);
@@ -691,6 +704,7 @@ class Parser {
     }
     for (const SExpr* s : nonsequences) {
       TermRef t = expr(*s, scope).strong();
+      slot_of.push_back(static_cast<std::int64_t>(params.size()));
       params.push_back(slot_type(t, *s));
       operands.push_back(t);
       where.push_back(s->where);
@@ -723,7 +737,9 @@ class Parser {
                               "the slots), got {}",
                               p.describe()));
         const std::string& name = new_name(p, body);
-        body.names[name] = {{Term::nominal(static_cast<std::int64_t>(k), params[k]), {}}, p.where};
+        const std::int64_t slot = slot_of[k];
+        body.names[name] = {{Term::nominal(slot, params[static_cast<std::size_t>(slot)]), {}},
+                            p.where};
       }
       auto [outputs, out_where] = body_outputs(*fn, body);
       const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;

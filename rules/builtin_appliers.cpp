@@ -3,7 +3,10 @@
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
 #include "scan_fusion.hpp"
+#include "scan_merge_outputs.hpp"
+#include "scan_merge_sequences.hpp"
 #include "scan_pushout.hpp"
+#include "scan_remove_unused.hpp"
 #include "scan_rewrites.hpp"
 #include "shape_identities.hpp"
 
@@ -16,8 +19,14 @@ const std::array kAppliers = {
     BuiltinApplier{"inline-calls",
                    "(call F ARGS...) = F's body on ARGS; (get I (call F ...)) = its output I",
                    &make_inline_calls},
-    BuiltinApplier{"scan-remove-unused", "a non-sequence the scan body never reads is dropped",
+    BuiltinApplier{"scan-remove-unused",
+                   "a loop keeps only the outputs read, the states they need and the inputs "
+                   "those read",
                    &make_scan_remove_unused},
+    BuiltinApplier{"scan-merge-sequences", "a sequence given twice is read once",
+                   &make_scan_merge_sequences},
+    BuiltinApplier{"scan-merge-outputs", "two outputs of a loop holding the same values become one",
+                   &make_scan_merge_outputs},
     BuiltinApplier{"scan-inline-constants",
                    "a non-sequence whose value is a small constant moves into the body",
                    &make_scan_inline_constants},

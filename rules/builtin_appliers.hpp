@@ -8,8 +8,10 @@
 //                  (get I (call F ARGS...)) = output I. Both forms stay in
 //                  the e-graph and extraction keeps the call only where it
 //                  is cheaper (a def with :inline false included).
-//   scan-remove-unused, scan-inline-constants, scan-merge-duplicates,
-//   scan-hoist-invariants
+//   scan-remove-unused      see scan_remove_unused.hpp
+//   scan-merge-sequences    see scan_merge_sequences.hpp
+//   scan-merge-outputs      see scan_merge_outputs.hpp
+//   scan-inline-constants, scan-merge-duplicates, scan-hoist-invariants
 //                  see scan_rewrites.hpp
 //   expand-gradients
 //                  (grad COST WRT) = the gradient of COST's best term,

@@ -69,12 +69,12 @@ class InlineApplier final : public egraph::Applier {
   // `whole` when root is the call itself (single-output defs only).
   bool inline_call(egraph::EGraph& eg, EClassId root, egraph::ENodeId n, std::int64_t index,
                    bool whole) {
-    const auto kids = eg.children(n);
-    const ops::TermRef fn = g_.data(kids[0]).rep;
-    if (fn->kind() != OpKind::Fn || index >= static_cast<std::int64_t>(fn->arity())) return false;
-    if (whole && fn->arity() != 1) return false;  // a tuple: inlined through `get`
+    const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
+    const std::vector<EClassId> outputs = body_outputs(g_, kids[0]);
+    if (index >= static_cast<std::int64_t>(outputs.size())) return false;
+    if (whole && outputs.size() != 1) return false;  // a tuple: inlined through `get`
     const std::vector<EClassId> args(kids.begin() + 1, kids.end());
-    const auto body = instantiate(g_, fn->operand(index), args);
+    const auto body = bind_parameters(g_, kids[0], args)(outputs[static_cast<std::size_t>(index)]);
     if (!body) return false;
     // The arguments may be more precise than the parameters: the body's
     // type then refines the call's; anything else is not the same value.

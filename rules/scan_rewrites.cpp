@@ -16,9 +16,15 @@ namespace {
 
 inline constexpr std::int64_t kMaxInlinedElements = 64;
 
+// Every output of the body, the stop flag included.
+std::vector<std::size_t> all_outputs(const ScanView& s) {
+  std::vector<std::size_t> out(s.fn->arity());
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = j;
+  return out;
+}
+
 // Which non-sequences a DropNonSequence drops.
 enum class Drop {
-  Unused,     // the body does not read it
   Constant,   // its value is a small constant: moved into the body
   Duplicate,  // an earlier non-sequence has the same value: the body reads that one
 };
@@ -27,9 +33,7 @@ enum class Drop {
 class DropNonSequence final : public ScanApplier {
  public:
   DropNonSequence(TensorEGraph& g, Drop mode)
-      : ScanApplier(g, mode == Drop::Unused     ? "scan-remove-unused"
-                       : mode == Drop::Constant ? "scan-inline-constants"
-                                                : "scan-merge-duplicates"),
+      : ScanApplier(g, mode == Drop::Constant ? "scan-inline-constants" : "scan-merge-duplicates"),
         mode_(mode) {}
 
  private:
@@ -38,27 +42,36 @@ class DropNonSequence final : public ScanApplier {
       const std::int64_t slot = s.nonsequence_param(j);
       const EClassId outer = s.operands[s.nonsequence_operand(j)];
       const bool read = s.reads_anywhere(slot);
-      TermRef value = nullptr;
-      if (mode_ == Drop::Unused) {
-        if (read) continue;
-      } else if (mode_ == Drop::Constant) {
+      // Where the body reads the dropped parameter: another slot, or a value.
+      std::int64_t to = -1;
+      EClassId value;
+      if (mode_ == Drop::Constant) {
         const TensorData& d = g().data(outer);
         if (!read || !d.value || d.value->size() > kMaxInlinedElements) continue;
-        value = ops::Term::constant(*d.value);
+        value = g().add_term(ops::Term::constant(*d.value));
       } else {
         std::optional<std::size_t> same;
         for (std::size_t i = 0; i < j && !same; ++i)
           if (s.operands[s.nonsequence_operand(i)] == outer) same = i;
         if (!same) continue;
-        const std::int64_t earlier = s.nonsequence_param(*same);
-        value = ops::Term::nominal(earlier, s.params()[static_cast<std::size_t>(earlier)]);
+        to = s.nonsequence_param(*same);
       }
       // The first droppable non-sequence; later ones go in later iterations.
+      std::vector<std::int64_t> slot_of;
+      for (std::int64_t k = 0; k < s.num_params(); ++k)
+        slot_of.push_back(k < slot ? k : k == slot ? to : k - 1);
+      std::vector<EClassId> values(slot_of.size());
+      values[static_cast<std::size_t>(slot)] = value;
+      std::vector<ops::TensorType> params = s.params();
+      params.erase(params.begin() + slot);
+      const auto body =
+          remap_body(g(), s.operands[0], slot_of, values, std::move(params), all_outputs(s));
+      if (!body) return false;
       ops::ScanSpec smaller = s.spec;
       --smaller.num_nonsequences;
       std::vector<EClassId> operands = s.operands;
       operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(s.nonsequence_operand(j)));
-      operands[0] = g().add_term(drop_parameter(s.fn, slot, value));
+      operands[0] = *body;
       const auto scan = add_scan(g(), s.attrs, smaller, operands);
       return scan && eg.merge(root, *scan);
     }
@@ -98,11 +111,23 @@ class HoistInvariant final : public ScanApplier {
     std::vector<EClassId> args(static_cast<std::size_t>(nparams));
     for (std::size_t j = 0; j < s.num_nonsequences(); ++j)
       args[static_cast<std::size_t>(s.nonsequence_param(j))] = s.operands[s.nonsequence_operand(j)];
-    const auto outer = instantiate(g(), target, args);
+    const EClassId inner = g().add_term(target);
+    const auto outer = bind_parameters(g(), s.operands[0], args)(inner);
     if (!outer) return false;
     const ops::TensorType& t = target->tensor_type();
+    Substitution hoist(g(), {{inner, nominal_class(g(), nparams, t)}});
+    std::vector<EClassId> outputs;
+    for (EClassId o : body_outputs(g(), s.operands[0])) {
+      const auto image = hoist(o);
+      if (!image) return false;
+      outputs.push_back(*image);
+    }
+    std::vector<ops::TensorType> params = s.params();
+    params.push_back(t);
+    const auto body = add_body(g(), std::move(params), outputs);
+    if (!body) return false;
     std::vector<EClassId> operands = s.operands;
-    operands[0] = g().add_term(replace_in_body(s.fn, target, ops::Term::nominal(nparams, t), t));
+    operands[0] = *body;
     operands.push_back(*outer);
     ops::ScanSpec bigger = s.spec;
     ++bigger.num_nonsequences;
@@ -128,11 +153,6 @@ class HoistInvariant final : public ScanApplier {
 };
 
 }  // namespace
-
-egraph::Rewrite make_scan_remove_unused(TensorEGraph& g) {
-  return make_scan_rewrite("scan-remove-unused",
-                           std::make_shared<DropNonSequence>(g, Drop::Unused));
-}
 
 egraph::Rewrite make_scan_inline_constants(TensorEGraph& g) {
   return make_scan_rewrite("scan-inline-constants",

@@ -1,6 +1,5 @@
 // Built-in appliers that rewrite loops (see builtin_appliers.hpp):
 //
-//   scan-remove-unused     a non-sequence the body never reads is dropped
 //   scan-inline-constants  a non-sequence whose value is a small constant
 //                          (at most 64 elements) moves into the body
 //   scan-merge-duplicates  a non-sequence with the same value as an earlier
@@ -10,10 +9,10 @@
 //                          non-sequence (extraction keeps it outside when
 //                          the trip count makes that cheaper)
 //
-// Each rebuilds the body's representative term with one parameter replaced
-// (by nothing, a constant, an earlier parameter) and the later ones
-// renumbered, or with one subterm replaced by a new parameter
-// (substitute.hpp, DESIGN.md decision 6), and merges the new scan with the
+// Each rebuilds the body with one parameter replaced (by a constant or an
+// earlier parameter) and the later ones renumbered, or with one subterm
+// replaced by a new parameter (the e-class substitution of substitute.hpp,
+// DESIGN.md decision 6), and merges the new scan with the
 // old one: both compute the same results; extraction picks.
 #pragma once
 
@@ -23,7 +22,6 @@
 
 namespace eqsat::rules {
 
-egraph::Rewrite make_scan_remove_unused(TensorEGraph& g);
 egraph::Rewrite make_scan_inline_constants(TensorEGraph& g);
 egraph::Rewrite make_scan_merge_duplicates(TensorEGraph& g);
 egraph::Rewrite make_scan_hoist_invariants(TensorEGraph& g);

@@ -237,6 +237,28 @@ TEST_CASE(":keep of all steps everywhere is the same scan as no :keep") {
   CHECK(output(g, "a")->tensor_type() == TensorType{DType::F64, {4}});
 }
 
+TEST_CASE("taps in any order: sorted in the scan and the parameters follow the written order") {
+  // Written (-1 -3) and (2 0): the body's first parameter of each slot reads
+  // the first tap written. Both spellings are one term, printed sorted.
+  const Graph g = parse(R"(
+    (input xs (f64 10))
+    (input h0 (f64 3))
+    (let s1 (scan :sequences ((xs :taps (2 0))) :mit-sot ((h0 :taps (-1 -3)))
+                  (fn (x2 x0 h1 h3) (add (sub x2 x0) (mul h1 h3)))))
+    (let s2 (scan :sequences ((xs :taps (0 2))) :mit-sot ((h0 :taps (-3 -1)))
+                  (fn (x0 x2 h3 h1) (add (sub x2 x0) (mul h1 h3)))))
+    (output a (get 0 s1))
+    (output b (get 0 s2))
+  )");
+  CHECK(output(g, "a") == output(g, "b"));
+  const ScanSpec& spec = output(g, "a")->operand(0)->attrs().get<ScanSpec>(AttrKey::Scan);
+  CHECK(spec.sequence_taps == std::vector<IntList>{{0, 2}});
+  CHECK(spec.mitsot_taps == std::vector<IntList>{{-3, -1}});
+  const std::string printed = print_graph(g);
+  CHECK(printed.find(":taps (0 2)") != std::string::npos);
+  CHECK(printed.find(":taps (-3 -1)") != std::string::npos);
+}
+
 TEST_CASE("const and load build constants; load is relative to the graph file") {
   const Graph g = parse(R"(
     (output a (const (i32 2 2) (1 2 3 4)))

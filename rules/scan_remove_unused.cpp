@@ -1,0 +1,289 @@
+#include "scan_remove_unused.hpp"
+
+#include "scan_view.hpp"
+#include "substitute.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <span>
+#include <vector>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::OpKind;
+
+namespace {
+
+// A loop cut down to some of its outputs: the new loop and, per old output
+// index, its index in the new tuple (-1 when dropped).
+struct Pruned {
+  EClassId scan;
+  std::vector<std::int64_t> index_of;
+  bool same_tuple = false;  // every output kept, at its index
+};
+
+class RemoveUnused final : public ScanApplier {
+ public:
+  explicit RemoveUnused(TensorEGraph& g) : ScanApplier(g, "scan-remove-unused") {}
+
+ private:
+  bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
+    outputs_ = body_outputs(g(), s.operands[0]);
+    if (outputs_.size() != s.fn->arity()) return false;
+    bool changed = false;
+    // The whole tuple: unread inputs go, the loop keeps its outputs.
+    std::set<std::size_t> all;
+    for (std::size_t j = 0; j < s.num_outputs(); ++j) all.insert(j);
+    if (auto p = prune(s, all); p && p->same_tuple && compatible_types(root, p->scan))
+      changed |= eg.merge(root, p->scan);
+    // Per reader, and for all the readers present together.
+    std::set<std::size_t> read;
+    std::vector<std::pair<EClassId, std::size_t>> gets;
+    const std::vector<egraph::ENodeId> parents(eg.parents(root).begin(), eg.parents(root).end());
+    for (egraph::ENodeId n : parents) {
+      if (g().kind(n) != OpKind::Get || eg.find(eg.children(n)[0]) != root) continue;
+      const auto i = static_cast<std::size_t>(g().attrs(n).get<std::int64_t>(ops::AttrKey::Index));
+      gets.emplace_back(eg.class_of(n), i);
+      read.insert(i);
+    }
+    std::vector<std::set<std::size_t>> wanted;
+    for (std::size_t i : read) wanted.push_back({i});
+    if (read.size() > 1 && read != all) wanted.push_back(read);
+    for (const auto& w : wanted) {
+      const auto p = prune(s, w);
+      if (!p || p->same_tuple) continue;
+      for (const auto& [cls, i] : gets) {
+        if (!w.contains(i)) continue;
+        const auto get = get_of(p->scan, p->index_of[i]);
+        if (get && compatible_types(cls, *get)) changed |= eg.merge(cls, *get);
+      }
+    }
+    return changed;
+  }
+
+  std::optional<EClassId> get_of(EClassId scan, std::int64_t i) {
+    ops::Attrs a;
+    a.set(ops::AttrKey::Index, i);
+    const EClassId kids[] = {scan};
+    return g().add_op(OpKind::Get, std::move(a), kids);
+  }
+
+  // Types that may share a class: equal but for dimensions one of them
+  // does not know (element-wise for tuples).
+  bool compatible_types(EClassId a, EClassId b) const {
+    const ops::Type& x = g().type(a);
+    const ops::Type& y = g().type(b);
+    if (x.index() != y.index()) return false;
+    if (const auto* t = std::get_if<ops::TensorType>(&x))
+      return ops::compatible(*t, std::get<ops::TensorType>(y));
+    const auto& xs = std::get<ops::TupleType>(x).elements;
+    const auto& ys = std::get<ops::TupleType>(y).elements;
+    if (xs.size() != ys.size()) return false;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      if (!ops::compatible(xs[i], ys[i])) return false;
+    return true;
+  }
+
+  // True when body output j reads parameter `slot` (by its class: some way
+  // to compute it that avoids the slot is enough).
+  bool reads(std::size_t j, std::int64_t slot) const {
+    return std::ranges::binary_search(g().data(outputs_[j]).free_nominals, slot);
+  }
+
+  // Body outputs (the flag included) that `wanted` needs: the closure over
+  // the states they read.
+  std::vector<bool> closure(const ScanView& s, const std::set<std::size_t>& wanted) const {
+    std::vector<bool> keep(outputs_.size(), false);
+    std::vector<std::size_t> work(wanted.begin(), wanted.end());
+    if (s.spec.until) work.push_back(s.flag_output());
+    while (!work.empty()) {
+      const std::size_t j = work.back();
+      work.pop_back();
+      if (keep[j]) continue;
+      keep[j] = true;
+      for (std::size_t m = 0; m < s.num_mitsot() + s.num_sitsot(); ++m)
+        if (!keep[m] &&
+            std::ranges::any_of(s.state_params(m), [&](std::int64_t p) { return reads(j, p); }))
+          work.push_back(m);
+    }
+    return keep;
+  }
+
+  // The loop computing the outputs in `wanted`, without what they do not
+  // need; nullopt when nothing can go or the rebuilt body does not check.
+  std::optional<Pruned> prune(const ScanView& s, const std::set<std::size_t>& wanted) {
+    const std::vector<bool> keep = closure(s, wanted);
+    auto read_by_kept = [&](std::int64_t slot) {
+      for (std::size_t j = 0; j < keep.size(); ++j)
+        if (keep[j] && reads(j, slot)) return true;
+      return false;
+    };
+    const auto& old_params = s.params();
+    std::vector<std::int64_t> slot_of(old_params.size(), -1);
+    std::vector<ops::TensorType> params;
+    auto take = [&](std::int64_t slot) {
+      slot_of[static_cast<std::size_t>(slot)] = static_cast<std::int64_t>(params.size());
+      params.push_back(old_params[static_cast<std::size_t>(slot)]);
+    };
+    ops::ScanSpec spec = s.spec;
+    spec.sequence_taps.clear();
+    spec.mitsot_taps.clear();
+    spec.keep.clear();
+    std::vector<EClassId> operands{EClassId{}};
+    if (s.spec.has_n_steps) operands.push_back(s.operands[s.n_steps_operand()]);
+    // Without :n-steps the sequences fix the trip count: a known count
+    // becomes :n-steps (unless the sequences kept give it), else each
+    // sequence keeps its last tap.
+    std::vector<std::pair<EClassId, std::int64_t>> all_sequences, kept_sequences;
+    for (std::size_t i = 0; i < s.num_sequences(); ++i)
+      all_sequences.emplace_back(s.operands[s.sequence_operand(i)], s.spec.sequence_taps[i].back());
+    const std::optional<std::int64_t> steps =
+        s.spec.has_n_steps ? std::nullopt : static_steps(all_sequences);
+    const bool keep_last_tap = !s.spec.has_n_steps && !steps;
+    for (std::size_t i = 0; i < s.num_sequences(); ++i) {
+      ops::IntList taps;
+      const auto& old = s.spec.sequence_taps[i];
+      for (std::size_t k = 0; k < old.size(); ++k) {
+        const std::int64_t slot = s.sequence_param(i, k);
+        if (read_by_kept(slot) || (keep_last_tap && k + 1 == old.size())) {
+          taps.push_back(old[k]);
+          take(slot);
+        }
+      }
+      if (taps.empty()) continue;
+      kept_sequences.emplace_back(s.operands[s.sequence_operand(i)], taps.back());
+      spec.sequence_taps.push_back(taps);
+      operands.push_back(s.operands[s.sequence_operand(i)]);
+    }
+    if (steps && static_steps(kept_sequences) != *steps) {
+      const EClassId n =
+          g().add_term(ops::Term::constant(ops::Array::scalar(ops::DType::I64, double(*steps))));
+      operands.insert(operands.begin() + 1, n);
+      spec.has_n_steps = true;
+    }
+    // Kept outputs, in their new tuple order: states keeping a recurrence,
+    // then nit-sots (states whose past no kept output reads among them,
+    // when that keeps the output's shape: the loop runs a step, or the
+    // next value's type is static).
+    const bool stepping = runs_a_step(s, steps);
+    auto as_nitsot = [&](std::size_t m) {
+      return stepping || g().data(outputs_[m]).tensor_type().is_static();
+    };
+    std::vector<std::size_t> states, nitsots;
+    spec.num_sitsot = 0;
+    for (std::size_t m = 0; m < s.num_mitsot(); ++m) {
+      if (!keep[m]) continue;
+      ops::IntList taps;
+      const auto& old = s.spec.mitsot_taps[m];
+      for (std::size_t k = 0; k < old.size(); ++k)
+        if (read_by_kept(s.mitsot_param(m, k))) {
+          taps.push_back(old[k]);
+          take(s.mitsot_param(m, k));
+        }
+      if (taps.empty() && as_nitsot(m)) {
+        nitsots.push_back(m);
+        continue;
+      }
+      if (taps.empty()) {  // keeps its last tap: its history gives the shape
+        taps.push_back(old.back());
+        take(s.mitsot_param(m, old.size() - 1));
+      }
+      EClassId init = s.operands[s.mitsot_operand(m)];
+      if (taps.front() != old.front()) {  // a shallower history: its last rows
+        ops::Attrs a;
+        a.set(ops::AttrKey::Axis, std::int64_t{0});
+        a.set(ops::AttrKey::Start, taps.front());
+        const EClassId kids[] = {init};
+        const auto cut = g().add_op(OpKind::Slice, std::move(a), kids);
+        if (!cut) return std::nullopt;
+        init = *cut;
+      }
+      spec.mitsot_taps.push_back(taps);
+      operands.push_back(init);
+      states.push_back(m);
+    }
+    for (std::size_t i = 0; i < s.num_sitsot(); ++i) {
+      const std::size_t m = s.num_mitsot() + i;
+      if (!keep[m]) continue;
+      if (!read_by_kept(s.sitsot_param(i)) && as_nitsot(m)) {
+        nitsots.push_back(m);
+        continue;
+      }
+      take(s.sitsot_param(i));
+      operands.push_back(s.operands[s.sitsot_operand(i)]);
+      states.push_back(m);
+      ++spec.num_sitsot;
+    }
+    std::ranges::sort(nitsots);
+    for (std::size_t j = s.num_mitsot() + s.num_sitsot(); j < s.num_outputs(); ++j)
+      if (keep[j]) nitsots.push_back(j);
+    spec.num_nitsot = static_cast<std::int64_t>(nitsots.size());
+    spec.num_nonsequences = 0;
+    for (std::size_t i = 0; i < s.num_nonsequences(); ++i)
+      if (read_by_kept(s.nonsequence_param(i))) {
+        take(s.nonsequence_param(i));
+        operands.push_back(s.operands[s.nonsequence_operand(i)]);
+        ++spec.num_nonsequences;
+      }
+    if (spec == s.spec && params.size() == old_params.size()) return std::nullopt;
+
+    std::vector<std::size_t> order = states;
+    order.insert(order.end(), nitsots.begin(), nitsots.end());
+    Pruned p;
+    p.index_of.assign(s.num_outputs(), -1);
+    for (std::size_t k = 0; k < order.size(); ++k)
+      p.index_of[order[k]] = static_cast<std::int64_t>(k);
+    // Same outputs at the same places (a state turned nit-sot included):
+    // the tuples are equal.
+    p.same_tuple = order.size() == s.num_outputs() && std::ranges::is_sorted(order);
+    if (!s.spec.keep.empty())
+      for (std::size_t j : order) spec.keep.push_back(s.spec.keep[j]);
+    if (s.spec.until) order.push_back(s.flag_output());
+    const std::vector<EClassId> none(old_params.size());
+    const auto body = remap_body(g(), s.operands[0], slot_of, none, std::move(params), order);
+    if (!body) return std::nullopt;
+    operands[0] = *body;
+    const auto scan = add_scan(g(), s.attrs, spec, operands);
+    if (!scan) return std::nullopt;
+    p.scan = *scan;
+    return p;
+  }
+
+  // The trip count that sequences (outer class, last tap) give a loop
+  // without :n-steps, when their lengths are static (the loop may still
+  // stop earlier on its flag).
+  std::optional<std::int64_t> static_steps(
+      std::span<const std::pair<EClassId, std::int64_t>> sequences) const {
+    std::int64_t steps = std::numeric_limits<std::int64_t>::max();
+    for (const auto& [seq, last_tap] : sequences) {
+      const ops::Dims& d = g().data(seq).tensor_type().dims;
+      if (d.empty() || d[0] == ops::kUnknownDim) return std::nullopt;
+      steps = std::min(steps, std::max<std::int64_t>(0, d[0] - last_tap));
+    }
+    if (steps == std::numeric_limits<std::int64_t>::max()) return std::nullopt;
+    return steps;
+  }
+
+  // True when the loop provably runs a step. A loop running none still
+  // gives its states' outputs their element shape from the initial values;
+  // a nit-sot's comes from the body's static type only.
+  bool runs_a_step(const ScanView& s, std::optional<std::int64_t> steps) const {
+    if (s.spec.has_n_steps) {
+      const TensorData& n = g().data(s.operands[s.n_steps_operand()]);
+      return n.uniform && *n.uniform >= 1;
+    }
+    return steps && *steps >= 1;
+  }
+
+  std::vector<EClassId> outputs_;  // body output classes of the scan being rewritten
+};
+
+}  // namespace
+
+egraph::Rewrite make_scan_remove_unused(TensorEGraph& g) {
+  return make_scan_rewrite("scan-remove-unused", std::make_shared<RemoveUnused>(g));
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,36 @@
+// scan-merge-sequences: a sequence given twice is read once, its taps
+// joined; the trip count and the values do not change.
+#include "scan_checks.hpp"
+
+using namespace eqsat;
+using namespace eqsat::scan_checks;
+
+TEST_CASE("a sequence given twice with the same taps is read once") {
+  const ops::Graph g = graph(R"(
+    (input xs (f64 6 3)) (input h0 (f64 3))
+    (output (get 0 (scan :sequences (xs xs) :sit-sot (h0) (fn (a b h) (add h (mul a b)))))))");
+  const auto loops = scans(optimize_and_compare(g));
+  REQUIRE(loops.size() == 1);
+  CHECK(spec(loops[0]).sequence_taps == std::vector<ops::IntList>{{0}});
+  CHECK(num_params(loops[0]) == 2);
+}
+
+TEST_CASE("a sequence given twice with different taps is read once at the union of its taps") {
+  const ops::Graph g = graph(R"(
+    (input xs (f64 ? 3)) (input ys (f64 ? 3)) (input h0 (f64 3))
+    (output (get 0 (scan :sequences ((xs :taps (0 1)) ys (xs :taps (1 2))) :sit-sot (h0)
+      (fn (a0 a1 y b1 b2 h) (add h (mul (sub a0 b2) (add a1 (mul b1 y)))))))))");
+  const auto loops = scans(optimize_and_compare(g));
+  REQUIRE(loops.size() == 1);
+  CHECK(spec(loops[0]).sequence_taps == std::vector<ops::IntList>{{0, 1, 2}, {0}});
+  CHECK(num_params(loops[0]) == 5);
+}
+
+TEST_CASE("different sequences are not merged") {
+  const ops::Graph g = graph(R"(
+    (input xs (f64 6 3)) (input zs (f64 6 3)) (input h0 (f64 3))
+    (output (get 0 (scan :sequences (xs zs) :sit-sot (h0) (fn (a b h) (add h (mul a b)))))))");
+  const auto loops = scans(optimize_and_compare(g));
+  REQUIRE(loops.size() == 1);
+  CHECK(spec(loops[0]).sequence_taps.size() == 2);
+}
