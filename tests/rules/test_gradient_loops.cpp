@@ -95,7 +95,7 @@ TEST_CASE("gradients through until-loops stopping at different steps match finit
       }
     }
     std::string seen;
-    for (auto n : stops) seen += " " + std::to_string(n);
+    for (auto n : stops) seen.append(1, ' ').append(std::to_string(n));
     INFO("case " << c << " stopped after" << seen);
     CHECK(stops.size() >= 3);
   }
