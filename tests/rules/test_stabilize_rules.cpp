@@ -195,7 +195,7 @@ TEST_CASE("stabilize: log-diff-exp and the log1mexp spellings") {
   // around the switch point log(1/2) too, and −2⁻⁵⁵ (PyTensor's
   // test_log1mexp_stabilization)
   const std::string in = "(input x (f64 9))";
-  const std::vector<double> neg = {-1000, -800, -1e-12, -kSubnormal, -0.5,
+  const std::vector<double> neg = {-1000, -800, -1e-12, -kSubnormal,          -0.5,
                                    -3,    -0.8, -0.6,   -std::ldexp(1.0, -55)};
   for (const char* e :
        {"(log (sub 1 (exp x)))", "(log1p (neg (exp x)))", "(log (neg (expm1 x)))"}) {
@@ -289,8 +289,8 @@ TEST_CASE("gradients of logaddexp and log1mexp are finite where the naive ones o
   // d/da logaddexp(a, b) = σ(a − b); d/dx log1mexp(x) = −1 / expm1(−x)
   const std::string in = "(input a (f64 4)) (input b (f64 4))";
   const std::vector<double> as = {1000, -1000, 0.5, 800}, bs = {999, -1000, -0.5, -800};
-  const ops::Array ga = run_optimized(in + "(output (grad (sum (logaddexp a b)) a))",
-                                      {vector_of(as), vector_of(bs)});
+  const ops::Array ga =
+      run_optimized(in + "(output (grad (sum (logaddexp a b)) a))", {vector_of(as), vector_of(bs)});
   std::vector<double> want;
   for (std::size_t i = 0; i < as.size(); ++i) want.push_back(1 / (1 + std::exp(bs[i] - as[i])));
   check_close(ga, want);
