@@ -12,7 +12,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace eqsat::rules {
 
@@ -251,7 +253,8 @@ class TypedApplier final : public egraph::Applier {
     }
     if (stabilizing_) {
       Lhs::RootNode node;
-      if (lhs_->verify(*g_, s, &node)) g_->mark_unstable(node.op, node.payload, node.children);
+      if (lhs_->verify(*g_, s, &node) && marked_.insert(key(node)).second)
+        g_->mark_unstable(node.op, node.payload, node.children);
     }
     const std::uint64_t before = eg.version();
     eg.merge(root, add(*built));
@@ -366,9 +369,19 @@ class TypedApplier final : public egraph::Applier {
   }
 
   std::shared_ptr<const Lhs> lhs_;
+  // A root e-node as marked: the runner applies every match again in each
+  // iteration, and one mark per e-node is enough.
+  using NodeKey = std::tuple<std::uint32_t, Payload, std::vector<std::size_t>>;
+  static NodeKey key(const Lhs::RootNode& n) {
+    std::vector<std::size_t> kids;
+    for (EClassId c : n.children) kids.push_back(c.index());
+    return {n.op.id(), n.payload, std::move(kids)};
+  }
+
   const Pattern& rhs_;
   TensorEGraph* g_;
   bool stabilizing_ = false;
+  std::set<NodeKey> marked_;
   std::size_t refused_ = 0;
 };
 

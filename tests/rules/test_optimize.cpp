@@ -364,3 +364,19 @@ TEST_CASE("constants fold through reductions, dot and indexing") {
                   "(input x (f64 2)) (output (add x (index (const (f64 2 2) (1 2 3 4)) -1)))",
                   "(input x (f64 2)) (output (add x (const (f64 2) (3 4))))");
 }
+
+TEST_CASE(":comm matches commuted operands and reports under the rule's name") {
+  const RuleProgram p = rules_from(R"(
+    (rewrite plus-one (log (add ?x 1)) (log1p ?x) :comm)
+    (rewrite plain (log (sub ?x 1)) (log1p (neg ?x))))");
+  REQUIRE(p.rewrites()[0].commutative);
+  CHECK_FALSE(p.rewrites()[1].commutative);
+  OptimizeReport report;
+  check_optimizes(p, "(input x (f64 3)) (output (log (add 1 x))) (output (log (add x 1)))",
+                  "(input x (f64 3)) (output (log1p x)) (output (log1p x))", &report);
+  CHECK(rule(report, "plus-one").applications == 2);
+  for (const auto& r : report.rules) CHECK(r.name.find('#') == std::string::npos);
+  // without :comm only the written order matches
+  check_optimizes(p, "(input x (f64 3)) (output (log (sub 1 x)))",
+                  "(input x (f64 3)) (output (log (sub 1 x)))");
+}

@@ -192,8 +192,11 @@ TEST_CASE("stabilize: log-diff-exp and the log1mexp spellings") {
     want.push_back(as[i] + std::log(-std::expm1(bs[i] - as[i])));
   check_close(run_optimized(start, {vector_of(as), vector_of(bs)}), want);
 
-  const std::string in = "(input x (f64 6))";
-  const std::vector<double> neg = {-1000, -800, -1e-12, -kSubnormal, -0.5, -3};
+  // around the switch point log(1/2) too, and −2⁻⁵⁵ (PyTensor's
+  // test_log1mexp_stabilization)
+  const std::string in = "(input x (f64 9))";
+  const std::vector<double> neg = {-1000, -800, -1e-12, -kSubnormal,          -0.5,
+                                   -3,    -0.8, -0.6,   -std::ldexp(1.0, -55)};
   for (const char* e :
        {"(log (sub 1 (exp x)))", "(log1p (neg (exp x)))", "(log (neg (expm1 x)))"}) {
     check_optimizes(in + "(output " + e + ")", in + "(output (log1mexp x))");
@@ -280,4 +283,19 @@ TEST_CASE("softmax and exp of log_softmax agree on rows of +inf") {
     INFO("element " << i << ": " << a.element(i) << " vs " << b.element(i));
     CHECK(((std::isnan(a.element(i)) && std::isnan(b.element(i))) || a.element(i) == b.element(i)));
   }
+}
+
+TEST_CASE("gradients of logaddexp and log1mexp are finite where the naive ones overflow") {
+  // d/da logaddexp(a, b) = σ(a − b); d/dx log1mexp(x) = −1 / expm1(−x)
+  const std::string in = "(input a (f64 4)) (input b (f64 4))";
+  const std::vector<double> as = {1000, -1000, 0.5, 800}, bs = {999, -1000, -0.5, -800};
+  const ops::Array ga =
+      run_optimized(in + "(output (grad (sum (logaddexp a b)) a))", {vector_of(as), vector_of(bs)});
+  std::vector<double> want;
+  for (std::size_t i = 0; i < as.size(); ++i) want.push_back(1 / (1 + std::exp(bs[i] - as[i])));
+  check_close(ga, want);
+  const std::vector<double> xs = {-1000, -800, -1e-3, -0.8};
+  const ops::Array gx =
+      run_optimized("(input x (f64 4)) (output (grad (sum (log1mexp x)) x))", {vector_of(xs)});
+  check_close(gx, map(xs, [](double x) { return -1 / std::expm1(-x); }));
 }
