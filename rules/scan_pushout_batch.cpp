@@ -1,6 +1,6 @@
 #include "scan_pushout_batch.hpp"
 
-#include "substitute.hpp"
+#include "term_substitute.hpp"
 
 #include <algorithm>
 #include <array>

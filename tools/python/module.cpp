@@ -19,6 +19,7 @@
 #include "rules/rule_check.hpp"
 #include "rules/rule_parser.hpp"
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -129,7 +130,7 @@ py::object call_program(backend::Program& prog, const py::args& args, const py::
   if (outs.size() == 1) return to_numpy(outs[0]);
   py::list result;
   for (const ops::Array& a : outs) result.append(to_numpy(a));
-  return std::move(result);
+  return result;
 }
 
 void bind_expr(py::module_& m) {
