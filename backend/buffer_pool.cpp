@@ -25,6 +25,7 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
     return a;
   }
   ++allocations_;
+  bytes_allocated_ += static_cast<std::uint64_t>(bytes);
   return ops::Array(dtype, shape);
 }
 

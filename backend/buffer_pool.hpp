@@ -20,6 +20,8 @@ class BufferPool {
   void give(ops::Array&& a);
   // Buffers allocated (not reused) so far.
   std::uint64_t allocations() const { return allocations_; }
+  // Bytes of those buffers.
+  std::uint64_t bytes_allocated() const { return bytes_allocated_; }
   // Frees every cached buffer.
   void clear() { free_.clear(); }
 
@@ -35,6 +37,7 @@ class BufferPool {
 
   std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
+  std::uint64_t bytes_allocated_ = 0;
 };
 
 }  // namespace eqsat::backend

@@ -32,6 +32,8 @@ bool is_transcendental(OpKind kind) {
     case OpKind::Tanh:
     case OpKind::Sigmoid:
     case OpKind::Softplus:
+    case OpKind::Log1mexp:
+    case OpKind::Logaddexp:
     case OpKind::Pow:
       return true;
     default:

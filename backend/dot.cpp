@@ -1,11 +1,21 @@
 // `dot` with numpy.matmul semantics: a 1-D left operand is a row vector and
 // a 1-D right operand a column vector (their unit dimension is dropped from
-// the result); leading dimensions are batch dimensions that broadcast. Each
-// matrix product goes through Eigen's GEMM (GEMV when one side is a vector).
+// the result); leading dimensions are batch dimensions that broadcast.
+// Large f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a
+// vector, DOT when both are) when the build found it, else to Eigen's GEMM
+// split by rows between threads; small ones and integer ones to Eigen.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 
+#include "thread_pool.hpp"
+
 #include <Eigen/Core>
+
+#ifdef EQSAT_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+#include <vector>
 
 namespace eqsat::backend::detail {
 
@@ -37,27 +47,96 @@ MatmulShape matmul_shape(TermRef op, const Dims& a, const Dims& b) {
   return s;
 }
 
+// Products below this many multiply-adds run on one thread with Eigen
+// (batched ones: the batch is shared between threads); larger ones on
+// OpenBLAS, which uses every thread itself, or on Eigen split by rows.
+constexpr std::int64_t kSmallProduct = std::int64_t{1} << 18;
+
+template <class T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// c = a b for rows [r0, r1) of a and c, with Eigen.
+template <class T>
+void eigen_product(const MatmulShape& s, const T* a, const T* b, T* c, std::int64_t r0,
+                   std::int64_t r1) {
+  Eigen::Map<RowMatrix<T>> out(c + r0 * s.n, r1 - r0, s.n);
+  out.noalias() = Eigen::Map<const RowMatrix<T>>(a + r0 * s.k, r1 - r0, s.k) *
+                  Eigen::Map<const RowMatrix<T>>(b, s.k, s.n);
+}
+
+// One large product on all threads.
+template <class T>
+void large_product(const MatmulShape& s, const T* a, const T* b, T* c) {
+#ifdef EQSAT_HAVE_OPENBLAS
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    constexpr bool f64 = std::is_same_v<T, double>;
+    const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n),
+               k = static_cast<blasint>(s.k);
+    if (s.m == 1 && s.n == 1) {
+      c[0] = f64 ? cblas_ddot(k, reinterpret_cast<const double*>(a), 1,
+                              reinterpret_cast<const double*>(b), 1)
+                 : cblas_sdot(k, reinterpret_cast<const float*>(a), 1,
+                              reinterpret_cast<const float*>(b), 1);
+    } else if constexpr (f64) {
+      if (s.m == 1)
+        cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, b, n, a, 1, 0.0, c, 1);
+      else if (s.n == 1)
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, a, k, b, 1, 0.0, c, 1);
+      else
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+    } else {
+      if (s.m == 1)
+        cblas_sgemv(CblasRowMajor, CblasTrans, k, n, 1.0f, b, n, a, 1, 0.0f, c, 1);
+      else if (s.n == 1)
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, a, k, b, 1, 0.0f, c, 1);
+      else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c,
+                    n);
+    }
+    return;
+  }
+#endif
+  parallel_for(s.m, std::max<std::int64_t>(1, kSmallProduct / (s.n * s.k)),
+               [&](std::int64_t r0, std::int64_t r1) { eigen_product(s, a, b, c, r0, r1); });
+}
+
 template <class T>
 void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* b, T* c) {
-  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const std::int64_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
+  if (sc == 0) return;
+  if (s.k == 0) {
+    std::fill_n(c, num_elements(batch) * sc, T(0));
+    return;
+  }
+  const bool large = s.m * s.n * s.k >= kSmallProduct;
   auto one = [&](const T* pa, const T* pb, T* pc) {
-    Eigen::Map<Matrix> out(pc, s.m, s.n);
-    if (s.k == 0) {
-      out.setZero();
-      return;
-    }
-    out.noalias() = Eigen::Map<const Matrix>(pa, s.m, s.k) * Eigen::Map<const Matrix>(pb, s.k, s.n);
+    if (large)
+      large_product(s, pa, pb, pc);
+    else
+      eigen_product(s, pa, pb, pc, 0, s.m);
   };
   if (batch.empty()) {
     one(a, b, c);
     return;
   }
+  // The offsets of each product's operands, then the products: large ones
+  // one after another, small ones shared between threads.
+  std::vector<std::array<std::int64_t, 2>> offsets;
   const Broadcast<2> plan(batch, {&s.a_batch, &s.b_batch});
-  plan.for_each_run([&](const auto& off, std::int64_t at, std::int64_t n, const auto& inner) {
+  plan.for_each_run([&](const auto& off, std::int64_t, std::int64_t n, const auto& inner) {
     for (std::int64_t i = 0; i < n; ++i)
-      one(a + (off[0] + i * inner[0]) * sa, b + (off[1] + i * inner[1]) * sb, c + (at + i) * sc);
+      offsets.push_back({(off[0] + i * inner[0]) * sa, (off[1] + i * inner[1]) * sb});
   });
+  const auto count = static_cast<std::int64_t>(offsets.size());
+  if (large) {
+    for (std::int64_t i = 0; i < count; ++i) one(a + offsets[i][0], b + offsets[i][1], c + i * sc);
+    return;
+  }
+  parallel_for(count, std::max<std::int64_t>(1, kSmallProduct / (s.m * s.n * s.k)),
+               [&](std::int64_t i0, std::int64_t i1) {
+                 for (std::int64_t i = i0; i < i1; ++i)
+                   eigen_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, 0, s.m);
+               });
 }
 
 }  // namespace

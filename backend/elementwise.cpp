@@ -2,15 +2,18 @@
 // broadcasting and promotion. The dtype switch happens once per kernel
 // call; inner loops run over contiguous runs as Eigen array maps (or plain
 // loops the compiler vectorizes), with transcendentals vectorized.
+#include "block_reduce.hpp"
 #include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "subnormal_math.hpp"
+#include "scalar_body.hpp"
+#include "thread_pool.hpp"
 #include "vector_math.hpp"
 
 #include <Eigen/Core>
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace eqsat::backend::detail {
@@ -33,19 +36,37 @@ const Array& as_dtype(const Array& a, DType d, Array& storage) {
 }
 
 constexpr std::int64_t kBlock = 512;
+constexpr std::int64_t kShortRow = 64;
 
 // softplus(x) = max(x, 0) + log1p(exp(-|x|)): never overflows, and exact
 // for very negative x (where it is exp(x)).
-void softplus_f64(const double* x, double* y, std::int64_t n) {
-  alignas(64) double t[kBlock];
+template <class T>
+void softplus(const T* x, T* y, std::int64_t n) {
+  alignas(64) T t[kBlock];
   for (std::int64_t s = 0; s < n; s += kBlock) {
     const std::int64_t m = std::min(kBlock, n - s);
-    Out<double> tm(t, m);
-    tm = -In<double>(x + s, m).abs();
-    exact_exp(t, t, m);
+    Out<T> tm(t, m);
+    tm = -In<T>(x + s, m).abs();
+    vmath::exp(t, t, m);
     vmath::log1p(t, t, m);
-    Out<double>(y + s, m) = In<double>(x + s, m).max(0.0) + tm;
+    Out<T>(y + s, m) = In<T>(x + s, m).max(T(0)) + tm;
   }
+}
+
+// log(1 − eˣ) (PyTensor's log1mexp): log(−expm1 x) near 0, log1p(−eˣ)
+// below −ln 2, where each is accurate.
+template <class T>
+T log1mexp(T x) {
+  return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
+}
+
+// log(eᵃ + eᵇ) = max + log1p(e^−|a−b|); equal operands (±∞ included) give
+// a + ln 2.
+template <class T>
+T logaddexp(T a, T b) {
+  if (a == b) return a + T(0.6931471805599453);
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
 }
 
 template <class T>
@@ -73,14 +94,25 @@ void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
       break;
   }
   if constexpr (std::is_floating_point_v<T>) {
-    constexpr bool f64 = std::is_same_v<T, double>;
     switch (kind) {
       case OpKind::Exp:
-        exact_exp(x, y, n);
-        return;
+        return vmath::exp(x, y, n);
       case OpKind::Log:
-        exact_log(x, y, n);
-        return;
+        return vmath::log(x, y, n);
+      case OpKind::Expm1:
+        return vmath::expm1(x, y, n);
+      case OpKind::Log1p:
+        return vmath::log1p(x, y, n);
+      case OpKind::Sin:
+        return vmath::sin(x, y, n);
+      case OpKind::Cos:
+        return vmath::cos(x, y, n);
+      case OpKind::Tanh:
+        return vmath::tanh(x, y, n);
+      case OpKind::Sigmoid:
+        return vmath::sigmoid(x, y, n);
+      case OpKind::Softplus:
+        return softplus(x, y, n);
       case OpKind::Sqrt:
         o = a.sqrt();
         return;
@@ -93,44 +125,8 @@ void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
       case OpKind::Ceil:
         o = a.ceil();
         return;
-      case OpKind::Sigmoid:
-        o = T(1) / (T(1) + (-a).exp());
-        return;
-      case OpKind::Expm1:
-        if constexpr (f64)
-          vmath::expm1(x, y, n);
-        else
-          o = a.expm1();
-        return;
-      case OpKind::Log1p:
-        if constexpr (f64)
-          vmath::log1p(x, y, n);
-        else
-          o = a.log1p();
-        return;
-      case OpKind::Sin:
-        if constexpr (f64)
-          vmath::sin(x, y, n);
-        else
-          o = a.sin();
-        return;
-      case OpKind::Cos:
-        if constexpr (f64)
-          vmath::cos(x, y, n);
-        else
-          o = a.cos();
-        return;
-      case OpKind::Tanh:
-        if constexpr (f64)
-          vmath::tanh(x, y, n);
-        else
-          o = a.tanh();
-        return;
-      case OpKind::Softplus:
-        if constexpr (f64)
-          softplus_f64(x, y, n);
-        else
-          o = a.max(T(0)) + (-a.abs()).exp().log1p();
+      case OpKind::Log1mexp:
+        for (std::int64_t i = 0; i < n; ++i) y[i] = log1mexp(x[i]);
         return;
       default:
         break;
@@ -241,6 +237,10 @@ void arithmetic(TermRef op, const Broadcast<2>& plan, const T* a, const T* b, T*
       return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) {
         return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
       });
+    case OpKind::Logaddexp:
+      if constexpr (std::is_floating_point_v<T>)
+        return binary_scalar(plan, a, b, out, [](T x, T y) { return logaddexp(x, y); });
+      no_kernel(op->kind(), ops::dtype_of<T>());
     case OpKind::Pow:
       if constexpr (std::is_floating_point_v<T>) {
         return binary_scalar(plan, a, b, out, [](T x, T y) { return std::pow(x, y); });
@@ -385,42 +385,140 @@ void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_cons
   }
 }
 
+// Where each leaf's elements for one block of the result are.
 template <class T>
-void run_fused_typed(std::span<const FusedOp> program, Operands leaves, Array& out) {
-  alignas(64) T registers[kMaxFusedOps][kBlock];
-  const std::int64_t n = out.size();
+struct LeafAt {
+  const T* p;
+  bool is_const;
+};
+
+// Evaluates `program` on block [start, start + m) of row r of the result
+// (rows of `layout.row_len` elements) into dst.
+template <class T>
+void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+                 std::int64_t r, std::int64_t start, std::int64_t m, T* dst,
+                 T (&registers)[kMaxFusedOps][kBlock]) {
+  auto source = [&](const FusedSource& src) -> LeafAt<T> {
+    if (!src.leaf) return {registers[src.index], false};
+    const T* base = leaves[src.index]->template data<T>();
+    switch (layout.kinds[src.index]) {
+      case LeafKind::Full:
+        return {base + r * layout.row_len + start, false};
+      case LeafKind::Scalar:
+        return {base, true};
+      case LeafKind::RowConst:
+        return {base + r, true};
+      default:  // RowRepeat
+        return {base + start, false};
+    }
+  };
   const std::size_t last = program.size() - 1;
-  for (std::int64_t s = 0; s < n; s += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - s);
-    auto source = [&](const FusedSource& src, bool& is_const) -> const T* {
-      if (!src.leaf) {
-        is_const = false;
-        return registers[src.index];
+  for (std::size_t k = 0; k < program.size(); ++k) {
+    const FusedOp& op = program[k];
+    T* out = k == last ? dst : registers[k];
+    LeafAt<T> a = source(op.src[0]);
+    if (op.arity == 1) {
+      if (a.is_const) {
+        std::fill_n(out, m, *a.p);
+        a.p = out;
       }
-      const Array& a = *leaves[src.index];
-      is_const = a.size() == 1;
-      return is_const ? a.data<T>() : a.data<T>() + s;
-    };
-    for (std::size_t k = 0; k < program.size(); ++k) {
-      const FusedOp& op = program[k];
-      T* dst = k == last ? out.data<T>() + s : registers[k];
-      bool a_const = false, b_const = false;
-      const T* a = source(op.src[0], a_const);
-      if (op.arity == 1) {
-        if (a_const) {
-          std::fill_n(dst, m, *a);
-          a = dst;
-        }
-        unary_block<T>(op.kind, a, dst, m);
-      } else {
-        const T* b = source(op.src[1], b_const);
-        binary_block<T>(op.kind, a, a_const, b, b_const, dst, m);
-      }
+      unary_block<T>(op.kind, a.p, out, m);
+    } else {
+      const LeafAt<T> b = source(op.src[1]);
+      binary_block<T>(op.kind, a.p, a.is_const, b.p, b.is_const, out, m);
     }
   }
 }
 
+// Runs f(r, start, m) for every block of every row, on all threads.
+template <class F>
+void for_each_block(const FusedLayout& layout, const F& f) {
+  const std::int64_t len = layout.row_len;
+  const std::int64_t blocks = (len + kBlock - 1) / kBlock;
+  const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / std::min(len, kBlock));
+  parallel_for(layout.rows * blocks, grain, [&](std::int64_t i0, std::int64_t i1) {
+    for (std::int64_t i = i0; i < i1; ++i) {
+      const std::int64_t start = (i % blocks) * kBlock;
+      f(i / blocks, start, std::min(kBlock, len - start));
+    }
+  });
+}
+
+template <class T>
+void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+                     Array& out) {
+  T* y = out.data<T>();
+  for_each_block(layout, [&](std::int64_t r, std::int64_t start, std::int64_t m) {
+    alignas(64) T registers[kMaxFusedOps][kBlock];
+    fused_block<T>(program, leaves, layout, r, start, m, y + r * layout.row_len + start, registers);
+  });
+}
+
+// How a leaf of `shape` (right-aligned) meets the result's `out`; sets
+// `len` to the row length it implies (RowConst, RowRepeat).
+std::optional<LeafKind> leaf_kind(const Dims& shape, const Dims& out, std::int64_t& len) {
+  const int rank = static_cast<int>(out.size());
+  const int pad = rank - static_cast<int>(shape.size());
+  auto dim = [&](int i) { return i < pad ? std::int64_t{1} : shape[i - pad]; };
+  if (num_elements(shape) == 1) return LeafKind::Scalar;
+  int first = rank, last = -1;
+  bool full = true;
+  for (int i = 0; i < rank; ++i) {
+    if (dim(i) != out[i]) full = false;
+    if (dim(i) != 1) {
+      first = std::min(first, i);
+      last = i;
+    }
+  }
+  if (full) return LeafKind::Full;
+  auto equal = [&](int from, int to) {
+    for (int i = from; i < to; ++i)
+      if (dim(i) != out[i]) return false;
+    return true;
+  };
+  if (equal(0, last + 1)) {
+    len = num_elements(Dims(out.begin() + last + 1, out.end()));
+    return LeafKind::RowConst;
+  }
+  if (equal(first, rank)) {
+    len = num_elements(Dims(out.begin() + first, out.end()));
+    return LeafKind::RowRepeat;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+template <class T>
+T apply_unary(OpKind kind, T x) {
+  T y;
+  unary_block<T>(kind, &x, &y, 1);
+  return y;
+}
+
+template <class T>
+T apply_binary(OpKind kind, T a, T b) {
+  switch (kind) {  // the common ones without the block machinery
+    case OpKind::Add:
+      return a + b;
+    case OpKind::Sub:
+      return a - b;
+    case OpKind::Mul:
+      return a * b;
+    case OpKind::Div:
+      return a / b;
+    default: {
+      T y;
+      binary_block<T>(kind, &a, false, &b, false, &y, 1);
+      return y;
+    }
+  }
+}
+
+template float apply_unary<float>(OpKind, float);
+template double apply_unary<double>(OpKind, double);
+template float apply_binary<float>(OpKind, float, float);
+template double apply_binary<double>(OpKind, double, double);
 
 bool fusable(OpKind kind) {
   switch (kind) {
@@ -440,11 +538,62 @@ bool fusable(OpKind kind) {
   }
 }
 
-void run_fused(std::span<const FusedOp> program, Operands leaves, Array& out) {
+bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len) {
+  std::size_t rank = 0;
+  for (const Array* a : leaves) rank = std::max(rank, a->shape().size());
+  shape.assign(rank, 1);
+  for (const Array* a : leaves) {
+    const Dims& d = a->shape();
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      std::int64_t& o = shape[rank - d.size() + i];
+      if (d[i] == o || d[i] == 1) continue;
+      if (o != 1) return false;  // does not broadcast: op by op reports it
+      o = d[i];
+    }
+  }
+  const std::int64_t total = num_elements(shape);
+  if (total == 0) return false;
+  layout.kinds.clear();
+  std::int64_t len = row_len;
+  for (const Array* a : leaves) {
+    std::int64_t leaf_len = 0;
+    const std::optional<LeafKind> kind = leaf_kind(a->shape(), shape, leaf_len);
+    if (!kind) return false;
+    if (leaf_len > 0) {
+      if (len > 0 && len != leaf_len) return false;
+      len = leaf_len;
+    }
+    layout.kinds.push_back(*kind);
+  }
+  // Rows much shorter than a block cost more per element than op by op.
+  if (row_len == 0 && len > 0 && len < kShortRow) return false;
+  layout.row_len = len > 0 ? len : total;
+  layout.rows = total / layout.row_len;
+  return true;
+}
+
+void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+               Array& out) {
   if (out.dtype() == DType::F32)
-    run_fused_typed<float>(program, leaves, out);
+    run_fused_typed<float>(program, leaves, layout, out);
   else
-    run_fused_typed<double>(program, leaves, out);
+    run_fused_typed<double>(program, leaves, layout, out);
+}
+
+void run_fused_reduction(ops::OpKind kind, std::span<const FusedOp> program, Operands leaves,
+                         const FusedLayout& layout, Array& out) {
+  auto run = [&]<class T>(std::type_identity<T>) {
+    reduce_blocked<T>(kind, layout.rows, layout.row_len, out.data<T>(),
+                      [&](std::int64_t r, std::int64_t start, std::int64_t m, T* scratch) {
+                        alignas(64) T registers[kMaxFusedOps][kBlock];
+                        fused_block<T>(program, leaves, layout, r, start, m, scratch, registers);
+                        return static_cast<const T*>(scratch);
+                      });
+  };
+  if (out.dtype() == DType::F32)
+    run(std::type_identity<float>());
+  else
+    run(std::type_identity<double>());
 }
 
 void elementwise_shape(TermRef op, Operands in, Dims& shape) {

@@ -1,5 +1,7 @@
 #include "function.hpp"
 
+#include "block_reduce.hpp"
+#include "kernel_support.hpp"
 #include "kernels.hpp"
 #include "runtime_error.hpp"
 
@@ -10,6 +12,7 @@
 #include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <new>
 
@@ -181,6 +184,59 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
       in.in_place.push_back(static_cast<int>(k));
     }
   }
+  if (body) compile_scalar_body(params);
+}
+
+void Function::compile_scalar_body(const std::vector<TermRef>& params) {
+  const ops::DType dtype = params[0]->tensor_type().dtype;
+  if (dtype != ops::DType::F32 && dtype != ops::DType::F64) return;
+  auto scalar = [&](TermRef t) {
+    return !t->is_tuple() && t->tensor_type().rank() == 0 && t->tensor_type().dtype == dtype;
+  };
+  auto body = std::make_unique<ScalarBody>();
+  body->dtype = dtype;
+  body->num_params = static_cast<int>(params.size());
+  std::vector<int> register_of(slots_.size(), -1);
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    if (!scalar(params[p])) return;
+    register_of[p] = static_cast<int>(p);
+    body->constants.push_back(0);
+  }
+  auto new_register = [&](double value) {
+    body->constants.push_back(value);
+    return static_cast<int>(body->constants.size()) - 1;
+  };
+  for (std::size_t s = params.size(); s < slots_.size(); ++s) {
+    if (!pinned_[s]) continue;
+    if (slots_[s].rank() != 0 || slots_[s].dtype() != dtype) continue;
+    register_of[s] = new_register(slots_[s].element(0));
+  }
+  for (const Instruction& in : code_) {
+    if (in.step != Step::Fused) return;
+    for (const Instruction& member : in.members)
+      if (!scalar(member.term)) return;
+    std::vector<int> op_register;
+    for (std::size_t k = 0; k < in.program.size(); ++k) {
+      const FusedOp& op = in.program[k];
+      ScalarOp sop{op.kind, op.arity, 0, 0, 0};
+      int* src[2] = {&sop.a, &sop.b};
+      for (int j = 0; j < op.arity; ++j) {
+        const FusedSource& from = op.src[j];
+        const int r = from.leaf ? register_of[in.operands[from.index]] : op_register[from.index];
+        if (r < 0) return;
+        *src[j] = r;
+      }
+      sop.dst = new_register(0);
+      op_register.push_back(sop.dst);
+      body->ops.push_back(sop);
+    }
+    register_of[in.out] = op_register.back();
+  }
+  for (int s : output_slots_) {
+    if (register_of[s] < 0) return;
+    body->outputs.push_back(register_of[s]);
+  }
+  scalar_ = std::move(body);
 }
 
 void Function::fuse_elementwise(const std::vector<int>& output_slots) {
@@ -199,13 +255,28 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
       if (operand->tensor_type().dtype != d) return false;
     return true;
   };
+  // A float reduction over trailing axes may absorb the group computing
+  // its operand: it then reduces each row as the row is computed.
+  auto reduction_root = [&](const Instruction& in) {
+    if (in.step != Step::Kernel || !block_reducible(in.term->kind())) return false;
+    const ops::DType d = in.term->tensor_type().dtype;
+    if ((d != ops::DType::F32 && d != ops::DType::F64) ||
+        in.term->operand(0)->tensor_type().dtype != d)
+      return false;
+    const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
+    const auto rank = static_cast<std::int64_t>(in.term->operand(0)->tensor_type().rank());
+    return !axes.empty() && axes.back() == rank - 1 &&
+           axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
+  };
   // Groups, from the last instruction back: a root absorbs the candidates
   // producing its operands when it is their only reader, transitively.
   std::vector<int> root_of(code_.size(), -1);
   std::vector<std::vector<int>> groups(code_.size());
   for (int i = static_cast<int>(code_.size()) - 1; i >= 0; --i) {
-    if (root_of[i] >= 0 || !candidate(code_[i])) continue;
+    const bool reduces = reduction_root(code_[i]);
+    if (root_of[i] >= 0 || !(reduces || candidate(code_[i]))) continue;
     root_of[i] = i;
+    const ops::DType dtype = code_[i].term->tensor_type().dtype;
     std::vector<int>& group = groups[i];
     std::vector<int> todo{i};
     while (!todo.empty()) {
@@ -215,8 +286,8 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
       for (int s : code_[m].operands) {
         const int j = producer[s];
         if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !candidate(code_[j]) ||
-            code_[j].term->tensor_type().dtype != code_[i].term->tensor_type().dtype ||
-            group.size() + todo.size() >= kMaxFusedOps)
+            code_[j].term->tensor_type().dtype != dtype ||
+            group.size() + todo.size() >= kMaxFusedOps + (reduces ? 1 : 0))
           continue;
         root_of[j] = i;
         todo.push_back(j);
@@ -227,30 +298,33 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   std::vector<Instruction> old = std::move(code_);
   code_.clear();
   for (int i = 0; i < static_cast<int>(old.size()); ++i) {
-    if (root_of[i] != i || groups[i].size() < 2) {
+    const bool reduces = root_of[i] == i && reduction_root(old[i]);
+    if (root_of[i] != i || (reduces && groups[i].size() < 2)) {
       if (root_of[i] < 0 || root_of[i] == i) code_.push_back(std::move(old[i]));
       continue;
     }
     Instruction fused;
-    fused.step = Step::Fused;
+    fused.step = reduces ? Step::FusedReduce : Step::Fused;
     fused.term = old[i].term;
     fused.out = old[i].out;
     std::unordered_map<int, int> register_of;  // member result slot -> its op
     for (int m : groups[i]) {
       Instruction& member = old[m];
-      FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
-      for (std::size_t k = 0; k < member.operands.size(); ++k) {
-        const int s = member.operands[k];
-        if (auto it = register_of.find(s); it != register_of.end()) {
-          op.src[k] = {false, it->second};
-          continue;
+      if (m != i || !reduces) {
+        FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
+        for (std::size_t k = 0; k < member.operands.size(); ++k) {
+          const int s = member.operands[k];
+          if (auto it = register_of.find(s); it != register_of.end()) {
+            op.src[k] = {false, it->second};
+            continue;
+          }
+          auto leaf = std::ranges::find(fused.operands, s);
+          op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
+          if (leaf == fused.operands.end()) fused.operands.push_back(s);
         }
-        auto leaf = std::ranges::find(fused.operands, s);
-        op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
-        if (leaf == fused.operands.end()) fused.operands.push_back(s);
+        register_of.emplace(member.out, static_cast<int>(fused.program.size()));
+        fused.program.push_back(op);
       }
-      register_of.emplace(member.out, static_cast<int>(fused.program.size()));
-      fused.program.push_back(op);
       fused.members.push_back(std::move(member));
     }
     fused.args.resize(fused.operands.size());
@@ -258,51 +332,52 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   }
 }
 
+void Function::run_members(Instruction& in) {
+  for (Instruction& member : in.members) {
+    try {
+      execute(member);
+    } catch (const RuntimeError& e) {
+      context_->fail_at(member.term, e.what());
+    }
+  }
+  for (std::size_t m = 0; m + 1 < in.members.size(); ++m)
+    context_->pool.give(std::move(slots_[in.members[m].out]));
+}
+
 void Function::run_fused(Instruction& in) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  // The fused pass needs every leaf to be the result's shape or a single
-  // element broadcast to it (of no higher rank).
-  const ops::Dims* shape = nullptr;
-  int single_rank = 0;
-  bool one_pass = true;
-  for (const Array* a : in.args) {
-    if (a->size() == 1) {
-      single_rank = std::max(single_rank, a->rank());
-    } else if (!shape) {
-      shape = &a->shape();
-    } else if (a->shape() != *shape) {
-      one_pass = false;
-    }
-  }
-  if (single_rank > (shape ? static_cast<int>(shape->size()) : 0)) one_pass = false;
-  if (!one_pass) {
-    for (Instruction& member : in.members) {
-      try {
-        execute(member);
-      } catch (const RuntimeError& e) {
-        context_->fail_at(member.term, e.what());
-      }
-    }
-    for (std::size_t m = 0; m + 1 < in.members.size(); ++m)
-      context_->pool.give(std::move(slots_[in.members[m].out]));
-    return;
-  }
-  if (shape)
-    in.shape = *shape;
-  else
-    in.shape.clear();
+  if (!plan_fused(in.args, in.shape, in.layout)) return run_members(in);
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
   for (int k : in.in_place) {
     const Array& a = *in.args[k];
     if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
       dst = a;
-      detail::run_fused(in.program, in.args, dst);
+      detail::run_fused(in.program, in.args, in.layout, dst);
       return;
     }
   }
   dst = context_->pool.take(dtype, in.shape);
-  detail::run_fused(in.program, in.args, dst);
+  detail::run_fused(in.program, in.args, in.layout, dst);
+}
+
+void Function::run_fused_reduction(Instruction& in) {
+  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+  // The reduced length: the trailing axes from the first reduced one.
+  const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
+  Dims full;
+  FusedLayout probe;
+  if (!plan_fused(in.args, full, probe) ||
+      static_cast<std::int64_t>(full.size()) != in.term->operand(0)->tensor_type().rank())
+    return run_members(in);
+  const Dims reduced(full.begin() + axes.front(), full.end());
+  const std::int64_t len = num_elements(reduced);
+  if (len == 0 || !plan_fused(in.args, in.shape, in.layout, len)) return run_members(in);
+  in.shape.resize(axes.front());
+  if (in.term->attrs().get<bool>(ops::AttrKey::Keepdims)) in.shape.resize(full.size(), 1);
+  Array& dst = slots_[in.out];
+  dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
+  detail::run_fused_reduction(in.term->kind(), in.program, in.args, in.layout, dst);
 }
 
 void Function::execute(Instruction& in) {
@@ -313,6 +388,8 @@ void Function::execute(Instruction& in) {
       return run_call(in);
     case Step::Fused:
       return run_fused(in);
+    case Step::FusedReduce:
+      return run_fused_reduction(in);
     default:
       break;
   }
@@ -343,6 +420,24 @@ void Function::run_call(Instruction& in) {
   for (int i = 0; i < in.num_out; ++i) slots_[in.out + i] = std::move(body_outputs_[i]);
 }
 
+std::vector<std::string> Function::instruction_labels() const {
+  std::vector<std::string> labels;
+  for (const Instruction& in : code_) {
+    std::string label(in.term->info().name);
+    if (in.step == Step::Fused || in.step == Step::FusedReduce) {
+      std::string ops;
+      for (const FusedOp& op : in.program)
+        ops += fmt::format("{}{}", ops.empty() ? "" : " ", ops::op_name(op.kind));
+      label = in.step == Step::Fused ? fmt::format("fused({})", ops)
+                                     : fmt::format("{}(fused: {})", label, ops);
+    }
+    if (auto it = context_->locations.find(in.term); it != context_->locations.end())
+      label += fmt::format(" at {}:{}:{}", it->second.file, it->second.line, it->second.column);
+    labels.push_back(std::move(label));
+  }
+  return labels;
+}
+
 void Function::run(std::span<const Array* const> params, std::vector<Array>& outputs) {
   for (std::size_t p = 0; p < num_params_; ++p) slots_[p] = *params[p];
   auto clear_frame = [&] {
@@ -351,7 +446,16 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
   };
   for (Instruction& in : code_) {
     try {
-      execute(in);
+      if (timings_) {
+        const auto start = std::chrono::steady_clock::now();
+        execute(in);
+        OpTiming& t = (*timings_)[&in - code_.data()];
+        t.seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++t.calls;
+      } else {
+        execute(in);
+      }
     } catch (const RuntimeError& e) {
       clear_frame();
       if (e.located()) throw;

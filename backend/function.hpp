@@ -10,10 +10,13 @@
 
 #include "buffer_pool.hpp"
 #include "kernel_groups.hpp"
+#include "op_timing.hpp"
+#include "scalar_body.hpp"
 
 #include "ops/graph.hpp"
 
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -50,8 +53,22 @@ class Function {
   std::size_t num_params() const { return num_params_; }
   std::size_t num_instructions() const { return code_.size(); }
 
+  // Per-instruction timing: with `timings` set (one entry per instruction,
+  // labelled by instruction_labels), run adds each instruction's wall time
+  // and call to its entry; with nullptr (the default) no clock is read.
+  void set_timings(std::vector<OpTiming>* timings) { timings_ = timings; }
+  // What each instruction runs: the op's name ("dot"), "fused(sin mul
+  // exp)" for a fused group, "sum(fused: exp sub)" for a fused reduction;
+  // with the op's source position when it has one.
+  std::vector<std::string> instruction_labels() const;
+
+  // The body as scalar register code when every value in it is a single
+  // float of one dtype and every op is fusable elementwise math (see
+  // scalar_body.hpp); nullptr otherwise.
+  const ScalarBody* scalar_body() const { return scalar_.get(); }
+
  private:
-  enum class Step { Kernel, View, Scan, Call, Fused };
+  enum class Step { Kernel, View, Scan, Call, Fused, FusedReduce };
   struct Instruction {
     Step step;
     ops::TermRef term;
@@ -63,16 +80,21 @@ class Function {
     Function* body = nullptr;   // scan and call
     // Fused: the expression over the operands (its leaves), and the
     // original instructions, run one by one when the leaves' shapes at run
-    // time are not all the result's (or scalars).
+    // time do not fit one pass (plan_fused). FusedReduce: the same, and
+    // the reduction (the last member, `term`) reduces its rows.
     std::vector<FusedOp> program;
     std::vector<Instruction> members;
+    FusedLayout layout;                   // scratch
     std::vector<const ops::Array*> args;  // scratch: operand values
     ops::Dims shape;                      // scratch: result shape
   };
 
   void fuse_elementwise(const std::vector<int>& output_slots);
+  void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
   void run_fused(Instruction& in);
+  void run_fused_reduction(Instruction& in);
+  void run_members(Instruction& in);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 
@@ -82,6 +104,8 @@ class Function {
   std::vector<ops::Array> slots_;  // the frame: one value per slot
   std::vector<bool> pinned_;       // params and constants: never released or overwritten
   std::vector<int> output_slots_;
+  std::vector<OpTiming>* timings_ = nullptr;
+  std::unique_ptr<ScalarBody> scalar_;
   std::vector<ops::Array> body_outputs_;      // scratch for scan and call
   std::vector<const ops::Array*> body_args_;  // scratch for scan and call
 };

@@ -5,6 +5,8 @@
 #include "kernels.hpp"
 
 #include <array>
+#include <cstdint>
+#include <vector>
 
 namespace eqsat::backend::detail {
 
@@ -35,10 +37,34 @@ inline constexpr std::size_t kMaxFusedOps = 16;
 // minimum).
 bool fusable(ops::OpKind kind);
 
+// How each leaf of a fused expression meets its result, seen as `rows`
+// rows of `row_len` elements: the result's shape (Full), one element
+// (Scalar), one element per row (RowConst: a [N, 1] leaf of an [N, C]
+// result), or one row repeated (RowRepeat: a [C] bias of an [N, C] result).
+enum class LeafKind : std::uint8_t { Full, Scalar, RowConst, RowRepeat };
+struct FusedLayout {
+  std::int64_t rows = 1, row_len = 1;
+  std::vector<LeafKind> kinds;  // per leaf
+};
+
+// Plans one pass over the leaves: `shape` is their broadcast shape. False
+// when the shapes do not broadcast, the result is empty, or a leaf
+// broadcasts in another way, or rows would be shorter than 64 elements
+// (then the group runs op by op). `row_len` > 0 asks for rows of that
+// length (a fused reduction's reduced length).
+bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len = 0);
+
 // Evaluates `program` in one pass over memory, a block of elements at a
-// time, into `out` (f32 or f64); every leaf has out's dtype and either out's
-// shape or a single element. `out` may share its buffer with a leaf.
-void run_fused(std::span<const FusedOp> program, Operands leaves, Array& out);
+// time on all threads, into `out` (f32 or f64, of the planned shape); every
+// leaf has out's dtype. `out` may share its buffer with a Full leaf.
+void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+               Array& out);
+
+// Reduces each row of `program`'s result as it is computed (sum, mean,
+// prod, max, min; the order of block_reduce.hpp, so the bits are those of
+// the unfused reduction): `out` holds layout.rows values.
+void run_fused_reduction(ops::OpKind kind, std::span<const FusedOp> program, Operands leaves,
+                         const FusedLayout& layout, Array& out);
 
 // reduce.cpp: sum prod max min mean logsumexp, softmax, log_softmax.
 void reduction_shape(TermRef op, Operands in, Dims& shape);

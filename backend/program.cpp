@@ -15,6 +15,7 @@ struct ProgramState {
   std::vector<std::string> output_names;
   std::unique_ptr<Function> main;
   std::vector<ops::Array> outputs;  // scratch
+  std::vector<OpTiming> timings;
 };
 
 }  // namespace detail
@@ -82,6 +83,23 @@ const std::vector<std::string>& Program::output_names() const {
 
 std::uint64_t Program::buffers_allocated() const {
   return state_->context.pool.allocations();
+}
+
+std::uint64_t Program::bytes_allocated() const {
+  return state_->context.pool.bytes_allocated();
+}
+
+void Program::set_profiling(bool on) {
+  state_->timings.clear();
+  if (on) {
+    for (auto& label : state_->main->instruction_labels())
+      state_->timings.push_back(OpTiming{std::move(label), 0, 0});
+  }
+  state_->main->set_timings(on ? &state_->timings : nullptr);
+}
+
+const std::vector<OpTiming>& Program::op_timings() const {
+  return state_->timings;
 }
 
 void Program::release_memory() {

@@ -29,6 +29,7 @@
 // thread-safe: run it from one thread at a time.
 #pragma once
 
+#include "backend/op_timing.hpp"
 #include "ops/array.hpp"
 #include "ops/graph.hpp"
 
@@ -60,6 +61,17 @@ class Program {
   // Frees the buffers the program keeps for reuse between runs (the next
   // run allocates them again).
   void release_memory();
+  // Bytes of the buffers allocated from the system so far (values and
+  // outputs the program computed; inputs and kernels' temporaries
+  // excluded): with buffers reused across runs, the program's peak.
+  std::uint64_t bytes_allocated() const;
+  // Per-instruction timing of the top-level program (a loop or call counts
+  // as one instruction, its body included). Off by default, and then free:
+  // no clock is read. Turning it on clears the timings.
+  void set_profiling(bool on);
+  // One entry per top-level instruction, in execution order, accumulated
+  // over the runs since profiling was turned on.
+  const std::vector<OpTiming>& op_timings() const;
   // Number of instructions of the top-level program (bodies excluded).
   std::size_t num_instructions() const;
   // Number of distinct bodies (`fn`s) compiled for scans and calls.

@@ -3,10 +3,12 @@
 // subtracted before exponentiating. Every reduction becomes one group
 // [outer, R, inner] (reduced axes that are not adjacent are first moved
 // last by one copy), reduced with Eigen over contiguous rows.
+#include "block_reduce.hpp"
 #include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "subnormal_math.hpp"
+#include "thread_pool.hpp"
+#include "vector_math.hpp"
 
 #include <Eigen/Core>
 
@@ -32,95 +34,116 @@ T shift_of(T m) {
   return std::isfinite(m) ? m : T(0);
 }
 
+// sum(exp(x - s)) over a row of r elements, a block at a time.
+template <class T>
+T sum_exp_shifted(const T* x, std::int64_t r, T s) {
+  alignas(64) T t[kReduceBlock];
+  T total = 0;
+  for (std::int64_t b = 0; b < r; b += kReduceBlock) {
+    const std::int64_t m = std::min(kReduceBlock, r - b);
+    Out<T>(t, m) = In<T>(x + b, m) - s;
+    vmath::exp(t, t, m);
+    total += In<T>(t, m).sum();
+  }
+  return total;
+}
+
+// log(sum(exp(row - s))) + s, s the row's maximum (0 when not finite).
+template <class T>
+T logsumexp_row(const T* x, std::int64_t r) {
+  using Eigen::PropagateNaN;
+  if (r == 0) return -std::numeric_limits<T>::infinity();
+  const T s = shift_of(In<T>(x, r).template maxCoeff<PropagateNaN>());
+  return std::log(sum_exp_shifted(x, r, s)) + s;
+}
+
 template <class T>
 void reduce_rows(OpKind kind, const T* x, T* y, const Group& g) {
-  using Eigen::PropagateNaN;
   const std::int64_t r = g.reduced;
-  for (std::int64_t o = 0; o < g.outer; ++o) {
-    In<T> row(x + o * r, r);
-    switch (kind) {
-      case OpKind::Sum:
-        y[o] = row.sum();
-        break;
-      case OpKind::Prod:
-        y[o] = row.prod();
-        break;
-      case OpKind::Max:
-        y[o] = row.template maxCoeff<PropagateNaN>();
-        break;
-      case OpKind::Min:
-        y[o] = row.template minCoeff<PropagateNaN>();
-        break;
-      case OpKind::Mean:
-        if constexpr (std::is_floating_point_v<T>) y[o] = row.sum() / T(r);
-        break;
-      case OpKind::Logsumexp:
-        if constexpr (std::is_floating_point_v<T>) {
-          if (r == 0) {
-            y[o] = -std::numeric_limits<T>::infinity();
-          } else {
-            const T s = shift_of(row.template maxCoeff<PropagateNaN>());
-            y[o] = std::log((row - s).exp().sum()) + s;
-          }
+  if (kind == OpKind::Logsumexp) {
+    if constexpr (std::is_floating_point_v<T>)
+      parallel_for(g.outer,
+                   std::max<std::int64_t>(1, kParallelElements / std::max<std::int64_t>(r, 1)),
+                   [&](std::int64_t o0, std::int64_t o1) {
+                     for (std::int64_t o = o0; o < o1; ++o) y[o] = logsumexp_row(x + o * r, r);
+                   });
+    return;
+  }
+  reduce_blocked<T>(kind, g.outer, r, y, [&](std::int64_t o, std::int64_t start, std::int64_t, T*) {
+    return x + o * r + start;
+  });
+}
+
+// Reduces n adjacent columns of an [r, stride] block into out, each
+// column in row order.
+template <class T>
+void reduce_column_range(OpKind kind, const T* block, T* out, std::int64_t r, std::int64_t stride,
+                         std::int64_t n) {
+  using Eigen::PropagateNaN;
+  using Eigen::internal::scalar_max_op;
+  using Eigen::internal::scalar_min_op;
+  Out<T> acc(out, n);
+  auto row = [&](std::int64_t i) { return In<T>(block + i * stride, n); };
+  switch (kind) {
+    case OpKind::Sum:
+    case OpKind::Mean:
+      acc.setZero();
+      for (std::int64_t i = 0; i < r; ++i) acc += row(i);
+      if constexpr (std::is_floating_point_v<T>)
+        if (kind == OpKind::Mean) acc /= T(r);
+      break;
+    case OpKind::Prod:
+      acc.setOnes();
+      for (std::int64_t i = 0; i < r; ++i) acc *= row(i);
+      break;
+    case OpKind::Max:
+      acc = row(0);
+      for (std::int64_t i = 1; i < r; ++i)
+        acc = acc.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
+      break;
+    case OpKind::Min:
+      acc = row(0);
+      for (std::int64_t i = 1; i < r; ++i)
+        acc = acc.binaryExpr(row(i), scalar_min_op<T, T, PropagateNaN>());
+      break;
+    case OpKind::Logsumexp:
+      if constexpr (std::is_floating_point_v<T>) {
+        if (r == 0) {
+          acc.setConstant(-std::numeric_limits<T>::infinity());
+          break;
         }
-        break;
-      default:
-        break;
-    }
+        Vec<T> shift = row(0), term(n);
+        for (std::int64_t i = 1; i < r; ++i)
+          shift = shift.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
+        shift = shift.unaryExpr([](T m) { return shift_of(m); });
+        acc.setZero();
+        for (std::int64_t i = 0; i < r; ++i) {
+          term = row(i) - shift;
+          vmath::exp(term.data(), term.data(), n);
+          acc += term;
+        }
+        acc = acc.log() + shift;
+      }
+      break;
+    default:
+      break;
   }
 }
 
 template <class T>
 void reduce_columns(OpKind kind, const T* x, T* y, const Group& g) {
-  using Eigen::PropagateNaN;
-  using Eigen::internal::scalar_max_op;
-  using Eigen::internal::scalar_min_op;
-  const std::int64_t r = g.reduced, n = g.inner;
-  for (std::int64_t o = 0; o < g.outer; ++o) {
-    const T* block = x + o * r * n;
-    Out<T> acc(y + o * n, n);
-    auto row = [&](std::int64_t i) { return In<T>(block + i * n, n); };
-    switch (kind) {
-      case OpKind::Sum:
-      case OpKind::Mean:
-        acc.setZero();
-        for (std::int64_t i = 0; i < r; ++i) acc += row(i);
-        if constexpr (std::is_floating_point_v<T>)
-          if (kind == OpKind::Mean) acc /= T(r);
-        break;
-      case OpKind::Prod:
-        acc.setOnes();
-        for (std::int64_t i = 0; i < r; ++i) acc *= row(i);
-        break;
-      case OpKind::Max:
-        acc = row(0);
-        for (std::int64_t i = 1; i < r; ++i)
-          acc = acc.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
-        break;
-      case OpKind::Min:
-        acc = row(0);
-        for (std::int64_t i = 1; i < r; ++i)
-          acc = acc.binaryExpr(row(i), scalar_min_op<T, T, PropagateNaN>());
-        break;
-      case OpKind::Logsumexp:
-        if constexpr (std::is_floating_point_v<T>) {
-          if (r == 0) {
-            acc.setConstant(-std::numeric_limits<T>::infinity());
-            break;
-          }
-          Vec<T> shift = row(0);
-          for (std::int64_t i = 1; i < r; ++i)
-            shift = shift.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
-          shift = shift.unaryExpr([](T m) { return shift_of(m); });
-          acc.setZero();
-          for (std::int64_t i = 0; i < r; ++i) acc += (row(i) - shift).exp();
-          acc = acc.log() + shift;
-        }
-        break;
-      default:
-        break;
+  const std::int64_t r = g.reduced;
+  // Threads take ranges of columns.
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, kParallelElements / std::max<std::int64_t>(r, 1));
+  parallel_for(g.outer * g.inner, grain, [&](std::int64_t c0, std::int64_t c1) {
+    for (std::int64_t c = c0; c < c1;) {
+      const std::int64_t o = c / g.inner, j0 = c % g.inner;
+      const std::int64_t n = std::min(g.inner - j0, c1 - c);
+      reduce_column_range(kind, x + o * r * g.inner + j0, y + o * g.inner + j0, r, g.inner, n);
+      c += n;
     }
-  }
+  });
 }
 
 // The axes a reduction reduces (normalized and sorted by the type rule).
@@ -178,50 +201,62 @@ void reduce_typed(OpKind kind, const Array& x, const IntList& axes, Array& out) 
     reduce_columns<T>(kind, src.data<T>(), out.data<T>(), g);
 }
 
+// Softmax of one contiguous row: the maximum, then exp(x - max) into the
+// result and its sum, then the division (the row is still in cache);
+// log_softmax never writes the exponentials: x - (max + log(sum)).
+template <class T>
+void softmax_row(bool log, const T* x, T* y, std::int64_t r) {
+  using Eigen::PropagateNaN;
+  In<T> row(x, r);
+  Out<T> res(y, r);
+  const T s = shift_of(row.template maxCoeff<PropagateNaN>());
+  if (log) {
+    res = row - (s + std::log(sum_exp_shifted(x, r, s)));
+    return;
+  }
+  res = row - s;
+  vmath::exp(y, y, r);  // tiny terms underflow to 0, as in NumPy
+  res /= res.sum();
+}
+
 template <class T>
 void softmax_typed(bool log, const T* x, T* y, const Group& g) {
   using Eigen::PropagateNaN;
   using Eigen::internal::scalar_max_op;
   const std::int64_t r = g.reduced, n = g.inner;
   if (r == 0) return;
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, kParallelElements / std::max<std::int64_t>(1, r * n));
   if (n == 1) {
-    for (std::int64_t o = 0; o < g.outer; ++o) {
-      In<T> row(x + o * r, r);
-      Out<T> res(y + o * r, r);
-      const T s = shift_of(row.template maxCoeff<PropagateNaN>());
-      if (log) {
-        const T lse = std::log((row - s).exp().sum());
-        res = row - (s + lse);
-      } else {
-        res = row - s;
-        exact_exp(res.data(), res.data(), r);  // tiny terms underflow to 0, as in NumPy
-        res /= res.sum();
-      }
-    }
+    parallel_for(g.outer, grain, [&](std::int64_t o0, std::int64_t o1) {
+      for (std::int64_t o = o0; o < o1; ++o) softmax_row(log, x + o * r, y + o * r, r);
+    });
     return;
   }
-  Vec<T> shift(n), total(n);
-  for (std::int64_t o = 0; o < g.outer; ++o) {
-    const T* xb = x + o * r * n;
-    T* yb = y + o * r * n;
-    shift = In<T>(xb, n);
-    for (std::int64_t i = 1; i < r; ++i)
-      shift = shift.binaryExpr(In<T>(xb + i * n, n), scalar_max_op<T, T, PropagateNaN>());
-    shift = shift.unaryExpr([](T m) { return shift_of(m); });
-    total.setZero();
-    for (std::int64_t i = 0; i < r; ++i) {
-      Out<T> yr(yb + i * n, n);
-      yr = In<T>(xb + i * n, n) - shift;
-      exact_exp(yr.data(), yr.data(), n);
-      total += yr;
+  parallel_for(g.outer, grain, [&](std::int64_t o0, std::int64_t o1) {
+    Vec<T> shift(n), total(n);
+    for (std::int64_t o = o0; o < o1; ++o) {
+      const T* xb = x + o * r * n;
+      T* yb = y + o * r * n;
+      shift = In<T>(xb, n);
+      for (std::int64_t i = 1; i < r; ++i)
+        shift = shift.binaryExpr(In<T>(xb + i * n, n), scalar_max_op<T, T, PropagateNaN>());
+      shift = shift.unaryExpr([](T m) { return shift_of(m); });
+      total.setZero();
+      for (std::int64_t i = 0; i < r; ++i) {
+        Out<T> yr(yb + i * n, n);
+        yr = In<T>(xb + i * n, n) - shift;
+        vmath::exp(yr.data(), yr.data(), n);
+        total += yr;
+      }
+      if (log) {
+        total = total.log() + shift;
+        for (std::int64_t i = 0; i < r; ++i) Out<T>(yb + i * n, n) = In<T>(xb + i * n, n) - total;
+      } else {
+        for (std::int64_t i = 0; i < r; ++i) Out<T>(yb + i * n, n) /= total;
+      }
     }
-    if (log) {
-      total = total.log() + shift;
-      for (std::int64_t i = 0; i < r; ++i) Out<T>(yb + i * n, n) = In<T>(xb + i * n, n) - total;
-    } else {
-      for (std::int64_t i = 0; i < r; ++i) Out<T>(yb + i * n, n) /= total;
-    }
-  }
+  });
 }
 
 }  // namespace

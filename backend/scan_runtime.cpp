@@ -67,6 +67,53 @@ bool in_rings(const std::vector<std::vector<Array>>& rings, const Array& a) {
   return false;
 }
 
+// The loop over a scalar body (scalar_body.hpp): every sequence is a
+// vector, every state and non-sequence a single float of the body's dtype;
+// each step reads the params into registers, runs the ops, and stores the
+// outputs and new states in place. Returns false (nothing done) when the
+// operands do not fit.
+template <class T>
+bool run_scalar_steps(const ScalarBody& body, const ops::ScanSpec& spec, std::int64_t n,
+                      const std::vector<const Array*>& sequences,
+                      std::vector<std::vector<Array>>& rings,
+                      const std::vector<const Array*>& non_sequences,
+                      std::vector<OutputBuffer>& outputs) {
+  const DType dtype = ops::dtype_of<T>();
+  for (const Array* a : sequences)
+    if (a->dtype() != dtype || a->rank() != 1) return false;
+  for (const auto& ring : rings)
+    if (ring[0].dtype() != dtype || ring[0].rank() != 0) return false;
+  for (const Array* a : non_sequences)
+    if (a->dtype() != dtype || a->rank() != 0) return false;
+  std::vector<T*> out_rows;
+  for (OutputBuffer& out : outputs) {
+    if (out.rows.dtype() != dtype || !out.shape.empty()) return false;
+    out_rows.push_back(out.rows.data<T>());
+  }
+  std::vector<T> registers(body.constants.begin(), body.constants.end());
+  std::vector<T*> state(rings.size());
+  for (std::int64_t t = 0; t < n; ++t) {
+    T* reg = registers.data();
+    for (std::size_t j = 0; j < sequences.size(); ++j)
+      for (auto k : spec.sequence_taps[j]) *reg++ = sequences[j]->data<T>()[t + k];
+    for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
+      const auto depth = static_cast<std::int64_t>(rings[i].size());
+      for (auto k : spec.mitsot_taps[i]) *reg++ = rings[i][positive_mod(t + k, depth)].data<T>()[0];
+    }
+    for (std::size_t i = spec.mitsot_taps.size(); i < rings.size(); ++i)
+      *reg++ = rings[i][0].data<T>()[0];
+    for (const Array* a : non_sequences) *reg++ = a->data<T>()[0];
+    body.run(registers.data());
+    for (std::size_t o = 0; o < outputs.size(); ++o)
+      out_rows[o][positive_mod(t, outputs[o].capacity)] = registers[body.outputs[o]];
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+      const auto depth = static_cast<std::int64_t>(rings[i].size());
+      rings[i][positive_mod(t, depth)].data<T>()[0] = registers[body.outputs[i]];
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void Function::run_scan(Instruction& in) {
@@ -151,11 +198,23 @@ void Function::run_scan(Instruction& in) {
     }
   }
 
-  // The loop.
+  // The loop: on registers for a scalar body, else the body's program.
   std::vector<const Array*>& args = body_args_;
   std::vector<Array>& results = body_outputs_;
   std::int64_t steps = 0;
-  for (std::int64_t t = 0; t < n; ++t) {
+  if (const ScalarBody* scalar = in.body->scalar_body(); scalar && !spec.until && n > 0) {
+    for (std::size_t o = num_states; o < num_outputs; ++o) {
+      outputs[o].rows =
+          pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
+      outputs[o].allocated = true;
+    }
+    const bool done =
+        scalar->dtype == DType::F32
+            ? run_scalar_steps<float>(*scalar, spec, n, sequences, rings, non_sequences, outputs)
+            : run_scalar_steps<double>(*scalar, spec, n, sequences, rings, non_sequences, outputs);
+    if (done) steps = n;
+  }
+  for (std::int64_t t = steps; t < n; ++t) {
     args.clear();
     std::size_t tap = 0;
     for (std::size_t j = 0; j < sequences.size(); ++j) {

@@ -1,12 +1,15 @@
-// Executor benchmark, eqsat's side: four workloads compiled once and run
-// several times (best time kept), on inputs written as .npy files so that
-// NumPy (bench/executor_numpy.py) runs on the very same values:
-//   chain      an elementwise chain of 6 ops on 10^7 f64
-//   matmul     a 1000x1000 f64 matrix product
-//   softmax    a row softmax of a 2000x2000 f64 matrix
-//   recurrence a 10^5-step scalar recurrence x = tanh(a x + b) as a scan,
-//              also as a C++ hand loop (`recurrence_cpp`)
-//   exp log sin tanh  one function alone on 10^7 f64 (vectorization check)
+// Executor benchmark, eqsat's side: workloads compiled once and run several
+// times (best time kept), on inputs written as .npy files so that NumPy and
+// numexpr (bench/executor_numpy.py) run on the very same values:
+//   chain4_6 chain4_7   an elementwise chain of 4 ops on 10^6 / 10^7 f64
+//   chain8_6 chain8_7   an elementwise chain of 8 ops on 10^6 / 10^7 f64
+//   matmul              a 1000x1000 f64 matrix product
+//   softmax log_softmax along the rows of a 2000x2000 f64 matrix
+//   mlp                 a 2-layer MLP's loss and the gradients of both weight
+//                       matrices (batch 256, width 512), optimized first
+//   recurrence          a 10^5-step scalar recurrence x = tanh(a x + b) as a
+//                       scan, also as a C++ hand loop (`recurrence_cpp`)
+//   exp log sin tanh    one function alone on 10^7 f64
 // Prints one `NAME<TAB>SECONDS` line per measurement. Run through
 // bench/run_executor.sh, which writes the table of bench/README.md.
 //
@@ -14,6 +17,7 @@
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/npy.hpp"
+#include "rules/optimize.hpp"
 
 #include <fmt/format.h>
 
@@ -29,10 +33,11 @@ using namespace eqsat;
 
 namespace {
 
-constexpr const char* kChain = R"(
-(input x (f64 10000000))
-(output (tanh (log (add (exp (mul (sin x) x)) 1.0))))
-)";
+// exp(sin(x) * x) + 1: 4 ops.
+constexpr const char* kChain4 = "(output (add (exp (mul (sin x) x)) 1.0))";
+// tanh(log(exp(sin(x) * x) + 1)) * cos(x): 8 ops.
+constexpr const char* kChain8 =
+    "(output (mul (tanh (log (add (exp (mul (sin x) x)) 1.0))) (cos x)))";
 constexpr const char* kMatmul = R"(
 (input a (f64 1000 1000))
 (input b (f64 1000 1000))
@@ -41,6 +46,24 @@ constexpr const char* kMatmul = R"(
 constexpr const char* kSoftmax = R"(
 (input m (f64 2000 2000))
 (output (softmax m :axis 1))
+)";
+constexpr const char* kLogSoftmax = R"(
+(input m (f64 2000 2000))
+(output (log_softmax m :axis 1))
+)";
+constexpr const char* kMlp = R"(
+(input x (f64 256 512))
+(input y (f64 256 512))
+(input w1 (f64 512 512))
+(input b1 (f64 512))
+(input w2 (f64 512 512))
+(input b2 (f64 512))
+(let h (maximum (add (dot x w1) b1) 0.0))
+(let out (add (dot h w2) b2))
+(let loss (mean (square (sub out y))))
+(output loss loss)
+(output dw1 (grad loss w1))
+(output dw2 (grad loss w2))
 )";
 constexpr const char* kRecurrence = R"(
 (input x0 f64)
@@ -71,14 +94,20 @@ double best_seconds(int reps, const std::function<void()>& f) {
   return best;
 }
 
-void measure(const std::string& name, const char* text, const std::vector<std::string>& files,
-             const std::string& dir, int reps) {
-  backend::Program p = backend::compile(ops::parse_graph(text, name + ".eg", dir));
+// Times `text` (optimized first when `optimize`) on the named inputs and
+// writes each output to DIR/NAME.K.eqsat.npy.
+void measure(const std::string& name, const std::string& text,
+             const std::vector<std::string>& files, const std::string& dir, int reps,
+             bool optimize = false) {
+  ops::Graph g = ops::parse_graph(text, name + ".eg", dir);
+  if (optimize) g = rules::optimize(g, rules::load_default_rules());
+  backend::Program p = backend::compile(g);
   std::vector<ops::Array> inputs;
   for (const auto& f : files) inputs.push_back(ops::read_npy(dir + "/" + f + ".npy"));
-  ops::Array result;
-  const double s = best_seconds(reps, [&] { result = p.run(inputs)[0]; });
-  ops::write_npy(dir + "/" + name + ".eqsat.npy", result);
+  std::vector<ops::Array> result;
+  const double s = best_seconds(reps, [&] { result = p.run(inputs); });
+  for (std::size_t k = 0; k < result.size(); ++k)
+    ops::write_npy(fmt::format("{}/{}.{}.eqsat.npy", dir, name, k), result[k]);
   std::cout << fmt::format("{}\t{:.6g}\n", name, s) << std::flush;
 }
 
@@ -97,23 +126,37 @@ int main(int argc, char** argv) {
   }
   std::filesystem::create_directories(dir);
   std::mt19937_64 rng(42);
-  ops::write_npy(dir + "/x.npy", uniform({10000000}, -1, 1, rng));
+  ops::write_npy(dir + "/x6.npy", uniform({1000000}, -1, 1, rng));
+  ops::write_npy(dir + "/x7.npy", uniform({10000000}, -1, 1, rng));
   ops::write_npy(dir + "/a.npy", uniform({1000, 1000}, -1, 1, rng));
   ops::write_npy(dir + "/b.npy", uniform({1000, 1000}, -1, 1, rng));
   ops::write_npy(dir + "/m.npy", uniform({2000, 2000}, -10, 10, rng));
+  ops::write_npy(dir + "/mx.npy", uniform({256, 512}, -1, 1, rng));
+  ops::write_npy(dir + "/my.npy", uniform({256, 512}, -1, 1, rng));
+  ops::write_npy(dir + "/w1.npy", uniform({512, 512}, -0.05, 0.05, rng));
+  ops::write_npy(dir + "/b1.npy", uniform({512}, -0.1, 0.1, rng));
+  ops::write_npy(dir + "/w2.npy", uniform({512, 512}, -0.05, 0.05, rng));
+  ops::write_npy(dir + "/b2.npy", uniform({512}, -0.1, 0.1, rng));
   ops::write_npy(dir + "/x0.npy", ops::Array::scalar(ops::DType::F64, 0.3));
   ops::write_npy(dir + "/ra.npy", ops::Array::scalar(ops::DType::F64, 0.9));
   ops::write_npy(dir + "/rb.npy", ops::Array::scalar(ops::DType::F64, 0.1));
 
-  measure("chain", kChain, {"x"}, dir, reps);
+  for (const char* size : {"6", "7"}) {
+    const std::string n = size[0] == '6' ? "1000000" : "10000000";
+    const std::string input = fmt::format("(input x (f64 {}))\n", n);
+    measure(fmt::format("chain4_{}", size), input + kChain4, {fmt::format("x{}", size)}, dir, reps);
+    measure(fmt::format("chain8_{}", size), input + kChain8, {fmt::format("x{}", size)}, dir, reps);
+  }
   measure("matmul", kMatmul, {"a", "b"}, dir, reps);
   measure("softmax", kSoftmax, {"m"}, dir, reps);
+  measure("log_softmax", kLogSoftmax, {"m"}, dir, reps);
+  measure("mlp", kMlp, {"mx", "my", "w1", "b1", "w2", "b2"}, dir, reps, true);
   measure("recurrence", kRecurrence, {"x0", "ra", "rb"}, dir, reps);
   for (const char* f : {"exp", "log", "sin", "tanh"}) {
     // log reads |x| + 0.5 in both implementations; the add is fused into its pass.
     const std::string arg = std::string(f) == "log" ? "(add (abs x) 0.5)" : "x";
-    const std::string text = fmt::format("(input x (f64 10000000))\n(output ({} {}))", f, arg);
-    measure(f, text.c_str(), {"x"}, dir, reps);
+    measure(f, fmt::format("(input x (f64 10000000))\n(output ({} {}))", f, arg), {"x7"}, dir,
+            reps);
   }
 
   // The same recurrence as a C++ hand loop: the floor for any executor.

@@ -9,19 +9,22 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$build/bench/bench_executor_kernels" --data "$data" --reps 5 > "$data/eqsat.tsv"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/executor_numpy.py \
   --data "$data" --eqsat "$data/eqsat.tsv" --reps 5 > "$data/table.md"
-/usr/bin/python3 - "$data/table.md" "$(nproc)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" <<'PY'
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+/usr/bin/python3 - "$data/table.md" "$(nproc)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$load_before" "$load_after" <<'PY'
 import re, sys
 table = open(sys.argv[1]).read()
 body = ("## executor\n\n"
         "Command: `bench/run_executor.sh` (builds nothing: build first with\n"
         "`cmake --build build --target bench_executor_kernels`). Best of 5 runs after a\n"
-        "warm-up (3 for NumPy's Python loop), one thread, on %s (%s cores).\n"
-        "The graphs are in `bench/executor_kernels.cpp`; NumPy's code is in\n"
-        "`bench/executor_numpy.py`. Elementwise chains are fused into one pass.\n\n"
-        % (sys.argv[3], sys.argv[2])) + table
+        "warm-up (3 for NumPy's Python loop), every core for eqsat, NumPy's BLAS and\n"
+        "numexpr, on %s (%s cores); load average (1, 5, 15 min) %s before the run,\n"
+        "%s after. The graphs are in `bench/executor_kernels.cpp`; NumPy's code is in\n"
+        "`bench/executor_numpy.py`.\n\n"
+        % (sys.argv[3], sys.argv[2], sys.argv[4], sys.argv[5])) + table
 text = open("bench/README.md").read()
 text = re.sub(r"## executor\n.*?(?=\n## |\Z)", lambda m: body.rstrip() + "\n", text, flags=re.S)
 open("bench/README.md", "w").write(text)

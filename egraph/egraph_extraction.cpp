@@ -12,7 +12,7 @@ double ast_size(const EGraph&, ENodeId) {
 }
 
 EGraphProblem to_extraction_problem(const EGraph& egraph, std::span<const EClassId> roots,
-                                    const ENodeCost& cost) {
+                                    const ENodeCost& cost, const ENodeFilter& forbidden) {
   if (!egraph.clean()) {
     throw std::logic_error("to_extraction_problem: the e-graph needs a rebuild() first");
   }
@@ -28,7 +28,8 @@ EGraphProblem to_extraction_problem(const EGraph& egraph, std::span<const EClass
       children.clear();
       for (EClassId child : egraph.children(n))
         children.push_back(out.class_of(egraph.find(child)));
-      out.problem.add_node(out.class_of(c), cost(egraph, n), children);
+      const ProblemNodeId added = out.problem.add_node(out.class_of(c), cost(egraph, n), children);
+      if (forbidden && forbidden(egraph, n)) out.problem.forbid(added);
       out.enode.push_back(n);
     }
   }

@@ -22,6 +22,9 @@ namespace eqsat::egraph {
 // must be finite and >= 0.
 using ENodeCost = std::function<double(const EGraph&, ENodeId)>;
 
+// A yes/no question about one e-node.
+using ENodeFilter = std::function<bool(const EGraph&, ENodeId)>;
+
 // Every e-node costs 1 (egg's AstSize).
 double ast_size(const EGraph& egraph, ENodeId node);
 
@@ -39,9 +42,13 @@ struct EGraphProblem {
 // Converts the e-graph, which must be clean (throws std::logic_error
 // otherwise): problem classes in canonical id order, each with its visible
 // e-nodes in the e-graph's order, costs from `cost` (ProblemError if one is
-// negative or not finite); roots are the canonical classes of `roots`.
+// negative or not finite); roots are the canonical classes of `roots`. The
+// e-nodes for which `forbidden` (if given) is true are forbidden
+// (`ExtractionProblem::forbid`: chosen only where their class cannot do
+// without them).
 EGraphProblem to_extraction_problem(const EGraph& egraph, std::span<const EClassId> roots,
-                                    const ENodeCost& cost = ast_size);
+                                    const ENodeCost& cost = ast_size,
+                                    const ENodeFilter& forbidden = {});
 
 // The extracted DAG as one RecExpr: one node per chosen class, children
 // first, a shared class once. `roots[i]` is the index of the problem's i-th

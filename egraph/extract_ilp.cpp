@@ -59,6 +59,7 @@ Pruned prune(const ExtractionProblem& problem) {
   const std::vector<std::optional<ProblemNodeId>> no_preference(num_classes);
   std::vector<double> zero(problem.num_nodes(), 0.0);
   const auto feasible = acyclic_choices(problem, no_preference, zero);
+  const std::vector<bool> usable = usable_nodes(problem);
 
   for (std::size_t c = 0; c < num_classes; ++c) {
     if (!feasible[c]) continue;
@@ -66,7 +67,7 @@ Pruned prune(const ExtractionProblem& problem) {
     std::vector<ProblemNodeId> candidates;
     for (ProblemNodeId n : problem.nodes_of(eclass)) {
       const ProblemNode& node = problem.node(n);
-      if (node.subsumed) continue;
+      if (!usable[n.value]) continue;
       bool usable = true;
       for (ProblemClassId child : node.children) {
         usable = usable && feasible[child.value] && child != eclass;
@@ -188,6 +189,10 @@ std::pair<std::vector<int>, std::vector<int>> class_components(const ExtractionP
   return {std::move(component), std::move(sizes)};
 }
 
+// Objective coefficients are kept at most this large: CBC takes values near
+// 1e20 for infinite and its tolerances are absolute.
+constexpr double kMaxObjective = 1e9;
+
 // The integer program in CBC's column-major form.
 struct Program {
   std::vector<std::vector<std::pair<int, double>>> columns;  // (row, coefficient)
@@ -224,11 +229,22 @@ Program build_program(const ExtractionProblem& problem, const Pruned& pruned, Il
   std::vector<bool> is_root(problem.num_classes(), false);
   for (ProblemClassId root : problem.roots()) is_root[root.value] = true;
 
+  // Large costs are scaled down by a power of two (exactly, but for costs
+  // so small next to the largest that they underflow).
+  double largest = 0.0;
+  for (ProblemClassId c : pruned.active) {
+    for (ProblemNodeId n : pruned.nodes[c.value])
+      largest = std::max(largest, std::abs(problem.node(n).cost));
+  }
+  const double scale = largest > kMaxObjective
+                           ? std::ldexp(1.0, std::ilogb(kMaxObjective) - std::ilogb(largest))
+                           : 1.0;
   for (ProblemClassId c : pruned.active) {
     program.class_column[c.value] =
         program.add_column(is_root[c.value] ? 1.0 : 0.0, 1.0, 0.0, false);
     for (ProblemNodeId n : pruned.nodes[c.value]) {
-      program.node_column[n.value] = program.add_column(0.0, 1.0, problem.node(n).cost, true);
+      program.node_column[n.value] =
+          program.add_column(0.0, 1.0, scale * problem.node(n).cost, true);
       program.column_node.back() = static_cast<std::int32_t>(n.value);
       ++program.num_node_columns;
       ++stats.nodes;
@@ -499,11 +515,13 @@ Extraction extract_ilp(const ExtractionProblem& problem, const IlpOptions& optio
   } else {
     const Program program = build_program(problem, pruned, stats);
     const double remaining = options.time_limit_seconds - seconds_since(start) - reserve;
+    stats.time_limit_reached = true;  // unless CBC proves its answer
     if (remaining > 0.0) {
       stats.solver_ran = true;
       const CbcResult result =
           run_cbc_with_deadline(program, warm_start_columns(best, pruned, program), remaining);
       const bool proven = result.proven;
+      stats.time_limit_reached = !proven;
       const auto solved = choices_of(problem, program, result);
       if (result.found) {
         // CBC's solution is acyclic up to its tolerances; acyclic_choices

@@ -19,9 +19,13 @@ struct IlpStats {
   std::size_t nodes = 0;           // their nodes left after pruning
   std::size_t cyclic_classes = 0;  // classes in a cycle of the class graph (get order variables)
   bool solver_ran = false;         // false when pruning left one node per class, or no time
+  // The limit stopped the search before a proof: CBC hit it or was killed at
+  // it, or no time was left to start it. The result is then the best found.
+  bool time_limit_reached = false;
 };
 
-// Minimizes DAG cost exactly. Before solving: removes subsumed nodes, nodes
+// Minimizes DAG cost exactly. Before solving: removes unusable nodes (subsumed, or
+// forbidden where `usable_nodes` drops them), nodes
 // with a child class that has no acyclic term (or their own class as a
 // child), nodes dominated by a node of the same class that costs no more and
 // uses a subset of its child classes, and classes unreachable from the

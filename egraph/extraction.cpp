@@ -2,6 +2,7 @@
 
 #include "egraph/class_parents.hpp"
 
+#include <functional>
 #include <limits>
 #include <queue>
 #include <string>
@@ -13,10 +14,61 @@ ExtractionError::ExtractionError(ProblemClassId root)
     : std::runtime_error("root class " + std::to_string(root.value) + " has no acyclic term"),
       root_(root) {}
 
+std::vector<bool> usable_nodes(const ExtractionProblem& problem) {
+  const auto num_nodes = static_cast<std::uint32_t>(problem.num_nodes());
+  std::vector<bool> usable(num_nodes);
+  for (std::uint32_t n = 0; n < num_nodes; ++n)
+    usable[n] = !problem.node(ProblemNodeId{n}).subsumed;
+  if (!problem.has_forbidden()) return usable;
+  // Resolve classes with permitted nodes while any is ready; only then let
+  // the ready forbidden node of lowest id resolve its class.
+  enum : std::uint8_t { kOpen, kPermitted, kNeedsForbidden };
+  const ClassParents parents(problem);
+  std::vector<std::uint8_t> state(problem.num_classes(), kOpen);
+  std::vector<std::uint32_t> pending(num_nodes);
+  std::vector<std::uint32_t> permitted;
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> forbidden;
+  auto becomes_ready = [&](std::uint32_t n) {
+    if (!usable[n]) return;
+    if (problem.node(ProblemNodeId{n}).forbidden) {
+      forbidden.push(n);
+    } else {
+      permitted.push_back(n);
+    }
+  };
+  for (std::uint32_t n = 0; n < num_nodes; ++n) {
+    pending[n] = parents.distinct_children(ProblemNodeId{n});
+    if (pending[n] == 0) becomes_ready(n);
+  }
+  while (!permitted.empty() || !forbidden.empty()) {
+    std::uint32_t n;
+    if (!permitted.empty()) {
+      n = permitted.back();
+      permitted.pop_back();
+    } else {
+      n = forbidden.top();
+      forbidden.pop();
+    }
+    const ProblemNode& node = problem.node(ProblemNodeId{n});
+    std::uint8_t& s = state[node.eclass.value];
+    if (s != kOpen) continue;
+    s = node.forbidden ? kNeedsForbidden : kPermitted;
+    for (ProblemNodeId parent : parents.of(node.eclass)) {
+      if (--pending[parent.value] == 0) becomes_ready(parent.value);
+    }
+  }
+  for (std::uint32_t n = 0; n < num_nodes; ++n) {
+    const ProblemNode& node = problem.node(ProblemNodeId{n});
+    if (node.forbidden && state[node.eclass.value] != kNeedsForbidden) usable[n] = false;
+  }
+  return usable;
+}
+
 std::vector<std::optional<ProblemNodeId>> best_first_choices(
     const ExtractionProblem& problem, const std::function<double(ProblemNodeId)>& score,
     const std::function<void(ProblemClassId, ProblemNodeId)>& on_resolve) {
   const ClassParents parents(problem);
+  const std::vector<bool> usable = usable_nodes(problem);
   std::vector<std::optional<ProblemNodeId>> chosen(problem.num_classes());
   std::vector<std::uint32_t> pending(problem.num_nodes());
   // Ready nodes by (score, id): a min-heap.
@@ -25,7 +77,7 @@ std::vector<std::optional<ProblemNodeId>> best_first_choices(
 
   auto becomes_ready = [&](ProblemNodeId n) {
     const ProblemNode& node = problem.node(n);
-    if (node.subsumed || chosen[node.eclass.value]) return;
+    if (!usable[n.value] || chosen[node.eclass.value]) return;
     ready.emplace(score(n), n.value);
   };
   for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {

@@ -36,13 +36,24 @@ struct Extraction {
   bool optimal = false;    // proven minimal in dag_cost
 };
 
+// Which nodes an extraction may choose, by node: not subsumed, and not
+// forbidden unless the class needs it. Classes are resolved in rounds: every
+// class that a non-forbidden node can resolve (all its child classes
+// resolved) is, and only when none is left does the ready forbidden node of
+// lowest id resolve its class; a forbidden node is usable exactly in the
+// classes resolved that way. So a class keeps its forbidden nodes only when
+// no acyclic term avoids them (or avoids them only through another forbidden
+// node taken before), and the classes with an acyclic term are the same as
+// with every node usable. O(E log N).
+std::vector<bool> usable_nodes(const ExtractionProblem& problem);
+
 // Chooses nodes best-first (Knuth's generalization of Dijkstra's algorithm):
 // a node becomes ready once all its child classes are resolved, and `score`
 // is then asked for it once; the ready node with the lowest score (ties by
 // id) resolves its class, if still open, and `on_resolve` (may be null)
 // runs. The choices are acyclic and a class gets one exactly when it has an
 // acyclic term. For scores that never fall below a child's (e.g. tree cost
-// with costs >= 0) each class gets its minimum. Subsumed nodes are never
+// with costs >= 0) each class gets its minimum. Only `usable_nodes` are
 // chosen. O(E log N) plus the scoring.
 std::vector<std::optional<ProblemNodeId>> best_first_choices(
     const ExtractionProblem& problem, const std::function<double(ProblemNodeId)>& score,
@@ -54,7 +65,7 @@ std::vector<std::optional<ProblemNodeId>> best_first_choices(
 // `fallback_score` (indexed by node; ties by id) resolves its class. The
 // result has a node for exactly the classes that have an acyclic term; if
 // the preferences reachable from a class are acyclic, that class keeps them.
-// Subsumed nodes are never chosen.
+// Only `usable_nodes` are chosen (a preferred node that is not is ignored).
 std::vector<std::optional<ProblemNodeId>> acyclic_choices(
     const ExtractionProblem& problem, std::span<const std::optional<ProblemNodeId>> preferred,
     std::span<const double> fallback_score);

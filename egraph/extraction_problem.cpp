@@ -1,5 +1,7 @@
 #include "egraph/extraction_problem.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -29,6 +31,11 @@ ProblemNodeId ExtractionProblem::add_node(ProblemClassId eclass, double cost,
   if (!std::isfinite(cost)) {
     throw ProblemError("extraction problem: cost " + std::to_string(cost) + " is not finite");
   }
+  if (!std::isfinite(magnitude_ + std::abs(cost))) {
+    throw ProblemError(fmt::format("extraction problem: cost {}", cost) +
+                       " makes the total of all costs overflow a double");
+  }
+  magnitude_ += std::abs(cost);
   if (cost < 0.0) has_negative_costs_ = true;
   if (nodes_.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw ProblemError("extraction problem: too many nodes");
@@ -49,6 +56,15 @@ void ExtractionProblem::add_root(ProblemClassId eclass) {
     is_root_[eclass.value] = true;
     roots_.push_back(eclass);
   }
+}
+
+void ExtractionProblem::forbid(ProblemNodeId node) {
+  if (node.value >= num_nodes()) {
+    throw ProblemError("extraction problem: node " + std::to_string(node.value) + " of " +
+                       std::to_string(num_nodes()));
+  }
+  nodes_[node.value].forbidden = true;
+  has_forbidden_ = true;
 }
 
 }  // namespace eqsat::egraph

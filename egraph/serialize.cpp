@@ -208,8 +208,12 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
         children.push_back(class_of_node[it->second]);
       }
     }
-    graph.problem.add_node(class_of_node[graph.node_ids.size()], cost, std::move(children),
-                           subsumed);
+    try {
+      graph.problem.add_node(class_of_node[graph.node_ids.size()], cost, std::move(children),
+                             subsumed);
+    } catch (const ProblemError& e) {
+      fail(file, where + ": " + e.what());
+    }
     graph.node_ids.push_back(id);
     graph.ops.push_back(op->get<std::string>());
   }

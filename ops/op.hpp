@@ -79,4 +79,23 @@ inline bool is_elementwise(OpKind kind) {
   return g == OpGroup::Unary || g == OpGroup::Binary || g == OpGroup::Select;
 }
 
+// f(a, b) = f(b, a) for every value (the rule language's `:comm` swaps
+// the operands of these ops on a left side).
+inline bool is_commutative(OpKind kind) {
+  switch (kind) {
+    case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::Logaddexp:
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace eqsat::ops

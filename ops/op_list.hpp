@@ -27,6 +27,7 @@
   X(Tanh,        "tanh",        Unary,     1, 1, float_unary_rule)                    \
   X(Sigmoid,     "sigmoid",     Unary,     1, 1, float_unary_rule)                    \
   X(Softplus,    "softplus",    Unary,     1, 1, float_unary_rule)                    \
+  X(Log1mexp,    "log1mexp",    Unary,     1, 1, float_unary_rule)                    \
   X(Floor,       "floor",       Unary,     1, 1, float_unary_rule)                    \
   X(Ceil,        "ceil",        Unary,     1, 1, float_unary_rule)                    \
   X(LogicalNot,  "logical_not", Unary,     1, 1, bool_unary_rule)                     \
@@ -39,6 +40,7 @@
   X(Pow,         "pow",         Binary,    2, 2, arith_rule)                          \
   X(Maximum,     "maximum",     Binary,    2, 2, promote_rule)                        \
   X(Minimum,     "minimum",     Binary,    2, 2, promote_rule)                        \
+  X(Logaddexp,   "logaddexp",   Binary,    2, 2, div_rule)                            \
   X(Eq,          "eq",          Binary,    2, 2, compare_rule)                        \
   X(Ne,          "ne",          Binary,    2, 2, compare_rule)                        \
   X(Lt,          "lt",          Binary,    2, 2, compare_rule)                        \

@@ -45,6 +45,7 @@ Differentiability differentiability(OpKind kind) {
     case OpKind::Tanh:
     case OpKind::Sigmoid:
     case OpKind::Softplus:
+    case OpKind::Log1mexp:
     case OpKind::Cast:
     case OpKind::Add:
     case OpKind::Sub:
@@ -53,6 +54,7 @@ Differentiability differentiability(OpKind kind) {
     case OpKind::Pow:
     case OpKind::Maximum:
     case OpKind::Minimum:
+    case OpKind::Logaddexp:
     case OpKind::Where:
     case OpKind::Sum:
     case OpKind::Prod:
@@ -202,6 +204,31 @@ std::vector<TermRef> dot_pullback(TermRef y, TermRef g) {
   return out;
 }
 
+// d prod(x) / d x_i, the product of the other elements, without dividing
+// by a zero (PyTensor's ProdWithoutZeros): with p the product of the
+// nonzero elements and z_i the number of zeros among the others, it is
+// p / x_i when z_i = 0 (p at a zero x_i), 0 when z_i >= 2, and when z_i = 1
+// (p / x_i) * s_i, where s_i, the sum of the others' zero entries, is 0 but
+// has derivative 1 there, so second derivatives are right too. The
+// division reads a zero-free copy of x: no inf or NaN hides anywhere.
+TermRef prod_of_others(TermRef x, const IntList& axes) {
+  const Attrs reduce{{AttrKey::Axis, axes}, {AttrKey::Keepdims, true}};
+  TermRef zero = lit(x, 0), one = lit(x, 1);
+  TermRef is_zero = mk(OpKind::Eq, {x, zero});
+  TermRef nonzero = mk(OpKind::Where, {is_zero, one, x});
+  TermRef others = mk(OpKind::Div, {mk(OpKind::Prod, {nonzero}, reduce), nonzero});
+  TermRef zcount = mk(OpKind::Cast, {is_zero}, {{AttrKey::Dtype, DType::I64}});
+  TermRef zothers = mk(OpKind::Sub, {mk(OpKind::Sum, {zcount}, reduce), zcount});
+  TermRef zx = mk(OpKind::Where, {is_zero, x, zero});
+  TermRef zsum = mk(OpKind::Sub, {mk(OpKind::Sum, {zx}, reduce), zx});
+  auto count_is = [&](std::int64_t n) {
+    return mk(OpKind::Eq, {zothers, Term::scalar(DType::I64, static_cast<double>(n))});
+  };
+  return mk(OpKind::Where,
+            {count_is(0), others,
+             mk(OpKind::Where, {count_is(1), mk(OpKind::Mul, {others, zsum}), zero})});
+}
+
 std::vector<TermRef> reduction_pullback(TermRef y, TermRef g) {
   TermRef x = y->operand(0);
   if (!is_float_term(x)) return {nullptr};
@@ -215,8 +242,8 @@ std::vector<TermRef> reduction_pullback(TermRef y, TermRef g) {
       return {broadcast_like(mk(OpKind::Div, {gk, reduced_count(x, axes, type_of(g).dtype)}), x)};
     case OpKind::Logsumexp:  // exp(x - lse) <= 1: no overflow
       return {mk(OpKind::Mul, {gk, mk(OpKind::Exp, {mk(OpKind::Sub, {x, yk})})})};
-    case OpKind::Prod:  // d prod / d x_i = prod / x_i (undefined where x_i = 0)
-      return {mk(OpKind::Mul, {gk, mk(OpKind::Div, {yk, x})})};
+    case OpKind::Prod:
+      return {mk(OpKind::Mul, {gk, prod_of_others(x, axes)})};
     default: {  // max, min: the cotangent shared equally by the extreme elements
       TermRef mask =
           mk(OpKind::Cast, {mk(OpKind::Eq, {x, yk})}, {{AttrKey::Dtype, type_of(g).dtype}});
@@ -249,6 +276,10 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
       ga = mk(OpKind::Mul,
               {g, mk(OpKind::Mul, {b, mk(OpKind::Pow, {a, mk(OpKind::Sub, {b, lit(g, 1)})})})});
       gb = mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Log, {a})})});
+      break;
+    case OpKind::Logaddexp:  // d/da = exp(a − y) <= 1: no overflow
+      ga = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {a, y})})});
+      gb = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {b, y})})});
       break;
     case OpKind::Maximum:
     case OpKind::Minimum: {  // a tie goes to the first operand
@@ -296,6 +327,8 @@ TermRef unary_cotangent(TermRef y, TermRef g) {
       return mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Sub, {lit(g, 1), y})})});
     case OpKind::Softplus:
       return mk(OpKind::Mul, {g, mk(OpKind::Sigmoid, {x})});
+    case OpKind::Log1mexp:  // d/dx log(1 − eˣ) = −1 / expm1(−x)
+      return mk(OpKind::Neg, {mk(OpKind::Div, {g, mk(OpKind::Expm1, {mk(OpKind::Neg, {x})})})});
     case OpKind::Cast:
       return g;
     default:
@@ -325,18 +358,39 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
     case OpKind::Flip:
       return {mk(OpKind::Flip, {g}, {{AttrKey::Axis, at.get<IntList>(AttrKey::Axis)}})};
     case OpKind::Concat: {
+      // Operand i is rows [start, stop) of g along the axis: counted from
+      // the front while the lengths before it are known, from the back
+      // while those after it are (one operand of unknown length is fine).
       const std::int64_t axis = at.get<std::int64_t>(AttrKey::Axis);
+      const std::size_t n = y->arity();
+      std::vector<std::int64_t> len(n);
+      for (std::size_t i = 0; i < n; ++i) len[i] = type_of(y->operand(i)).dims[axis];
+      auto sum = [&](std::size_t from, std::size_t to) -> std::int64_t {
+        std::int64_t total = 0;
+        for (std::size_t i = from; i < to; ++i) {
+          if (len[i] == kUnknownDim) return kUnknownDim;
+          total += len[i];
+        }
+        return total;
+      };
       std::vector<TermRef> out;
-      std::int64_t start = 0;
-      for (TermRef xi : y->operands()) {
-        const std::int64_t len = type_of(xi).dims[axis];
-        if (len == kUnknownDim)
-          throw PullbackError("grad: concat of an operand of unknown length along its axis");
-        TermRef part =
-            mk(OpKind::Slice, {g},
-               {{AttrKey::Axis, axis}, {AttrKey::Start, start}, {AttrKey::Stop, start + len}});
-        out.push_back(is_float_term(xi) ? unbroadcast(part, type_of(xi)) : nullptr);
-        start += len;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t before = sum(0, i), after = sum(i + 1, n);
+        Attrs sa{{AttrKey::Axis, axis}};
+        if (before != kUnknownDim && len[i] != kUnknownDim) {
+          sa.set(AttrKey::Start, before).set(AttrKey::Stop, before + len[i]);
+        } else if (before != kUnknownDim && after != kUnknownDim) {
+          sa.set(AttrKey::Start, before);
+          if (after > 0) sa.set(AttrKey::Stop, -after);
+        } else if (after != kUnknownDim && len[i] != kUnknownDim) {
+          sa.set(AttrKey::Start, -(after + len[i]));
+          if (after > 0) sa.set(AttrKey::Stop, -after);
+        } else {
+          throw PullbackError("grad: concat of several operands of unknown length along its axis");
+        }
+        TermRef xi = y->operand(i);
+        out.push_back(is_float_term(xi) ? unbroadcast(mk(OpKind::Slice, {g}, sa), type_of(xi))
+                                        : nullptr);
       }
       return out;
     }

@@ -2,10 +2,13 @@
 
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
+#include "scan_fusion.hpp"
 #include "scan_merge_outputs.hpp"
 #include "scan_merge_sequences.hpp"
+#include "scan_pushout.hpp"
 #include "scan_remove_unused.hpp"
 #include "scan_rewrites.hpp"
+#include "shape_identities.hpp"
 
 #include <array>
 
@@ -33,6 +36,17 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-hoist-invariants",
                    "body work that reads only non-sequences moves out as a new non-sequence",
                    &make_scan_hoist_invariants},
+    BuiltinApplier{"scan-fusion", "two independent loops of the same length become one loop",
+                   &make_scan_fusion},
+    BuiltinApplier{"scan-push-out-seqs",
+                   "vectorizable body work on sequence elements moves out as a new sequence",
+                   &make_scan_push_out_seqs},
+    BuiltinApplier{"scan-push-out-nitsots",
+                   "a vectorizable or loop-invariant nit-sot is computed outside the loop",
+                   &make_scan_push_out_nitsots},
+    BuiltinApplier{"shape-identities",
+                   "slices, reshapes, transposes... that do nothing are their operand",
+                   &make_shape_identities},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

@@ -2,6 +2,10 @@
 
 #include "scalar_eval.hpp"
 
+#include "backend/kernels.hpp"
+#include "ops/term.hpp"
+
+#include <stdexcept>
 #include <vector>
 
 namespace eqsat::rules {
@@ -72,6 +76,38 @@ Array transposed(const Array& x, const ops::IntList& perm, const ops::TensorType
   return out;
 }
 
+// Ops folded by running the executor's own kernel on the constants.
+bool folded_by_kernel(OpKind kind) {
+  switch (ops::op_info(kind).group) {
+    case ops::OpGroup::Reduction:
+    case ops::OpGroup::Softmax:
+    case ops::OpGroup::LinAlg:
+    case ops::OpGroup::Indexing:
+      return true;
+    case ops::OpGroup::Shape:
+      return kind == OpKind::Flip || kind == OpKind::Concat || kind == OpKind::Stack;
+    default:
+      return false;
+  }
+}
+
+std::optional<Array> run_kernel(OpKind kind, const ops::Attrs& attrs,
+                                std::span<const Array* const> xs, const ops::TensorType& result) {
+  std::vector<ops::TermRef> operands;
+  for (const Array* x : xs) operands.push_back(ops::Term::constant(*x));
+  try {
+    const ops::TermRef op = ops::Term::make(kind, attrs, std::move(operands));
+    ops::Dims shape;
+    backend::result_shape(op, xs, shape);
+    if (shape != result.dims) return std::nullopt;
+    Array out(result.dtype, shape);
+    backend::run_kernel(op, xs, out);
+    return out;
+  } catch (const std::exception&) {  // an index out of range, a max over nothing...
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::optional<Array> fold_constant(OpKind kind, const ops::Attrs& attrs,
@@ -90,6 +126,7 @@ std::optional<Array> fold_constant(OpKind kind, const ops::Attrs& attrs,
     default:
       break;
   }
+  if (folded_by_kernel(kind)) return run_kernel(kind, attrs, xs, result);
   if (!ops::is_elementwise(kind)) return std::nullopt;
   return elementwise(kind, xs, result);
 }

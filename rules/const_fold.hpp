@@ -1,7 +1,9 @@
 // Constant folding of small arrays while optimizing: elementwise ops (with
 // NumPy broadcasting) and the shape ops that only reorder elements
 // (reshape, expand_dims, squeeze, transpose, broadcast_to), evaluated
-// element by element with scalar_eval.hpp, as the executor computes them.
+// element by element with scalar_eval.hpp, as the executor computes them;
+// reductions, softmax, dot, indexing, flip, concat and stack by running the
+// executor's kernel on the constants (an index out of range is not folded).
 #pragma once
 
 #include "ops/array.hpp"

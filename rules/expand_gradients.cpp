@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <unordered_set>
 
 namespace eqsat::rules {
 
@@ -21,11 +22,13 @@ namespace {
 struct GradJob {
   EClassId cost, wrt;
   ops::TermRef cost_term = nullptr, wrt_term = nullptr;
+  bool waits = false;  // the cost holds a grad not yet expanded
 };
 
 // What the searcher found at the last search, read by the applier.
 struct Found {
   std::map<EClassId, std::vector<GradJob>> jobs;  // by the grad's class at search time
+  bool progress = false;                          // some job does not wait
 };
 
 class GradSearcher final : public egraph::Searcher {
@@ -54,6 +57,10 @@ class GradSearcher final : public egraph::Searcher {
  private:
   void collect(const egraph::EGraph& eg, EClassId c, egraph::Matches& out) const {
     c = eg.find(c);
+    // A class that also holds another e-node has been expanded (or proven
+    // equal to a value) already: extraction never picks its grad.
+    for (egraph::ENodeId n : eg.nodes(c))
+      if (op_of_symbol(eg.op(n)) != OpKind::Grad) return;
     for (egraph::ENodeId n : eg.nodes(c))
       if (op_of_symbol(eg.op(n)) == OpKind::Grad) {
         const auto kids = eg.children(n);
@@ -75,11 +82,29 @@ class GradSearcher final : public egraph::Searcher {
       return;  // no acyclic term: the applier refuses these grads
     }
     std::size_t k = 0;
+    bool any_ready = false;
     for (auto& [c, jobs] : found_->jobs)
       for (auto& j : jobs) {
         j.cost_term = best.roots[k++];
         j.wrt_term = best.roots[k++];
+        j.waits = contains_grad(j.cost_term);
+        any_ready = any_ready || !j.waits;
       }
+    // Innermost first: a cost that still holds a grad waits for the next
+    // iteration, unless no grad can be expanded now (then it is refused).
+    found_->progress = any_ready;
+  }
+  static bool contains_grad(ops::TermRef t) {
+    std::unordered_set<ops::TermRef> seen;
+    std::vector<ops::TermRef> stack{t};
+    while (!stack.empty()) {
+      ops::TermRef u = stack.back();
+      stack.pop_back();
+      if (u->kind() == OpKind::Grad) return true;
+      for (ops::TermRef o : u->operands())
+        if (seen.insert(o).second) stack.push_back(o);
+    }
+    return false;
   }
 
   const TensorEGraph& g_;
@@ -105,6 +130,10 @@ class GradApplier final : public egraph::Applier, public RefusingApplier {
  private:
   bool expand(egraph::EGraph& eg, EClassId root, const GradJob& j) {
     if (!j.cost_term) return refuse("grad: the cost has no term to differentiate");
+    if (j.waits) {
+      if (found_->progress) return false;
+      return refuse("grad: the cost holds a grad that cannot be expanded");
+    }
     ops::TermRef dx = nullptr;
     try {
       dx = gradient(j.cost_term, j.wrt_term);

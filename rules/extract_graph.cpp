@@ -1,12 +1,11 @@
 #include "extract_graph.hpp"
 
-#include <fmt/format.h>
+#include "egraph/egraph_extraction.hpp"
 
 #include <algorithm>
 #include <cmath>
-
-#include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 namespace eqsat::rules {
 
@@ -24,29 +23,29 @@ double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
 
 namespace {
 
-// How many times each class is expected to run: 1 outside loops, times a
-// scan's trip count inside its body (nested scans multiply). A class takes
-// the largest count over the ways roots reach it. Capped, so it terminates.
-std::unordered_map<EClassId, double> run_counts(const TensorEGraph& g,
-                                                std::span<const EClassId> roots,
-                                                const backend::CostModel& model) {
-  constexpr double kCap = 1e9;
+constexpr double kRunCap = 1e9;
+
+// How many times each class is expected to run, by class id (0: not reached
+// from the roots): 1 outside loops, times a scan's trip count inside its body
+// (nested scans multiply). A class takes the largest count over the ways
+// roots reach it. Capped, so it terminates.
+std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> roots,
+                               const backend::CostModel& model) {
   const egraph::EGraph& eg = g.egraph();
-  std::unordered_map<EClassId, double> count;
+  std::vector<double> count(eg.num_class_ids(), 0.0);
   std::vector<EClassId> work;
   auto reach = [&](EClassId c, double m) {
     c = eg.find(c);
-    m = std::min(m, kCap);
-    auto [it, fresh] = count.emplace(c, m);
-    if (!fresh && it->second >= m) return;
-    it->second = m;
+    m = std::min(m, kRunCap);
+    if (count[c.index()] >= m) return;
+    count[c.index()] = m;
     work.push_back(c);
   };
   for (EClassId r : roots) reach(r, 1);
   while (!work.empty()) {
     const EClassId c = work.back();
     work.pop_back();
-    const double m = count.at(c);
+    const double m = count[c.index()];
     for (egraph::ENodeId n : eg.nodes(c)) {
       const auto kids = eg.children(n);
       for (std::size_t i = 0; i < kids.size(); ++i) {
@@ -61,49 +60,39 @@ std::unordered_map<EClassId, double> run_counts(const TensorEGraph& g,
 }  // namespace
 
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
-                             const backend::CostModel& model, egraph::ExtractorKind kind) {
+                             const backend::CostModel& model, egraph::ExtractorKind kind,
+                             const ForbiddenENode& forbidden) {
   const egraph::EGraph& eg = g.egraph();
-  const auto runs = run_counts(g, roots, model);
-  egraph::ExtractionProblem problem;
-  std::unordered_map<EClassId, ProblemClassId> pclass;
-  std::vector<EClassId> eclass_of;
-  for (EClassId c : eg.classes()) {
-    pclass.emplace(c, problem.add_class());
-    eclass_of.push_back(c);
-  }
-  std::vector<egraph::ENodeId> enode_of;
+  const std::vector<double> runs = run_counts(g, roots, model);
   std::vector<ops::Type> types;
-  for (EClassId c : eg.classes()) {
-    for (egraph::ENodeId n : eg.nodes(c)) {
-      std::vector<ProblemClassId> kids;
-      types.clear();
-      for (EClassId k : eg.children(n)) {
-        kids.push_back(pclass.at(eg.find(k)));
-        types.push_back(g.type(k));
-      }
-      const auto r = runs.find(c);
-      const double times = r == runs.end() ? 1.0 : r->second;
-      problem.add_node(pclass.at(c),
-                       std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model)),
-                       std::move(kids));
-      enode_of.push_back(n);
-    }
-  }
-  for (EClassId r : roots) problem.add_root(pclass.at(eg.find(r)));
-  const egraph::Extraction x = egraph::extract(problem, kind);
+  const egraph::EGraphProblem problem = egraph::to_extraction_problem(
+      eg, roots,
+      [&](const egraph::EGraph&, egraph::ENodeId n) {
+        types.clear();
+        for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+        const EClassId c = eg.class_of(n);
+        const double times = std::max(1.0, runs[c.index()]);
+        const double cost =
+            std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model));
+        return g.unstable(n) ? cost + kUnstableCost : cost;  // DESIGN.md decision 11
+      },
+      forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
+                : egraph::ENodeFilter{});
+  const egraph::Extraction x = egraph::extract(problem.problem, kind);
 
   // Terms in the extraction's order: children before parents.
-  std::vector<ops::TermRef> term_of(problem.num_classes(), nullptr);
+  std::vector<ops::TermRef> term_of(problem.problem.num_classes(), nullptr);
+  std::vector<ops::TermRef> operands;
   for (ProblemClassId pc : x.order) {
     const egraph::ProblemNodeId pn = *x.choices[pc.value];
-    const egraph::ENodeId n = enode_of[pn.value];
-    std::vector<ops::TermRef> operands;
-    for (ProblemClassId k : problem.node(pn).children) operands.push_back(term_of[k.value]);
+    const egraph::ENodeId n = problem.enode[pn.value];
+    operands.clear();
+    for (ProblemClassId k : problem.problem.node(pn).children) operands.push_back(term_of[k.value]);
     term_of[pc.value] = ops::Term::make(g.kind(n), g.attrs(n), std::move(operands));
   }
   ExtractedTerms out;
   out.cost = x.dag_cost;
-  for (EClassId r : roots) out.roots.push_back(term_of[pclass.at(eg.find(r)).value]);
+  for (EClassId r : roots) out.roots.push_back(term_of[problem.class_of(eg.find(r)).value]);
   return out;
 }
 
@@ -112,7 +101,7 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   std::unordered_map<ops::TermRef, double> count;
   std::vector<ops::TermRef> work;
   auto reach = [&](ops::TermRef t, double m) {
-    m = std::min(m, 1e9);
+    m = std::min(m, kRunCap);
     auto [it, fresh] = count.emplace(t, m);
     if (!fresh && it->second >= m) return;
     it->second = m;

@@ -16,12 +16,17 @@
 #include "backend/cost_model.hpp"
 #include "egraph/extractor.hpp"
 
+#include <functional>
 #include <span>
 #include <vector>
 
 namespace eqsat::rules {
 
 inline constexpr double kGradCost = 1e18;
+// Added to an e-node a stabilizing rewrite replaced (TensorEGraph::
+// unstable): more than any real graph costs, so no sharing makes it win
+// over the stable form in its class (DESIGN.md decision 11).
+inline constexpr double kUnstableCost = 1e12;
 // Binding one operand of a scan or call to its body's parameter, in ns: so
 // that of two loops computing the same, the one with fewer inputs wins.
 inline constexpr double kSlotCost = 1.0;
@@ -31,11 +36,19 @@ struct ExtractedTerms {
   double cost = 0;                  // of the DAG they form, each e-node once
 };
 
-// The cheapest terms for `roots` (a clean e-graph). Throws
+// E-nodes that extraction must leave out of their class whenever the class
+// can do without them (`ExtractionProblem::forbid`): e.g. the forms that a
+// stabilizing rewrite replaced (DESIGN.md decision 11), whatever sharing
+// would save. Asked once per visible e-node of the clean e-graph.
+using ForbiddenENode = std::function<bool(const TensorEGraph&, egraph::ENodeId)>;
+
+// The cheapest terms for `roots` (a clean e-graph), never using a forbidden
+// e-node (when given) in a class that has another way to be built. Throws
 // egraph::ExtractionError if a root has no acyclic term.
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::EClassId> roots,
                              const backend::CostModel& model,
-                             egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag);
+                             egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag,
+                             const ForbiddenENode& forbidden = {});
 
 // The cost of the DAG of terms under `roots` as the extractor counts it
 // (scan bodies times their trip counts).

@@ -2,13 +2,20 @@
 
 #include "builtin_appliers.hpp"
 #include "extract_graph.hpp"
+#include "rule_check.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
+#include "scan_fusion_extracted.hpp"
+#include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <unordered_set>
 
 namespace eqsat::rules {
@@ -28,6 +35,22 @@ std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
     for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it) stack.push_back(*it);
   }
   return bodies;
+}
+
+// How many terms of the DAG under `roots` a stabilizing rewrite replaced.
+std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
+  if (!g.has_unstable()) return 0;
+  std::vector<ops::TermRef> stack(roots.begin(), roots.end());
+  std::unordered_set<ops::TermRef> seen;
+  std::size_t n = 0;
+  while (!stack.empty()) {
+    const ops::TermRef t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    n += g.unstable(t);
+    for (ops::TermRef o : t->operands()) stack.push_back(o);
+  }
+  return n;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -59,9 +82,15 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
 
   const auto rewrite_start = std::chrono::steady_clock::now();
   LoweredRules lowered(rules, g);
-  std::vector<RuleReport> per_rule(lowered.rewrites().size());
-  for (std::size_t i = 0; i < per_rule.size(); ++i)
-    per_rule[i] = {lowered.rewrites()[i].name(), lowered.ruleset(i), 0, 0, 0};
+  // One report per rule name (a `:comm` rule lowers to several rewrites).
+  std::vector<RuleReport> per_rule;
+  std::vector<std::size_t> report_of(lowered.rewrites().size());
+  for (std::size_t i = 0; i < report_of.size(); ++i) {
+    const std::string& name = lowered.rule_name(i);
+    const auto same = std::ranges::find(per_rule, name, &RuleReport::name);
+    report_of[i] = static_cast<std::size_t>(same - per_rule.begin());
+    if (same == per_rule.end()) per_rule.push_back({name, lowered.ruleset(i), 0, 0, 0});
+  }
   for (const ScheduleStep& step : rules.schedule().steps) {
     const auto selected = lowered.select(step.rulesets);
     egraph::RunnerConfig config;
@@ -73,7 +102,8 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     const egraph::RunReport run = runner.run(selected);
     for (const auto& it : run.iterations)
       for (std::size_t k = 0; k < it.rules.size() && k < selected.size(); ++k) {
-        const std::size_t i = static_cast<std::size_t>(selected[k] - lowered.rewrites().data());
+        const std::size_t i =
+            report_of[static_cast<std::size_t>(selected[k] - lowered.rewrites().data())];
         per_rule[i].matches += it.rules[k].matches;
         per_rule[i].applications += it.rules[k].applied;
       }
@@ -89,23 +119,40 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     r.stop_reason = std::string(egraph::to_string(run.stop_reason));
     r.phases.push_back(std::move(phase));
   }
-  for (std::size_t i = 0; i < per_rule.size(); ++i) per_rule[i].refused = lowered.refused(i);
+  for (std::size_t i = 0; i < report_of.size(); ++i)
+    per_rule[report_of[i]].refused += lowered.refused(i);
   r.rules = std::move(per_rule);
   r.enodes = g.egraph().num_nodes();
   r.eclasses = g.egraph().num_classes();
   r.rewrite_seconds = seconds_since(rewrite_start);
 
   const auto extract_start = std::chrono::steady_clock::now();
-  const ExtractedTerms best = extract_terms(g, roots, model, options.extractor);
-  r.cost_after = dag_cost(best.roots, model);
+  // A stable form always wins (DESIGN.md decision 11): a form a stabilizing
+  // rewrite replaced is left out of every class that has another.
+  ExtractedTerms best =
+      extract_terms(g, roots, model, options.extractor,
+                    [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); });
+  // A stable form always wins (DESIGN.md decision 11): unstable terms count
+  // as extraction counts them, in the report too.
+  r.unstable_before = count_unstable(g, root_terms);
+  r.unstable_after = count_unstable(g, best.roots);
+  r.cost_before += kUnstableCost * static_cast<double>(r.unstable_before);
+  r.cost_after =
+      dag_cost(best.roots, model) + kUnstableCost * static_cast<double>(r.unstable_after);
   if (r.cost_after > r.cost_before) {
     // The extractor is a heuristic (greedy-dag does not see every sharing):
     // when what it picked costs more than the original, which is always one
     // of the equivalent graphs, keep the original.
     r.cost_after = r.cost_before;
+    r.unstable_after = r.unstable_before;
     r.extract_seconds = seconds_since(extract_start);
     r.total_seconds = seconds_since(start);
     return graph;
+  }
+  if (std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
+    best.roots = fuse_extracted_loops(best.roots, model);
+    r.cost_after =
+        dag_cost(best.roots, model) + kUnstableCost * static_cast<double>(r.unstable_after);
   }
   ops::Graph out;
   out.inputs = graph.inputs;
@@ -132,6 +179,8 @@ nlohmann::json OptimizeReport::to_json() const {
   j["eclasses"] = eclasses;
   j["cost_before"] = cost_before;
   j["cost_after"] = cost_after;
+  j["unstable_before"] = unstable_before;
+  j["unstable_after"] = unstable_after;
   j["seconds"] = {{"load", load_seconds},
                   {"rewrite", rewrite_seconds},
                   {"extract", extract_seconds},
@@ -154,20 +203,87 @@ nlohmann::json OptimizeReport::to_json() const {
   return j;
 }
 
-std::vector<std::string> default_rule_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(EQSAT_RULES_DIR))
-    if (entry.path().extension() == ".rules") files.push_back(entry.path().string());
-  std::ranges::sort(files);
-  return files;
-}
-
 RuleProgram load_rule_files(std::span<const std::string> paths) {
   return parse_rule_files(paths, builtin_applier_names());
 }
 
 RuleProgram load_default_rules() {
-  return load_rule_files(default_rule_files());
+  return parse_rules(shipped_rule_sources(), builtin_applier_names());
+}
+
+namespace {
+
+// The shipped file that `path` is a copy of (`--rules rules/*.rules` from a
+// source tree): same file name, same text. nullptr otherwise.
+const RuleSource* shipped_copy(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  for (const RuleSource& s : shipped_rule_sources()) {
+    if (std::filesystem::path(s.file).filename() != name) continue;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return in && text.str() == s.text ? &s : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+LoadedRules load_rules(const RuleFileOptions& options) {
+  // A shipped file named with --rules is loaded once, as a shipped file.
+  std::vector<RuleSource> shipped;
+  if (options.default_rules) {
+    const auto all = shipped_rule_sources();
+    shipped.assign(all.begin(), all.end());
+  }
+  std::vector<RuleFile> files;
+  std::vector<std::string> user_files;
+  bool default_schedule = options.default_rules;
+  for (const auto& f : options.user_files) {
+    if (const RuleSource* s = shipped_copy(f)) {
+      default_schedule = default_schedule || s->file == "rules/default.rules";
+      if (!options.default_rules) shipped.push_back(*s);
+      continue;
+    }
+    user_files.push_back(f);
+  }
+  const std::string user_set = default_schedule ? "user" : "default";
+  for (const auto& f : user_files) files.push_back({f, user_set});
+  LoadedRules out{parse_rule_files(files, builtin_applier_names(), shipped), {}};
+  const RuleProgram& p = out.program;
+  auto from_user = [&](const ops::SourceLocation& where) {
+    return std::ranges::find(user_files, where.file) != user_files.end();
+  };
+  // Rule sets holding a user's rewrite or use that no schedule step runs.
+  std::vector<std::string> sets;
+  for (const Rewrite& r : p.rewrites())
+    if (from_user(r.where)) sets.push_back(r.ruleset);
+  for (const Use& u : p.uses())
+    if (from_user(u.where)) sets.push_back(u.ruleset);
+  std::vector<std::string> warned;
+  for (const std::string& set : sets) {
+    const bool scheduled = std::ranges::any_of(p.schedule().steps, [&](const ScheduleStep& s) {
+      return std::ranges::find(s.rulesets, set) != s.rulesets.end();
+    });
+    if (scheduled || std::ranges::find(warned, set) != warned.end()) continue;
+    warned.push_back(set);
+    out.warnings.push_back(fmt::format(
+        "warning: rule set '{}' is run by no schedule step: its rules never apply", set));
+  }
+  if (options.check_user_rules) {
+    RuleCheckOptions quick;
+    quick.attempts = kQuickCheckAttempts;
+    for (const Rewrite& r : p.rewrites()) {
+      if (!from_user(r.where)) continue;
+      const RuleVerdict v = check_rule(r, quick);
+      if (v.kind == RuleVerdict::Kind::Unsound)
+        out.warnings.push_back(fmt::format(
+            "{}:{}:{}: warning: rule {} fails check-rules' numeric check (--trust-rules to skip "
+            "it): {}",
+            r.where.file, r.where.line, r.where.column, r.name, v.counterexample));
+    }
+  }
+  return out;
 }
 
 }  // namespace eqsat::rules

@@ -47,14 +47,17 @@ struct OptimizeReport {
   std::size_t iterations = 0;  // over all steps
   std::string stop_reason;     // of the last step
   std::size_t enodes = 0, eclasses = 0;
-  double cost_before = 0, cost_after = 0;  // estimated ns, each shared value once
+  // Estimated ns, each shared value once, plus kUnstableCost (extract_graph.hpp)
+  // for each form a stabilizing rewrite replaced (DESIGN.md decision 11).
+  double cost_before = 0, cost_after = 0;
+  std::size_t unstable_before = 0, unstable_after = 0;  // such forms in each graph
   double load_seconds = 0, rewrite_seconds = 0, extract_seconds = 0, total_seconds = 0;
   std::vector<PhaseReport> phases;
   std::vector<RuleReport> rules;  // in program order
 
   // The JSON report: iterations, stop_reason, enodes, eclasses, cost_before,
-  // cost_after, seconds {load, rewrite, extract, total}, phases [...] and
-  // rules {NAME: {ruleset, matches, applications, refused}}.
+  // cost_after, unstable_before, unstable_after, seconds {load, rewrite, extract, total}, phases
+  // [...] and rules {NAME: {ruleset, matches, applications, refused}}.
   nlohmann::json to_json() const;
 };
 
@@ -71,12 +74,34 @@ struct OptimizeOptions {
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
                     OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
 
-// The shipped rule files (rules/*.rules of the source tree), in name order.
-std::vector<std::string> default_rule_files();
 // Rule files parsed and checked together, `use` accepting the built-in
 // appliers. Throws ops::DiagnosticError listing every error.
 RuleProgram load_rule_files(std::span<const std::string> paths);
-// The shipped rules, parsed and checked together.
+// The shipped rules (compiled in: shipped_rules.hpp), parsed and checked together.
 RuleProgram load_default_rules();
+
+// Random instances per direction in the quick check of a user's rewrites.
+inline constexpr std::size_t kQuickCheckAttempts = 60;
+
+// What `--rules`, `--no-default-rules` and `--trust-rules` ask for.
+struct RuleFileOptions {
+  std::vector<std::string> user_files;  // `--rules FILE`, in order
+  bool default_rules = true;            // false: `--no-default-rules`
+  bool check_user_rules = true;         // false: `--trust-rules`
+};
+
+struct LoadedRules {
+  RuleProgram program;
+  // "warning: ..." lines: a rule set of the user's files that no schedule
+  // step runs; a user rewrite that check-rules' quick numeric check finds
+  // unsound (with its counter-example).
+  std::vector<std::string> warnings;
+};
+
+// The shipped rules plus the user's files (or the user's files alone).
+// Loaded with the shipped rules, a user's rewrites and uses without
+// `:ruleset` join the `user` set, which the default schedule saturates with
+// the shipped sets. Throws ops::DiagnosticError listing every error.
+LoadedRules load_rules(const RuleFileOptions& options);
 
 }  // namespace eqsat::rules

@@ -81,6 +81,10 @@ struct Rewrite {
   // any re-association. The optimizer applies it like any rule;
   // check-rules draws only finite operands for it.
   bool finite_domain = false;
+  // `:comm`: every node of a commutative op (ops::is_commutative) in the
+  // left side also matches its two operands swapped, so one rule covers
+  // `(add ?x 1)` and `(add 1 ?x)`.
+  bool commutative = false;
   ops::SourceLocation where;
 };
 

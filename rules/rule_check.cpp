@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -113,8 +114,9 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
 // one, a random constant, or an identity matrix; half the time what the
 // rule's conditions on it wish for. Float specials only when `specials`.
 TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bool specials,
-                       Rng& rng, Bindings& inputs) {
+                       bool prefer_inputs, Rng& rng, Bindings& inputs) {
   int kind = std::uniform_int_distribution<int>(0, 19)(rng);
+  if (prefer_inputs) kind = 0;  // an input, unless the wish below is followed
   if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
     if (wish == Wish::Identity) {
       t.dims = {t.dims.empty() ? 3 : t.dims.back(), t.dims.empty() ? 3 : t.dims.back()};
@@ -224,6 +226,9 @@ bool agree(double a, double b, DType d, bool stabilizing) {
   if (a == b) return true;
   if (!ops::is_float(d)) return false;
   if (stabilizing && !std::isfinite(a) && std::isfinite(b)) return true;
+  // NaN from finite operands is an overflow too (∞ − ∞): the left side
+  // has no value there to compare with (log(eᵃ − eᵃ) at a = 800 is −∞).
+  if (stabilizing && std::isnan(a)) return true;
   const double tol = d == DType::F32 ? 1e-3 : 1e-6;
   return std::abs(a - b) <= tol + tol * std::max(std::abs(a), std::abs(b));
 }
@@ -243,44 +248,59 @@ std::string attr_text(const AttrValue& v) {
   return "?";
 }
 
-// Checks `from → to`; adds to `verdict`. Stops at the first counter-example.
-void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
-                     const RuleCheckOptions& options, Rng& rng, RuleVerdict& verdict) {
+// A random instance of `from → to` whose sides type-check with one type and
+// meet the rule's conditions, or nullopt.
+struct Sides {
+  Instance inst;
+  TermRef lhs, rhs;
+};
+std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const Pattern& to,
+                                  const RuleCheckOptions& options, Rng& rng) {
   std::map<std::string, AttrKey> attr_vars;
   std::vector<std::string> term_vars;
   collect(from, attr_vars, term_vars);
+  Instance inst;
+  // Half the time every operand has the first one's shape, so that
+  // elementwise rules with several operands type-check often.
+  const bool same_shape = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+  const auto& shape0 =
+      kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
+  const DType dtype0 =
+      kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
+  for (const auto& v : term_vars) {
+    ops::TensorType t{dtype0, shape0};
+    if (!same_shape)
+      t.dims = kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
+    if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
+      t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
+    inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), !r.finite_domain,
+                                         options.prefer_inputs, rng, inst.inputs));
+  }
+  for (const auto& [v, key] : attr_vars) inst.attrs.emplace(v, random_attr(key, rng));
+  TermRef lhs, rhs;
+  try {
+    lhs = build(from, inst, std::nullopt);
+  } catch (const ops::TypeError&) {
+    return std::nullopt;
+  }
+  if (lhs->is_tuple() || !conditions_hold(r.conditions, lhs, inst)) return std::nullopt;
+  try {
+    rhs = build(to, inst, lhs->tensor_type().dtype);
+  } catch (const ops::TypeError&) {
+    return std::nullopt;  // typed rewriting refuses it
+  }
+  if (rhs->type() != lhs->type()) return std::nullopt;
+  return Sides{std::move(inst), lhs, rhs};
+}
+
+// Checks `from → to`; adds to `verdict`. Stops at the first counter-example.
+void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
+                     const RuleCheckOptions& options, Rng& rng, RuleVerdict& verdict) {
   for (std::size_t attempt = 0; attempt < options.attempts; ++attempt) {
-    Instance inst;
-    // Half the time every operand has the first one's shape, so that
-    // elementwise rules with several operands type-check often.
-    const bool same_shape = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
-    const auto& shape0 =
-        kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
-    const DType dtype0 =
-        kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
-    for (const auto& v : term_vars) {
-      ops::TensorType t{dtype0, shape0};
-      if (!same_shape)
-        t.dims = kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
-      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
-        t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
-      inst.terms.emplace(
-          v, random_operand(v, t, wish_for(v, r.conditions), !r.finite_domain, rng, inst.inputs));
-    }
-    for (const auto& [v, key] : attr_vars) inst.attrs.emplace(v, random_attr(key, rng));
-    TermRef lhs, rhs;
-    try {
-      lhs = build(from, inst, std::nullopt);
-    } catch (const ops::TypeError&) {
-      continue;
-    }
-    if (lhs->is_tuple() || !conditions_hold(r.conditions, lhs, inst)) continue;
-    try {
-      rhs = build(to, inst, lhs->tensor_type().dtype);
-    } catch (const ops::TypeError&) {
-      continue;  // typed rewriting refuses it
-    }
-    if (rhs->type() != lhs->type()) continue;
+    auto sides = random_sides(r, from, to, options, rng);
+    if (!sides) continue;
+    const Instance& inst = sides->inst;
+    const TermRef lhs = sides->lhs, rhs = sides->rhs;
     std::vector<TermRef> terms = {lhs, rhs};
     for (const auto& [v, t] : inst.terms) terms.push_back(t);
     std::vector<Array> out;
@@ -324,6 +344,24 @@ RuleVerdict check_rule(const Rewrite& rule, const RuleCheckOptions& options) {
   if (verdict.kind != RuleVerdict::Kind::Unsound)
     verdict.kind = verdict.instances > 0 ? RuleVerdict::Kind::Sound : RuleVerdict::Kind::Untested;
   return verdict;
+}
+
+std::vector<ops::Graph> left_side_instances(const Rewrite& rule, bool reverse, std::size_t count,
+                                            const RuleCheckOptions& options) {
+  Rng rng(options.seed);
+  std::vector<ops::Graph> out;
+  const Pattern& from = reverse ? rule.rhs : rule.lhs;
+  const Pattern& to = reverse ? rule.lhs : rule.rhs;
+  for (std::size_t attempt = 0; attempt < options.attempts && out.size() < count; ++attempt) {
+    auto sides = random_sides(rule, from, to, options, rng);
+    if (!sides) continue;
+    ops::Graph g;
+    for (const auto& [input, value] : sides->inst.inputs)
+      if (std::ranges::find(g.inputs, input) == g.inputs.end()) g.inputs.push_back(input);
+    g.outputs.push_back({"out0", sides->lhs});
+    out.push_back(std::move(g));
+  }
+  return out;
 }
 
 std::string_view to_string(RuleVerdict::Kind kind) {

@@ -10,16 +10,20 @@
 // values whose exp overflows or ±∞ and NaN; integers include extremes that
 // wrap. Two elements agree when both are NaN, equal, or close (relative and
 // absolute tolerance 1e-6 for f64, 1e-3 for f32); when every operand is
-// finite, a left side that is ±∞ or NaN where the right side is finite also
-// agrees — an overflow the right side avoids (stabilization). Instances
+// finite, a left side that is ±∞ where the right side is finite, or NaN
+// anywhere, also agrees — an overflow the right side avoids
+// (stabilization). Instances
 // whose right side is
 // ill-typed or of another type are refused by typed rewriting and skipped.
 #pragma once
 
 #include "rule_ast.hpp"
 
+#include "ops/graph.hpp"
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace eqsat::rules {
 
@@ -33,11 +37,22 @@ struct RuleVerdict {
 struct RuleCheckOptions {
   std::uint64_t seed = 1;
   std::size_t attempts = 300;  // random instances tried per direction
+  // Operands are graph inputs (or their absolute values) unless a condition
+  // asks for a constant or an identity matrix: instances whose left side
+  // does not fold away while optimizing.
+  bool prefer_inputs = false;
 };
 
 // Checks `rule` (both directions of a birewrite). Deterministic for a seed.
 RuleVerdict check_rule(const Rewrite& rule, const RuleCheckOptions& options = {});
 
 std::string_view to_string(RuleVerdict::Kind kind);
+
+// Up to `count` random instances of the rule's left side (its right side
+// for `reverse`, a birewrite's NAME-rev) that type-check, meet the rule's
+// conditions and whose other side has the same type: each a graph whose
+// one output is the instance and whose inputs are its operands.
+std::vector<ops::Graph> left_side_instances(const Rewrite& rule, bool reverse, std::size_t count,
+                                            const RuleCheckOptions& options = {});
 
 }  // namespace eqsat::rules

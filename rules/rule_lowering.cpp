@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -35,6 +37,14 @@ bool same_attr(const AttrValue& a, const AttrValue& b) {
   return ops::attr_value_equal(a, b);
 }
 
+// An integer axis as a one-element list and a one-element list as its
+// integer; other values unchanged.
+AttrValue other_axis_form(const AttrValue& v) {
+  if (auto* i = std::get_if<std::int64_t>(&v)) return ops::IntList{*i};
+  if (auto* l = std::get_if<ops::IntList>(&v); l && l->size() == 1) return l->front();
+  return v;
+}
+
 // A left side lowered to an e-graph pattern, with what the pattern alone
 // cannot check.
 struct Lhs {
@@ -42,13 +52,18 @@ struct Lhs {
     enum class Kind { Var, Literal, Op } kind = Kind::Var;
     const Pattern* ast = nullptr;
   };
+  std::unique_ptr<Pattern> own_;  // the AST when the Lhs owns it
+  bool has_literal = false;       // a literal matched a uniform class
   egraph::Pattern pattern;
   std::vector<Node> nodes;  // parallel to pattern's nodes
 
   // Attribute variables bound by a match.
   using Bindings = std::map<std::string, AttrValue>;
 
+  // `ast` must outlive the Lhs.
   Lhs(const Pattern& ast, TensorEGraph& g) { lower(ast, g); }
+  // A left side of its own (a commuted variant).
+  Lhs(std::unique_ptr<Pattern> own, TensorEGraph& g) : own_(std::move(own)) { lower(*own_, g); }
 
   std::uint32_t lower(const Pattern& ast, TensorEGraph& g) {
     std::uint32_t i = 0;
@@ -61,6 +76,7 @@ struct Lhs {
       case Pattern::Kind::Bool:
         i = pattern.var(fmt::format("?#literal{}", pattern.size()));
         record(i, Node::Kind::Literal, ast);
+        has_literal = true;
         return i;
       case Pattern::Kind::Op:
         break;
@@ -81,9 +97,18 @@ struct Lhs {
     nodes[i] = {kind, &ast};
   }
 
+  // The matched root e-node: op, payload and children classes.
+  struct RootNode {
+    Symbol op;
+    Payload payload = 0;
+    std::vector<EClassId> children;
+  };
+
   // Checks what the e-graph pattern could not; returns the attribute
-  // variables' values, or nullopt when the match does not hold.
-  std::optional<Bindings> verify(const TensorEGraph& g, const Subst& s) const {
+  // variables' values, or nullopt when the match does not hold. Gives the
+  // root e-node in `root` when asked.
+  std::optional<Bindings> verify(const TensorEGraph& g, const Subst& s,
+                                 RootNode* root = nullptr) const {
     const egraph::EGraph& eg = g.egraph();
     std::vector<EClassId> cls(pattern.size());
     Bindings bound;
@@ -103,6 +128,7 @@ struct Lhs {
                             : pn.payload.value;
       const auto found = eg.lookup(pn.op, p, kids);
       if (!found) return std::nullopt;
+      if (root && i + 1 == pattern.size()) *root = {pn.op, p, kids};
       cls[i] = *found;
       if (pn.payload.kind == PayloadMatch::Kind::Var &&
           !attrs_match(g, *info.ast, g.analysis().payloads().attrs(p), kids, bound))
@@ -206,17 +232,30 @@ class TensorSearcher final : public egraph::Searcher {
 // type; counts the matches it refuses.
 class TypedApplier final : public egraph::Applier {
  public:
-  TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g)
-      : lhs_(std::move(lhs)), rhs_(rhs), g_(&g) {}
+  // `stabilizing`: the left side is a worse way to compute the right side;
+  // each applied match marks its root e-node unstable (DESIGN.md decision
+  // 11), so extraction keeps the stable form.
+  TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g,
+               bool stabilizing)
+      : lhs_(std::move(lhs)), rhs_(rhs), g_(&g), stabilizing_(stabilizing) {}
 
-  bool apply(egraph::EGraph&, EClassId root, const Subst& s) override {
+  // True when the e-graph changed: a merge, or new e-nodes (a right side
+  // whose class the analysis already knew, such as a folded constant).
+  bool apply(egraph::EGraph& eg, EClassId root, const Subst& s) override {
     const Lhs::Bindings bound = lhs_->bindings(*g_, s);
-    const auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
+    auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
+    if (built && lhs_->has_literal) built = broadcast_to_class(std::move(*built), root);
     if (!built || built->rep->type() != g_->data(root).type()) {
       ++refused_;
       return false;
     }
-    return g_->egraph().merge(root, add(*built));
+    if (stabilizing_) {
+      Lhs::RootNode node;
+      if (lhs_->verify(*g_, s, &node)) g_->mark_unstable(node.op, node.payload, node.children);
+    }
+    const std::uint64_t before = eg.version();
+    eg.merge(root, add(*built));
+    return eg.version() != before;
   }
   std::string to_string() const override { return rules::to_string(rhs_); }
   std::size_t refused() const { return refused_; }
@@ -229,6 +268,33 @@ class TypedApplier final : public egraph::Applier {
     std::optional<EClassId> eclass;  // a variable's class
     std::vector<Built> children;
   };
+
+  // A literal of the left side matches a uniform class of any static shape,
+  // which may broadcast the other operands: `(add ?x 1)` with a (2, 4) one
+  // and ?x of shape (4). The right side then has the operands' shape, and
+  // its value broadcast to the class's shape is the class's value.
+  Built broadcast_to_class(Built b, EClassId root) const {
+    const ops::Type& want = g_->data(root).type();
+    if (b.rep->type() == want || b.rep->is_tuple() ||
+        !std::holds_alternative<ops::TensorType>(want))
+      return b;
+    const ops::TensorType& to = std::get<ops::TensorType>(want);
+    const ops::TensorType& from = b.rep->tensor_type();
+    if (!to.is_static() || from.dtype != to.dtype || from.rank() > to.rank()) return b;
+    for (int i = 1; i <= from.rank(); ++i) {
+      const auto d = from.dims[from.dims.size() - i];
+      if (d != 1 && d != to.dims[to.dims.size() - i]) return b;
+    }
+    Built out{nullptr, nullptr, std::nullopt, {}};
+    try {
+      out.rep = ops::Term::make(ops::OpKind::BroadcastTo,
+                                ops::Attrs{{ops::AttrKey::Shape, ops::IntList(to.dims)}}, {b.rep});
+    } catch (const ops::TypeError&) {
+      return b;
+    }
+    out.children.push_back(std::move(b));
+    return out;
+  }
 
   // Types `p`; a literal takes the dtype of `sibling_dtype`'s operand (or of
   // the matched class at the root).
@@ -273,14 +339,22 @@ class TypedApplier final : public egraph::Applier {
       }
       reps.push_back(b.children[i].rep);
     }
-    ops::Attrs attrs;
-    for (const AttrPattern& a : p.attrs) attrs.set(a.key, a.is_var() ? bound.at(a.var) : a.value);
-    try {
-      b.rep = ops::Term::make(p.op, std::move(attrs), std::move(reps));
-    } catch (const ops::TypeError&) {
-      return std::nullopt;
+    // An attribute variable may have been bound by an op storing an axis
+    // list (`sum`) and be used by one taking a single axis (`softmax`), or
+    // the other way round: a second try converts between the two.
+    for (const bool convert : {false, true}) {
+      ops::Attrs attrs;
+      for (const AttrPattern& a : p.attrs)
+        attrs.set(a.key, !a.is_var() ? a.value
+                         : convert   ? other_axis_form(bound.at(a.var))
+                                     : bound.at(a.var));
+      try {
+        b.rep = ops::Term::make(p.op, std::move(attrs), reps);
+        return b;
+      } catch (const ops::TypeError&) {
+      }
     }
-    return b;
+    return std::nullopt;
   }
 
   EClassId add(const Built& b) const {
@@ -294,6 +368,7 @@ class TypedApplier final : public egraph::Applier {
   std::shared_ptr<const Lhs> lhs_;
   const Pattern& rhs_;
   TensorEGraph* g_;
+  bool stabilizing_ = false;
   std::size_t refused_ = 0;
 };
 
@@ -318,19 +393,64 @@ egraph::Condition make_condition(std::vector<Condition> conditions, const Tensor
   };
 }
 
+// The left side with the operands of its commutative nodes in every order,
+// `p` first, each distinct pattern once.
+std::vector<Pattern> commuted_variants(const Pattern& p) {
+  if (!p.is_op()) return {p};
+  std::vector<Pattern> out{p};
+  for (std::size_t i = 0; i < p.children.size(); ++i) {
+    std::vector<Pattern> next;
+    for (const Pattern& base : out)
+      for (const Pattern& c : commuted_variants(p.children[i])) {
+        Pattern v = base;
+        v.children[i] = c;
+        next.push_back(std::move(v));
+      }
+    out = std::move(next);
+  }
+  if (ops::is_commutative(p.op) && p.children.size() == 2) {
+    const std::size_t n = out.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      Pattern v = out[i];
+      std::swap(v.children[0], v.children[1]);
+      out.push_back(std::move(v));
+    }
+  }
+  std::vector<Pattern> distinct;
+  std::vector<std::string> seen;
+  for (Pattern& v : out) {
+    std::string text = to_string(v);
+    if (std::ranges::find(seen, text) != seen.end()) continue;
+    seen.push_back(std::move(text));
+    distinct.push_back(std::move(v));
+  }
+  return distinct;
+}
+
 }  // namespace
 
 LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
   for (const Rewrite& r : program.rewrites()) {
+    // One e-graph rewrite per (commuted) left side: NAME, NAME#1, NAME#2...
     auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
-      auto lhs = std::make_shared<const Lhs>(from, g);
-      auto searcher = std::make_shared<TensorSearcher>(lhs, g, rules::to_string(from));
-      auto applier = std::make_shared<TypedApplier>(lhs, to, g);
-      egraph::Rewrite rw(name, searcher, applier);
-      if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
-      rewrites_.push_back(std::move(rw));
-      rulesets_.push_back(r.ruleset);
-      appliers_.push_back(applier);
+      std::vector<std::shared_ptr<const Lhs>> sides;
+      if (r.commutative)
+        for (Pattern& v : commuted_variants(from))
+          sides.push_back(std::make_shared<const Lhs>(std::make_unique<Pattern>(std::move(v)), g));
+      else
+        sides.push_back(std::make_shared<const Lhs>(from, g));
+      for (std::size_t k = 0; k < sides.size(); ++k) {
+        const auto& lhs = sides[k];
+        const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
+        auto searcher = std::make_shared<TensorSearcher>(lhs, g, rules::to_string(ast));
+        auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
+        egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
+        if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
+        rewrites_.push_back(std::move(rw));
+        rulesets_.push_back(r.ruleset);
+        rule_names_.push_back(name);
+        appliers_.push_back(applier);
+      }
     };
     add_direction(r.name, r.lhs, r.rhs);
     if (r.bidirectional) add_direction(r.name + "-rev", r.rhs, r.lhs);
@@ -340,6 +460,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
     if (!builtin) throw std::logic_error("rule program uses unknown applier " + u.applier);
     rewrites_.push_back(builtin->make(g));
     rulesets_.push_back(u.ruleset);
+    rule_names_.push_back(rewrites_.back().name());
     appliers_.push_back(nullptr);
   }
 }

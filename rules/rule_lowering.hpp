@@ -22,11 +22,17 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eqsat::rules {
 
 class TypedApplier;
+
+// Rewrites of this rule set are stabilizations: an applied match marks the
+// left side's root e-node unstable, and extraction never prefers it to the
+// stable form in its class (DESIGN.md decision 11).
+inline constexpr std::string_view kStabilizeRuleset = "stabilize";
 
 class LoweredRules {
  public:
@@ -38,6 +44,10 @@ class LoweredRules {
   const std::vector<egraph::Rewrite>& rewrites() const { return rewrites_; }
   // Rule set of rewrites()[i].
   const std::string& ruleset(std::size_t i) const { return rulesets_[i]; }
+  // The rule rewrites()[i] comes from: NAME, NAME-rev for a birewrite's
+  // reverse, NAME for every commuted left side of a `:comm` rule (whose
+  // rewrites are NAME, NAME#1, ...), the applier's name for a `use`.
+  const std::string& rule_name(std::size_t i) const { return rule_names_[i]; }
   // The rewrites of the named rule sets, in program order.
   std::vector<const egraph::Rewrite*> select(std::span<const std::string> rulesets) const;
   // Matches of rewrites()[i] refused so far: an ill-typed right side, or one
@@ -47,6 +57,7 @@ class LoweredRules {
  private:
   std::vector<egraph::Rewrite> rewrites_;
   std::vector<std::string> rulesets_;
+  std::vector<std::string> rule_names_;
   std::vector<std::shared_ptr<TypedApplier>> appliers_;
 };
 

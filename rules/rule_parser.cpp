@@ -120,6 +120,9 @@ class RuleParser {
 
   void add_source(const RuleSource& source) {
     files_.push_back(source.file);
+    default_ruleset_ = source.default_ruleset;
+    if (!program_.has_ruleset(default_ruleset_))
+      program_.rulesets_.push_back({default_ruleset_, {}});
     std::vector<SExpr> forms;
     try {
       forms = ops::read_sexprs(source.text, source.file);
@@ -182,7 +185,7 @@ class RuleParser {
     const SExpr& name = e.items[1];
     for (auto& set : program_.rulesets_) {
       if (set.name != name.text) continue;
-      if (set.where.line == 0) {  // `default` may be declared explicitly
+      if (set.where.line == 0) {  // `default` and `user` may be declared explicitly
         set.where = name.where;
         return;
       }
@@ -212,7 +215,7 @@ class RuleParser {
     Rewrite r;
     r.bidirectional = bidirectional;
     r.where = e.where;
-    r.ruleset = "default";
+    r.ruleset = default_ruleset_;
     const SExpr& name = e.items[1];
     if (!name.is_symbol() || is_variable(name))
       error(name, fmt::format("{} name must be a symbol, got {}", what, name.describe()));
@@ -227,9 +230,15 @@ class RuleParser {
                                 what, r.name));
         continue;
       }
+      if (item.text == "comm") {
+        if (r.commutative) error(item, ":comm given twice");
+        r.commutative = true;
+        continue;
+      }
       if (item.text != "when" && item.text != "ruleset" && item.text != "domain") {
-        error(item, fmt::format("unknown {} option :{} (expected :when, :ruleset or :domain)", what,
-                                item.text));
+        error(item,
+              fmt::format("unknown {} option :{} (expected :when, :ruleset, :domain or :comm)",
+                          what, item.text));
         if (i + 1 < e.items.size() && !e.items[i + 1].is_keyword()) ++i;  // its value
         continue;
       }
@@ -483,7 +492,7 @@ class RuleParser {
     if (e.items.size() < 2 || !e.items[1].is_symbol() || is_variable(e.items[1]))
       return error(e, "use takes an applier name: (use NAME :ruleset SET)");
     const SExpr& name = e.items[1];
-    Use u{name.text, "default", e.where};
+    Use u{name.text, default_ruleset_, e.where};
     bool ok = true;
     if (std::ranges::find(appliers_, name.text) == appliers_.end()) {
       error(name, fmt::format("unknown applier '{}'", name.text));
@@ -586,6 +595,7 @@ class RuleParser {
   std::vector<std::pair<std::string, SourceLocation>> rule_names_;
   std::vector<std::pair<std::string, SourceLocation>> ruleset_refs_;
   bool have_schedule_ = false;
+  std::string default_ruleset_ = "default";  // of the file being read
 };
 
 const Rewrite* RuleProgram::find_rewrite(std::string_view name) const {
@@ -605,20 +615,28 @@ RuleProgram parse_rules(std::span<const RuleSource> sources,
   return parser.finish();
 }
 
-RuleProgram parse_rule_files(std::span<const std::string> paths,
-                             std::span<const std::string> appliers) {
+RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const std::string> appliers,
+                             std::span<const RuleSource> before) {
   RuleParser parser(appliers);
-  for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
+  for (const auto& source : before) parser.add_source(source);
+  for (const auto& file : files) {
+    std::ifstream in(file.path, std::ios::binary);
     if (!in) {
-      parser.add_error({path, 0, 0}, "cannot read file");
+      parser.add_error({file.path, 0, 0}, "cannot read file");
       continue;
     }
     std::stringstream buffer;
     buffer << in.rdbuf();
-    parser.add_source({path, buffer.str()});
+    parser.add_source({file.path, buffer.str(), file.default_ruleset});
   }
   return parser.finish();
+}
+
+RuleProgram parse_rule_files(std::span<const std::string> paths,
+                             std::span<const std::string> appliers) {
+  std::vector<RuleFile> files;
+  for (const auto& p : paths) files.push_back({p, "default"});
+  return parse_rule_files(files, appliers);
 }
 
 }  // namespace eqsat::rules

@@ -13,9 +13,18 @@
 namespace eqsat::rules {
 
 // The text of one rule file and the name diagnostics give it.
+// Rewrites and uses without `:ruleset` join `default_ruleset`, declared
+// implicitly (a user's files loaded with the shipped ones use `user`).
 struct RuleSource {
   std::string file;
   std::string text;
+  std::string default_ruleset = "default";
+};
+
+// A rule file on disk and the rule set its rules without `:ruleset` join.
+struct RuleFile {
+  std::string path;
+  std::string default_ruleset = "default";
 };
 
 // Parses and checks `sources` together: rule names are unique across them,
@@ -28,5 +37,8 @@ RuleProgram parse_rules(std::span<const RuleSource> sources,
 // The same for files on disk; an unreadable file is an error like any other.
 RuleProgram parse_rule_files(std::span<const std::string> paths,
                              std::span<const std::string> appliers = {});
+RuleProgram parse_rule_files(std::span<const RuleFile> files,
+                             std::span<const std::string> appliers = {},
+                             std::span<const RuleSource> before = {});
 
 }  // namespace eqsat::rules

@@ -93,6 +93,8 @@ std::optional<double> unary(OpKind kind, T x) {
         return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
       case OpKind::Softplus:
         return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+      case OpKind::Log1mexp:
+        return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
       case OpKind::Floor:
         return std::floor(x);
       case OpKind::Ceil:
@@ -153,6 +155,10 @@ std::optional<double> arith(OpKind kind, T a, T b) {
         return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
       case OpKind::Minimum:
         return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
+      case OpKind::Logaddexp:
+        if (a == b) return a + T(0.6931471805599453);
+        if (std::isnan(a) || std::isnan(b)) return a + b;
+        return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
       default:
         return std::nullopt;
     }

@@ -3,6 +3,7 @@
 #include "op_symbols.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace eqsat::rules {
 
@@ -84,6 +85,39 @@ std::optional<EClassId> add_scan(TensorEGraph& g, const ops::Attrs& base, const 
   ops::Attrs attrs = base;
   attrs.set(ops::AttrKey::Scan, spec);
   return g.add_op(OpKind::Scan, std::move(attrs), operands);
+}
+
+namespace {
+
+class Renamer {
+ public:
+  explicit Renamer(std::span<const std::int64_t> new_slot) : new_slot_(new_slot) {}
+
+  TermRef operator()(TermRef t) {
+    if (t->free_nominals().empty()) return t;
+    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
+    TermRef out;
+    if (t->kind() == OpKind::Nominal) {
+      const auto slot = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
+      out = ops::Term::nominal(new_slot_[static_cast<std::size_t>(slot)], t->tensor_type());
+    } else {
+      std::vector<TermRef> kids;
+      for (TermRef o : t->operands()) kids.push_back((*this)(o));
+      out = ops::Term::make(t->kind(), t->attrs(), std::move(kids));
+    }
+    memo_.emplace(t, out);
+    return out;
+  }
+
+ private:
+  std::span<const std::int64_t> new_slot_;
+  std::unordered_map<TermRef, TermRef> memo_;
+};
+
+}  // namespace
+
+TermRef rename_nominals(TermRef t, std::span<const std::int64_t> new_slot) {
+  return Renamer(new_slot)(t);
 }
 
 void ScanSearcher::search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const {

@@ -88,6 +88,11 @@ std::optional<egraph::EClassId> add_scan(TensorEGraph& g, const ops::Attrs& base
                                          const ops::ScanSpec& spec,
                                          std::span<const egraph::EClassId> operands);
 
+// `t`, a term of one body level, with each nominal k renamed to
+// nominal(new_slot[k]) (same type). Closed subterms, nested bodies
+// included, are returned as they are.
+ops::TermRef rename_nominals(ops::TermRef t, std::span<const std::int64_t> new_slot);
+
 // Finds every class holding a scan (bodies of other loops included).
 class ScanSearcher final : public egraph::Searcher {
  public:

@@ -272,6 +272,21 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
 
 void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
   const TensorData& d = data(c);
+  if (d.is_tensor() && d.uniform && d.tensor_type().rank() > 0 && d.tensor_type().is_static()) {
+    // One canonical form for every uniform array of static shape (ones_like,
+    // zeros, full, uniform constants...): a scalar broadcast to the shape.
+    // A dense constant is hidden, so it is never extracted nor printed.
+    const ops::TensorType t = d.tensor_type();
+    const ops::TermRef scalar = ops::Term::scalar(t.dtype, *d.uniform);
+    const egraph::EClassId s =
+        g.add(op_symbol(OpKind::Const), payloads_.intern(scalar->attrs()), {});
+    const ops::TermRef b = ops::Term::make(
+        OpKind::BroadcastTo, ops::Attrs{{ops::AttrKey::Shape, ops::IntList(t.dims)}}, {scalar});
+    g.merge(c, g.add(op_symbol(OpKind::BroadcastTo), payloads_.intern(b->attrs()), {s}));
+    const egraph::Symbol constant = op_symbol(OpKind::Const);
+    g.prune(c, [&](const egraph::ENodeRef& n) { return n.op != constant; });
+    return;
+  }
   if (!d.value || d.rep->kind() == OpKind::Const) return;
   const egraph::Payload p = payloads_.intern(ops::Attrs{{ops::AttrKey::Value, *d.value}});
   const egraph::EClassId k = g.add(op_symbol(OpKind::Const), p, {});

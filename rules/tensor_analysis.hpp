@@ -29,8 +29,8 @@
 
 namespace eqsat::rules {
 
-// Constant values of at most this many elements are materialized (a uniform
-// class of static shape gets a `const` e-node).
+// Constant values of at most this many elements are known to the analysis
+// (and a class of such a non-uniform value gets a `const` e-node).
 inline constexpr std::int64_t kMaxFoldedElements = 1024;
 
 struct TensorData {
@@ -55,7 +55,9 @@ class TensorAnalysis : public egraph::AnalysisOf<TensorAnalysis, TensorData> {
 
   TensorData make(const egraph::EGraph& g, const egraph::ENodeRef& n);
   egraph::DidMerge merge(TensorData& a, TensorData b);
-  // Adds a `const` e-node to a class whose small value became known.
+  // Adds a `const` e-node to a class whose small value became known; a
+  // uniform class of static rank >= 1 gets `(broadcast_to SCALAR :shape S)`
+  // instead and its dense `const` e-nodes are hidden.
   void modify(egraph::EGraph& g, egraph::EClassId c);
 
  private:

@@ -67,6 +67,39 @@ std::optional<EClassId> TensorEGraph::add_op(ops::OpKind kind, ops::Attrs attrs,
   return g_.add(op_symbol(kind), p, children);
 }
 
+void TensorEGraph::mark_unstable(egraph::Symbol op, egraph::Payload payload,
+                                 std::span<const EClassId> children) {
+  marks_.push_back({op, payload, {children.begin(), children.end()}});
+  marks_version_ = ~std::uint64_t{0};
+}
+
+bool TensorEGraph::marked(egraph::Symbol op, egraph::Payload p,
+                          std::span<const EClassId> kids) const {
+  if (marks_.empty()) return false;
+  auto key = [&](egraph::Symbol o, egraph::Payload q, std::span<const EClassId> cs) {
+    std::vector<std::uint32_t> ids;
+    for (EClassId k : cs) ids.push_back(static_cast<std::uint32_t>(g_.find(k).index()));
+    return std::tuple(o.id(), q, std::move(ids));
+  };
+  if (marks_version_ != g_.version()) {
+    marked_.clear();
+    for (const Mark& m : marks_) marked_.insert(key(m.op, m.payload, m.children));
+    marks_version_ = g_.version();
+  }
+  return marked_.contains(key(op, p, kids));
+}
+
+bool TensorEGraph::unstable(egraph::ENodeId n) const {
+  return marked(g_.op(n), g_.payload(n), g_.children(n));
+}
+
+bool TensorEGraph::unstable(ops::TermRef t) {
+  if (marks_.empty() || !loaded_.contains(t)) return false;
+  std::vector<EClassId> kids;
+  for (ops::TermRef o : t->operands()) kids.push_back(add_term(o));
+  return marked(op_symbol(t->kind()), analysis().payloads().intern(t->attrs()), kids);
+}
+
 ops::OpKind TensorEGraph::kind(egraph::ENodeId n) const {
   return *op_of_symbol(g_.op(n));
 }

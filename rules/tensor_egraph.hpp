@@ -15,10 +15,14 @@
 #include "egraph/egraph.hpp"
 #include "ops/term.hpp"
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
+#include <vector>
 
 namespace eqsat::rules {
 
@@ -42,6 +46,19 @@ class TensorEGraph {
                                          std::span<const egraph::EClassId> children,
                                          std::string* error = nullptr);
 
+  // Marks the e-node (op, payload, children) as unstable: a stabilizing
+  // rewrite put a better way to compute its value in its class (DESIGN.md
+  // decision 11). Extraction then avoids it whatever sharing would save.
+  void mark_unstable(egraph::Symbol op, egraph::Payload payload,
+                     std::span<const egraph::EClassId> children);
+  // Whether e-node n is (after merges: equals) a marked one. Call on a
+  // clean e-graph.
+  bool unstable(egraph::ENodeId n) const;
+  // Whether the e-node of an added term is marked (false for a term not in
+  // the e-graph).
+  bool unstable(ops::TermRef t);
+  bool has_unstable() const { return !marks_.empty(); }
+
   const TensorData& data(egraph::EClassId c) const { return analysis().data(c); }
   const ops::Type& type(egraph::EClassId c) const { return data(c).type(); }
   ops::OpKind kind(egraph::ENodeId n) const;
@@ -50,6 +67,17 @@ class TensorEGraph {
  private:
   egraph::EGraph g_;
   std::unordered_map<ops::TermRef, egraph::EClassId> loaded_;
+  // Marked e-nodes as (op, payload, children) at marking time; looked up
+  // canonicalized, through a set rebuilt when the e-graph changed.
+  struct Mark {
+    egraph::Symbol op;
+    egraph::Payload payload;
+    std::vector<egraph::EClassId> children;
+  };
+  std::vector<Mark> marks_;
+  bool marked(egraph::Symbol op, egraph::Payload p, std::span<const egraph::EClassId> kids) const;
+  mutable std::uint64_t marks_version_ = ~std::uint64_t{0};
+  mutable std::set<std::tuple<std::uint32_t, egraph::Payload, std::vector<std::uint32_t>>> marked_;
 };
 
 }  // namespace eqsat::rules

@@ -35,9 +35,12 @@ int run_extract(const ExtractOptions& options) {
     }
     return kUserError;
   }
-  for (const std::string& root : graph.unknown_roots) {
-    std::cerr << options.file << ": warning: root e-class " << nlohmann::json(root).dump()
-              << " names no class; ignored\n";
+  if (!graph.unknown_roots.empty()) {
+    for (const std::string& root : graph.unknown_roots) {
+      std::cerr << options.file << ": error: root e-class " << nlohmann::json(root).dump()
+                << " names no class\n";
+    }
+    return kUserError;
   }
   Extraction extraction;
   try {

@@ -1,10 +1,13 @@
-// `eqsat optimize GRAPH [--rules FILE]... [--report FILE.json] [-o OUT.eg]`:
-// loads a graph into the tensor e-graph, runs the schedule of the shipped
-// rules (or of the given rule files), extracts the cheapest equivalent graph
+// `eqsat optimize GRAPH [--rules FILE]... [--no-default-rules] [--trust-rules]
+// [--report FILE.json] [-o OUT.eg]`: loads a graph into the tensor e-graph,
+// runs the schedule of the shipped rules plus the given rule files (only
+// those with --no-default-rules; a user's rewrite failing check-rules' quick
+// numeric check is a warning unless --trust-rules), extracts the cheapest equivalent graph
 // with the backend's cost model and prints it as a valid `.eg` file (to
 // OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json.
 #include "command.hpp"
 
+#include "backend/cost_profile.hpp"
 #include "egraph/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
@@ -23,9 +26,12 @@ namespace {
 struct OptimizeArgs {
   std::string graph;
   std::vector<std::string> rules;
+  bool no_default_rules = false;
+  bool trust_rules = false;
   std::string report;
   std::string out;
   std::string extractor = "greedy-dag";
+  std::string cost_profile;
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -41,7 +47,10 @@ int run_optimize(const OptimizeArgs& args) {
   rules::RuleProgram program = [&] {
     try {
       graph = ops::parse_graph_file(args.graph);
-      return args.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(args.rules);
+      rules::LoadedRules loaded =
+          rules::load_rules({args.rules, !args.no_default_rules, !args.trust_rules});
+      for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+      return std::move(loaded.program);
     } catch (const ops::DiagnosticError& e) {
       std::cerr << e.what() << "\n";
       throw;
@@ -49,6 +58,12 @@ int run_optimize(const OptimizeArgs& args) {
   }();
   rules::OptimizeOptions options;
   options.extractor = *egraph::parse_extractor(args.extractor);
+  try {
+    options.weights = backend::cost_weights_for(args.cost_profile);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUserError;
+  }
   rules::OptimizeReport report;
   ops::Graph best;
   try {
@@ -74,11 +89,17 @@ void add_optimize_command(CLI::App& app, Action& action) {
       "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
   cmd->add_option("--rules", args->rules,
-                  "a rule file (.rules); repeatable; default: the shipped rule sets");
+                  "a rule file (.rules) added to the shipped rule sets; repeatable");
+  cmd->add_flag("--no-default-rules", args->no_default_rules,
+                "use only the --rules files, not the shipped rule sets");
+  cmd->add_flag("--trust-rules", args->trust_rules,
+                "skip the quick numeric check of the --rules files' rewrites");
   cmd->add_option("--report", args->report, "write the JSON report to this file");
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
   cmd->add_option("--extractor", args->extractor, "bottom-up, greedy-dag (default) or ilp")
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
+  cmd->add_option("--cost-profile", args->cost_profile,
+                  "the cost model's weights (a profile from `eqsat calibrate`)");
   cmd->callback([args, &action] {
     action = [args] {
       try {

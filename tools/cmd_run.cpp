@@ -1,13 +1,14 @@
 // `eqsat run GRAPH [--input NAME=FILE.npy]... [--random SEED] [--out DIR]
-// [--rules FILE]... [--no-opt]`: parses a graph, compiles it for the CPU
-// executor and runs it; prints each output's type and a summary (min, mean,
-// max; for bools the number of true elements) and writes DIR/NAME.npy per
-// output. `--random SEED` fills the inputs not given with reproducible
-// values: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3}, bools
-// fair coins, unknown dimensions 8. The graph is first optimized with the
-// shipped rules (or the `--rules` files); `--no-opt` runs it as written.
+// [--rules FILE]... [--no-default-rules] [--trust-rules] [--no-opt]`: parses a graph, compiles it
+// for the CPU executor and runs it; prints each output's type and a summary (min, mean, max; for
+// bools the number of true elements) and writes DIR/NAME.npy per output. `--random SEED` fills the
+// inputs not given with reproducible values: floats uniform in [0, 1), integers uniform in {0, 1,
+// 2, 3}, bools fair coins, unknown dimensions 8. The graph is first optimized with the shipped
+// rules plus the `--rules` files (see cmd_optimize.cpp); `--no-opt` runs it as written.
 #include "command.hpp"
+#include "run_inputs.hpp"
 
+#include "backend/cost_profile.hpp"
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
@@ -21,7 +22,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <random>
 
 namespace eqsat::tools {
 
@@ -33,29 +33,11 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   std::string out_dir;
   std::vector<std::string> rules;
+  bool no_default_rules = false;
+  bool trust_rules = false;
   bool no_opt = false;
+  std::string cost_profile;
 };
-
-// A reproducible array of `type` (unknown dims 8) drawn from `rng`.
-ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
-  ops::Dims shape = type.dims;
-  for (auto& d : shape)
-    if (d == ops::kUnknownDim) d = 8;
-  ops::Array a(type.dtype, shape);
-  ops::visit_dtype(type.dtype, [&]<class T>(std::type_identity<T>) {
-    T* p = a.data<T>();
-    for (std::int64_t i = 0; i < a.size(); ++i) {
-      const std::uint64_t r = rng();
-      if constexpr (std::is_same_v<T, bool>)
-        p[i] = (r >> 63) != 0;
-      else if constexpr (std::is_integral_v<T>)
-        p[i] = static_cast<T>(r >> 62);
-      else
-        p[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53);
-    }
-  });
-  return a;
-}
 
 std::string summary(const ops::Array& a) {
   if (a.size() == 0) return "empty";
@@ -90,48 +72,22 @@ std::string summary(const ops::Array& a) {
 ops::Graph graph_to_run(const RunOptions& o) {
   ops::Graph written = ops::parse_graph_file(o.graph);
   if (o.no_opt) return written;
-  const rules::RuleProgram program =
-      o.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(o.rules);
-  ops::Graph best = rules::optimize(written, program);
+  const rules::LoadedRules loaded =
+      rules::load_rules({o.rules, !o.no_default_rules, !o.trust_rules});
+  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+  rules::OptimizeOptions options;
+  options.weights = backend::cost_weights_for(o.cost_profile);
+  ops::Graph best = rules::optimize(written, loaded.program, nullptr, options);
   best.locations.merge(written.locations);
   return best;
 }
 
 int run(const RunOptions& o) {
   const ops::Graph graph = graph_to_run(o);
-  std::vector<std::optional<ops::Array>> values(graph.inputs.size());
-  auto input_index = [&](const std::string& name) -> std::optional<std::size_t> {
-    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
-      if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == name) return i;
-    return std::nullopt;
-  };
-  for (const std::string& spec : o.inputs) {
-    const auto eq = spec.find('=');
-    const std::string name = spec.substr(0, eq);
-    const auto i = input_index(name);
-    if (!i) {
-      std::cerr << fmt::format("error: --input {}: the graph has no input named {}\n", spec, name);
-      return kUserError;
-    }
-    values[*i] = ops::read_npy(spec.substr(eq + 1));
-  }
-  std::mt19937_64 rng(o.seed.value_or(0));
-  std::vector<ops::Array> inputs;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!values[i]) {
-      const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
-      if (!o.seed) {
-        std::cerr << fmt::format(
-            "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name,
-            name);
-        return kUserError;
-      }
-      values[i] = random_array(graph.inputs[i]->tensor_type(), rng);
-    }
-    inputs.push_back(*values[i]);
-  }
+  std::optional<std::vector<ops::Array>> inputs = gather_inputs(graph, o.inputs, o.seed);
+  if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
-  const std::vector<ops::Array> outputs = program.run(std::move(inputs));
+  const std::vector<ops::Array> outputs = program.run(std::move(*inputs));
   if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string& name = program.output_names()[i];
@@ -155,8 +111,15 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--random", o->seed,
                   "fill missing inputs with reproducible random values (unknown dims: 8)");
   cmd->add_option("--out", o->out_dir, "write DIR/NAME.npy for each output");
-  cmd->add_option("--rules", o->rules, "rule files for the optimizer (repeatable)");
+  cmd->add_option("--rules", o->rules,
+                  "a rule file added to the shipped rules for the optimizer (repeatable)");
+  cmd->add_flag("--no-default-rules", o->no_default_rules,
+                "optimize with the --rules files only, not the shipped rule sets");
+  cmd->add_flag("--trust-rules", o->trust_rules,
+                "skip the quick numeric check of the --rules files' rewrites");
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
+  cmd->add_option("--cost-profile", o->cost_profile,
+                  "the cost model's weights (a profile from `eqsat calibrate`)");
   cmd->callback([o, &action] {
     action = [o] {
       try {
@@ -166,6 +129,8 @@ void add_run_command(CLI::App& app, Action& action) {
       } catch (const backend::RuntimeError& e) {
         std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
       } catch (const std::filesystem::filesystem_error& e) {
+        std::cerr << "error: " << e.what() << "\n";
+      } catch (const std::runtime_error& e) {  // an unreadable cost profile
         std::cerr << "error: " << e.what() << "\n";
       }
       return static_cast<int>(kUserError);

@@ -6,7 +6,8 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libboost-graph-dev libeigen3-dev catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
-  python3-numpy python3-numexpr
+  libsleef-dev libopenblas-dev
+  python3-numpy python3-numexpr python3-threadpoolctl python3-dev pybind11-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   using namespace eqsat::tools;
   CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   Action action;
   add_registered_commands(app, action);
   try {

@@ -85,7 +85,7 @@ TEST_CASE("a value read twice or an output ends a fused group") {
   }
 }
 
-TEST_CASE("fused groups fall back to op by op when shapes broadcast at run time") {
+TEST_CASE("a row-repeated leaf joins the fused pass and a mismatch falls back op by op") {
   TermRef x = input("x", kF64, {kAny, kAny});
   TermRef r = input("r", kF64, {kAny});
   TermRef y = op(OpKind::Sqrt, {op(OpKind::Mul, {op(OpKind::Abs, {x}), op(OpKind::Exp, {r})})});
@@ -174,4 +174,88 @@ TEST_CASE("outputs own their buffers: an input, a view of it, a constant, a repe
   CHECK(xv.element(0) == 0);
   CHECK(k->const_value()->element(0) == 7);
   CHECK(values(out[1]) == values(out[3]));
+}
+
+namespace {
+
+// The same graph with every intermediate value an output: nothing fuses,
+// so the last output is the op-by-op result.
+ops::Graph unfused(std::vector<TermRef> inputs, TermRef root) {
+  std::vector<TermRef> all;
+  std::vector<TermRef> todo{root};
+  while (!todo.empty()) {
+    TermRef t = todo.back();
+    todo.pop_back();
+    if (t->kind() == OpKind::Input || t->kind() == OpKind::Const ||
+        std::ranges::find(all, t) != all.end())
+      continue;
+    all.push_back(t);
+    for (TermRef o : t->operands()) todo.push_back(o);
+  }
+  std::ranges::reverse(all);
+  all.push_back(root);
+  return graph(std::move(inputs), all);
+}
+
+ops::Attrs axis(std::int64_t a, bool keepdims) {
+  return {{AttrKey::Axis, ops::IntList{a}}, {AttrKey::Keepdims, keepdims}};
+}
+
+}  // namespace
+
+TEST_CASE("row broadcasts fuse: a per-row [N 1] leaf and a repeated [C] row") {
+  // relu(x - m + bias) * 2 with m of shape (N 1), bias of shape (C).
+  TermRef x = input("x", kF64, {kAny, kAny});
+  TermRef m = input("m", kF64, {kAny, 1});
+  TermRef bias = input("bias", kF64, {kAny});
+  TermRef y =
+      op(OpKind::Mul,
+         {op(OpKind::Maximum, {op(OpKind::Add, {op(OpKind::Sub, {x, m}), bias}), f64(0)}), f64(2)});
+  backend::Program p = backend::compile(graph({x, m, bias}, {y}));
+  CHECK(p.num_instructions() == 1);
+  for (auto [rows, cols] : {std::pair{3, 5}, {70, 1030}, {1, 2000}}) {
+    const ops::Array xv = ramp({rows, cols}, 2.0), mv = ramp({rows, 1}, 1.0),
+                     bv = ramp({cols}, 0.5);
+    const ops::Array got = p.run({xv, mv, bv})[0];
+    const auto all = backend::compile(unfused({x, m, bias}, y)).run({xv, mv, bv});
+    CHECK(test::compare_arrays(got, all.back(), 0) == "");
+  }
+}
+
+TEST_CASE("a reduction over trailing axes fuses with the elementwise work feeding it") {
+  // sum(exp(x - max(x))) per row: the max, then one fused pass.
+  TermRef x = input("x", kF64, {kAny, kAny});
+  TermRef mx = op(OpKind::Max, {x}, axis(1, true));
+  TermRef y = op(OpKind::Sum, {op(OpKind::Exp, {op(OpKind::Sub, {x, mx})})}, axis(1, false));
+  backend::Program p = backend::compile(graph({x}, {y}));
+  CHECK(p.num_instructions() == 2);
+  for (auto [rows, cols] : {std::pair{4, 7}, {3, 1500}, {1, 100000}}) {
+    const ops::Array xv = ramp({rows, cols}, 4.0);
+    const ops::Array got = p.run({xv})[0];
+    REQUIRE(got.shape() == ops::Dims{rows});
+    // Bit for bit the unfused reduction (the same block order).
+    const auto all = backend::compile(unfused({x}, y)).run({xv});
+    CHECK(test::compare_arrays(got, all.back(), 0) == "");
+    for (std::int64_t r = 0; r < rows; ++r) {
+      double top = -INFINITY, total = 0;
+      for (std::int64_t c = 0; c < cols; ++c) top = std::max(top, xv.element(r * cols + c));
+      for (std::int64_t c = 0; c < cols; ++c) total += std::exp(xv.element(r * cols + c) - top);
+      CHECK(got.element(r) == Approx(total));
+    }
+  }
+}
+
+TEST_CASE("fused mean max min and prod keep dims and match the unfused kernels") {
+  TermRef x = input("x", kF64, {kAny, kAny, kAny});
+  for (OpKind kind : {OpKind::Mean, OpKind::Max, OpKind::Min, OpKind::Prod}) {
+    ops::Attrs attrs = {{AttrKey::Axis, ops::IntList{1, 2}}, {AttrKey::Keepdims, true}};
+    TermRef y = op(kind, {op(OpKind::Cos, {op(OpKind::Mul, {x, f64(0.3)})})}, attrs);
+    backend::Program p = backend::compile(graph({x}, {y}));
+    CHECK(p.num_instructions() == 1);
+    const ops::Array xv = ramp({3, 20, 40}, 2.0);
+    const ops::Array got = p.run({xv})[0];
+    CHECK(got.shape() == ops::Dims{3, 1, 1});
+    const auto all = backend::compile(unfused({x}, y)).run({xv});
+    CHECK(test::compare_arrays(got, all.back(), 0) == "");
+  }
 }

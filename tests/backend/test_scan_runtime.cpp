@@ -268,3 +268,59 @@ TEST_CASE("a def with several outputs is a tuple read with get") {
   CHECK(out[0].element(0) == 9);
   CHECK(out[1].element(0) == -3);
 }
+
+TEST_CASE("a scalar body runs on registers with the bits of the array path") {
+  // x = tanh(a x + b) with a scalar state (register path) and with a
+  // one-element state (the body's program): the same bits, step by step.
+  TermRef x0 = input("x0", kF64);
+  TermRef a = input("a", kF64);
+  TermRef b = input("b", kF64);
+  ops::ScanSpec spec;
+  spec.num_sitsot = 1;
+  spec.num_nonsequences = 2;
+  spec.has_n_steps = true;
+  auto body = [](ops::Dims state) {
+    TermRef x = param(0, kF64, state);
+    return ops::Term::fn(
+        {ty(kF64, state), ty(kF64), ty(kF64)},
+        {op(OpKind::Tanh,
+            {op(OpKind::Add, {op(OpKind::Mul, {param(1, kF64), x}), param(2, kF64)})})});
+  };
+  TermRef scalar = scan(spec, body({}), {i64(1000), x0, a, b});
+  TermRef x1 = op(OpKind::Reshape, {x0}, {{AttrKey::Shape, ops::IntList{1}}});
+  TermRef vector = scan(spec, body({1}), {i64(1000), x1, a, b});
+  const auto out =
+      backend::compile(graph({x0, a, b}, {get(0, scalar), get(0, vector)}))
+          .run({vec({0.3}).reshaped({}), vec({0.9}).reshaped({}), vec({0.1}).reshaped({})});
+  REQUIRE(out[0].size() == 1000);
+  REQUIRE(out[1].size() == 1000);
+  CHECK(values(out[0]) == values(out[1]));
+  double x = 0.3;
+  for (int t = 0; t < 1000; ++t) x = std::tanh(0.9 * x + 0.1);
+  CHECK(out[0].element(999) == Catch::Detail::Approx(x));
+}
+
+TEST_CASE("scalar bodies keep mit-sot taps, sequences and :keep") {
+  // fibonacci-like x[t] = x[t-2] + 0.5 x[t-1] + s[t], last 3 kept, in
+  // f32, against a hand loop.
+  const auto f32 = DType::F32;
+  TermRef init = input("init", f32, {2});
+  TermRef seq = input("seq", f32, {6});
+  ops::ScanSpec spec;
+  spec.sequence_taps = {{0}};
+  spec.mitsot_taps = {{-2, -1}};
+  spec.keep = {3};
+  TermRef body = ops::Term::fn(
+      {ty(f32), ty(f32), ty(f32)},
+      {op(OpKind::Add,
+          {op(OpKind::Add,
+              {param(1, f32), op(OpKind::Mul, {param(2, f32), ops::Term::scalar(f32, 0.5)})}),
+           param(0, f32)})});
+  TermRef s = scan(spec, body, {seq, init});
+  const auto got = values(backend::compile(graph({init, seq}, {get(0, s)}))
+                              .run({vec({1, 2}, f32), vec({0.5, -1, 2, 0.25, 3, -2}, f32)})[0]);
+  std::vector<float> x = {1, 2};
+  const float sv[] = {0.5f, -1, 2, 0.25f, 3, -2};
+  for (int t = 0; t < 6; ++t) x.push_back(x[t] + x[t + 1] * 0.5f + sv[t]);
+  CHECK(got == std::vector<double>{x[5], x[6], x[7]});
+}

@@ -21,9 +21,9 @@ namespace eqsat::egraph::testing {
 // 2..max_classes classes of 1..3 nodes, each with 0..2 children drawn from
 // all classes (self-loops and cycles included), integer costs 0..9 (-5..9
 // with `negative_costs`) so sums are exact, an occasional subsumed node,
-// 1..2 roots.
+// 1..2 roots; with `forbidden`, about one node in four is forbidden.
 inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6,
-                                        bool negative_costs = false) {
+                                        bool negative_costs = false, bool forbidden = false) {
   std::mt19937 rng(seed);
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   ExtractionProblem problem;
@@ -37,9 +37,10 @@ inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6,
       for (int i = 0; i < arity; ++i) {
         children.push_back(ProblemClassId{static_cast<std::uint32_t>(uniform(0, classes - 1))});
       }
-      problem.add_node(ProblemClassId{static_cast<std::uint32_t>(c)},
-                       uniform(negative_costs ? -5 : 0, 9), std::move(children),
-                       uniform(0, 19) == 0);
+      const ProblemNodeId n = problem.add_node(ProblemClassId{static_cast<std::uint32_t>(c)},
+                                               uniform(negative_costs ? -5 : 0, 9),
+                                               std::move(children), uniform(0, 19) == 0);
+      if (forbidden && uniform(0, 3) == 0) problem.forbid(n);
     }
   }
   const int roots = uniform(1, 2);
@@ -49,8 +50,9 @@ inline ExtractionProblem random_problem(std::uint32_t seed, int max_classes = 6,
   return problem;
 }
 
-// The best DAG and tree costs over every choice of one non-subsumed node per
-// class whose graph from the roots is acyclic; nullopt if there is none.
+// The best DAG and tree costs over every choice of one usable node per class
+// (`usable_nodes`: not subsumed, not a forbidden node its class can do
+// without) whose graph from the roots is acyclic; nullopt if there is none.
 struct BruteForce {
   double dag_cost = std::numeric_limits<double>::infinity();
   double tree_cost = std::numeric_limits<double>::infinity();
@@ -59,9 +61,10 @@ struct BruteForce {
 inline std::optional<BruteForce> brute_force(const ExtractionProblem& problem) {
   const std::size_t classes = problem.num_classes();
   std::vector<std::vector<ProblemNodeId>> options(classes);
+  const std::vector<bool> usable = usable_nodes(problem);
   for (std::uint32_t c = 0; c < classes; ++c) {
     for (ProblemNodeId n : problem.nodes_of(ProblemClassId{c})) {
-      if (!problem.node(n).subsumed) options[c].push_back(n);
+      if (usable[n.value]) options[c].push_back(n);
     }
   }
   std::optional<BruteForce> best;
@@ -112,10 +115,11 @@ inline std::optional<BruteForce> brute_force(const ExtractionProblem& problem) {
 }
 
 // Checks every invariant of an Extraction from scratch: choices exactly on
-// the classes reachable from the roots, each a non-subsumed node of its
-// class, an acyclic graph, and the reported DAG and tree costs.
+// the classes reachable from the roots, each a usable node of its class
+// (`usable_nodes`), an acyclic graph, and the reported DAG and tree costs.
 inline void check_extraction(const ExtractionProblem& problem, const Extraction& extraction) {
   REQUIRE(extraction.choices.size() == problem.num_classes());
+  const std::vector<bool> usable = usable_nodes(problem);
   std::vector<int> state(problem.num_classes(), 0);
   std::vector<double> tree(problem.num_classes(), 0.0);
   double dag = 0.0;
@@ -127,6 +131,7 @@ inline void check_extraction(const ExtractionProblem& problem, const Extraction&
     const ProblemNode& node = problem.node(*extraction.choices[c.value]);
     REQUIRE(node.eclass == c);
     REQUIRE_FALSE(node.subsumed);
+    REQUIRE(usable[extraction.choices[c.value]->value]);
     double total = node.cost;
     for (ProblemClassId child : node.children) {
       visit(child);

@@ -57,3 +57,20 @@ TEST_CASE("bottom-up survives tree costs that overflow a double", "[extract_bott
   CHECK(e.dag_cost == 1101.0);
   CHECK(std::isinf(e.tree_cost));
 }
+
+TEST_CASE("bottom-up never takes a forbidden node its class can do without (random problems)",
+          "[extract_bottom_up]") {
+  for (std::uint32_t seed = 0; seed < 300; ++seed) {
+    INFO("seed " << seed);
+    const ExtractionProblem p = t::random_problem(seed, 6, false, true);
+    const auto best = t::brute_force(p);
+    if (!best) {
+      CHECK_THROWS_AS(extract_bottom_up(p), ExtractionError);
+      continue;
+    }
+    const Extraction e = extract_bottom_up(p);
+    t::check_extraction(p, e);
+    CHECK(e.tree_cost == best->tree_cost);
+    CHECK(e.dag_cost >= best->dag_cost);
+  }
+}

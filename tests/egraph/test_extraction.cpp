@@ -107,3 +107,48 @@ TEST_CASE("best-first choices are always acyclic (random problems)", "[extractio
     eqsat::egraph::testing::check_extraction(p, make_extraction(p, choices, 0, false));
   }
 }
+
+TEST_CASE("a forbidden node is usable only where its class needs it", "[extraction]") {
+  ExtractionProblem p;
+  const auto x = p.add_class(), y = p.add_class(), z = p.add_class();
+  const auto unstable = p.add_node(y, 0.0, {x});  // cheaper, but forbidden
+  const auto stable = p.add_node(y, 5.0, {x});
+  const auto leaf = p.add_node(x, 1.0, {});
+  const auto only = p.add_node(z, 1.0, {y});  // z has nothing else: stays usable
+  p.forbid(unstable);
+  p.forbid(only);
+  p.add_root(z);
+  CHECK(p.has_forbidden());
+  const auto usable = usable_nodes(p);
+  CHECK_FALSE(usable[unstable.value]);
+  CHECK(usable[stable.value]);
+  CHECK(usable[leaf.value]);
+  CHECK(usable[only.value]);
+}
+
+TEST_CASE("forbidding nodes never changes which classes have a term (random problems)",
+          "[extraction]") {
+  for (std::uint32_t seed = 0; seed < 500; ++seed) {
+    INFO("seed " << seed);
+    const ExtractionProblem p = random_problem(seed, 8, false, true);
+    const std::vector<std::optional<ProblemNodeId>> none(p.num_classes());
+    const auto with = acyclic_choices(p, none, node_costs(p));
+    // The same problem with nothing forbidden.
+    ExtractionProblem plain;
+    for (std::size_t c = 0; c < p.num_classes(); ++c) plain.add_class();
+    for (std::uint32_t n = 0; n < p.num_nodes(); ++n) {
+      const ProblemNode& node = p.node(ProblemNodeId{n});
+      plain.add_node(node.eclass, node.cost, node.children, node.subsumed);
+    }
+    const auto without = acyclic_choices(plain, none, node_costs(plain));
+    const auto usable = usable_nodes(p);
+    for (std::size_t c = 0; c < p.num_classes(); ++c) {
+      CHECK(with[c].has_value() == without[c].has_value());
+      if (with[c]) CHECK(usable[with[c]->value]);
+    }
+    // Without forbidden nodes, exactly the subsumed ones are unusable.
+    const auto plain_usable = usable_nodes(plain);
+    for (std::uint32_t n = 0; n < plain.num_nodes(); ++n)
+      CHECK(plain_usable[n] == !plain.node(ProblemNodeId{n}).subsumed);
+  }
+}

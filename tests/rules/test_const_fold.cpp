@@ -89,3 +89,40 @@ TEST_CASE("folded transposes, reshapes and broadcasts agree with the executor") 
   CHECK(agrees_with_executor(
       ops::Term::make(OpKind::BroadcastTo, {{ops::AttrKey::Shape, ops::IntList{3, 4}}}, {row})));
 }
+
+TEST_CASE("folded reductions, softmax, dot and indexing agree with the executor") {
+  std::mt19937_64 rng(12);
+  const auto x = ops::Term::constant(random_const({2, 3, 4}, ops::DType::F64, rng));
+  const auto m = ops::Term::constant(random_const({4, 2}, ops::DType::F64, rng));
+  const auto n = ops::Term::constant(random_const({3}, ops::DType::I64, rng));
+  using ops::AttrKey;
+  for (OpKind k :
+       {OpKind::Sum, OpKind::Prod, OpKind::Max, OpKind::Min, OpKind::Mean, OpKind::Logsumexp})
+    for (const ops::IntList& axes : {ops::IntList{0}, {1, 2}, {0, 1, 2}}) {
+      INFO(ops::op_name(k));
+      CHECK(agrees_with_executor(ops::Term::make(k, {{AttrKey::Axis, axes}}, {x})));
+    }
+  CHECK(agrees_with_executor(ops::Term::make(OpKind::Sum, {}, {n})));
+  CHECK(agrees_with_executor(
+      ops::Term::make(OpKind::Softmax, {{AttrKey::Axis, std::int64_t{1}}}, {x})));
+  CHECK(agrees_with_executor(ops::Term::make(OpKind::LogSoftmax, {}, {x})));
+  CHECK(agrees_with_executor(ops::Term::make(OpKind::Dot, {}, {x, m})));
+  CHECK(agrees_with_executor(
+      ops::Term::make(OpKind::Index, {}, {x, ops::Term::scalar(ops::DType::I64, -1)})));
+  CHECK(agrees_with_executor(ops::Term::make(OpKind::Slice,
+                                             {{AttrKey::Axis, std::int64_t{2}},
+                                              {AttrKey::Start, std::int64_t{1}},
+                                              {AttrKey::Step, std::int64_t{2}}},
+                                             {x})));
+  CHECK(
+      agrees_with_executor(ops::Term::make(OpKind::Flip, {{AttrKey::Axis, std::int64_t{1}}}, {x})));
+}
+
+TEST_CASE("an index out of range is not folded") {
+  const auto x = ops::Term::constant(ops::Array::filled(ops::DType::F64, {3}, 1));
+  const auto t = ops::Term::make(OpKind::Index, {}, {x, ops::Term::scalar(ops::DType::I64, 2)});
+  std::vector<const ops::Array*> xs = {x->const_value(), nullptr};
+  const ops::Array five = ops::Array::filled(ops::DType::I64, {}, 5);
+  xs[1] = &five;
+  CHECK_FALSE(fold_constant(OpKind::Index, t->attrs(), xs, t->tensor_type()).has_value());
+}

@@ -11,6 +11,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 using namespace eqsat;
 using namespace eqsat::rules;
 
@@ -64,18 +68,24 @@ TEST_CASE("canonicalize: identities, double negation, sub normal form") {
                   "(input x (f32 2 3)) (output x)");
 }
 
-TEST_CASE("typed rewriting: a literal bigger than the operand is refused, not merged") {
-  // 0 has shape (3): x + 0 broadcasts a scalar x to (3), so it is not x.
+TEST_CASE("typed rewriting: a literal bigger than the operand broadcasts the right side") {
+  // 0 has shape (3): x + 0 broadcasts a scalar x to (3), so it is x
+  // broadcast, not x; and the zeros are a broadcast scalar, not a dense array.
   OptimizeReport report;
   check_optimizes(shipped(), "(input x f64) (output (add x (const (f64 3) (0 0 0))))",
-                  "(input x f64) (output (add x (const (f64 3) (0 0 0))))", &report);
-  CHECK(rule(report, "add-zero").refused >= 1);
-  CHECK(rule(report, "add-zero").applications == 0);
+                  "(input x f64) (output (broadcast_to x :shape (3)))", &report);
+  CHECK(rule(report, "add-zero").applications >= 1);
+  // a right side of another dtype is still refused: x + 0.5 - 0.5 is not x for an integer x
+  const RuleProgram p = rules_from("(rewrite to-int (add ?x 0.5) ?x)");
+  OptimizeReport r2;
+  optimize(graph("(input n (i64 3)) (output (add n 0.5))"), p, &r2);
+  CHECK(rule(r2, "to-int").refused >= 1);
+  CHECK(rule(r2, "to-int").applications == 0);
 }
 
 TEST_CASE("guards: mul-zero only for finite operands") {
   check_optimizes(shipped(), "(input n (i64 4)) (output (mul n 0))",
-                  "(input n (i64 4)) (output (const (i64 4) (0 0 0 0)))");
+                  "(input n (i64 4)) (output (broadcast_to 0 :shape (4)))");
   check_optimizes(shipped(), "(input x (f64 4)) (output (mul x 0))",
                   "(input x (f64 4)) (output (mul x 0))");
 }
@@ -269,4 +279,88 @@ TEST_CASE("scan rewrites drop unused non-sequences and move constants into bodie
   CHECK(out.outputs[0].term == goal.outputs[0].term);
   CHECK(rule(report, "scan-remove-unused").applications >= 1);
   CHECK(rule(report, "scan-inline-constants").applications >= 1);
+}
+
+namespace {
+
+// A rule file in a fresh temporary directory.
+std::string write_rules(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "eqsat-test-user-rules";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+bool has_warning(const LoadedRules& r, const std::string& part) {
+  return std::ranges::any_of(
+      r.warnings, [&](const std::string& w) { return w.find(part) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("user rules join the shipped ones in the user set, which the default schedule runs") {
+  const std::string file = write_rules("double.rules", R"(
+;; 2x = x + x, a user's rewrite without :ruleset
+(rewrite double-to-add (mul ?x 2) (add ?x ?x)))");
+  const LoadedRules loaded = load_rules({{file}, true, true});
+  CHECK(loaded.warnings.empty());
+  const Rewrite* r = loaded.program.find_rewrite("double-to-add");
+  REQUIRE(r != nullptr);
+  CHECK(r->ruleset == "user");
+  CHECK(loaded.program.find_rewrite("log-softmax") != nullptr);  // the shipped rules are there
+  OptimizeReport report;
+  optimize(graph("(input x (f64 3)) (output (mul x 2))"), loaded.program, &report);
+  CHECK(rule(report, "double-to-add").applications >= 1);
+  // the shipped files named again (`--rules rules/*.rules --rules double.rules`)
+  std::vector<std::string> again;
+  for (const auto& entry : std::filesystem::directory_iterator(EQSAT_RULES_DIR))
+    if (entry.path().extension() == ".rules") again.push_back(entry.path().string());
+  std::ranges::sort(again);
+  again.push_back(file);
+  const LoadedRules both = load_rules({again, true, true});
+  CHECK(both.program.find_rewrite("double-to-add")->ruleset == "user");
+  CHECK(both.warnings.empty());
+  const LoadedRules named = load_rules({again, false, true});
+  CHECK(named.program.find_rewrite("double-to-add")->ruleset == "user");
+  CHECK(named.warnings.empty());
+  // --no-default-rules: the user's file alone, its rule in `default`
+  const LoadedRules alone = load_rules({{file}, false, true});
+  CHECK(alone.program.rewrites().size() == 1);
+  CHECK(alone.program.rewrites()[0].ruleset == "default");
+}
+
+TEST_CASE("a user rule set that no schedule step runs is a warning") {
+  const std::string file = write_rules("mine.rules", R"(
+(ruleset mine)
+;; x + x = 2x
+(rewrite add-self (add ?x ?x) (mul ?x 2) :ruleset mine))");
+  const LoadedRules loaded = load_rules({{file}, true, true});
+  CHECK(has_warning(loaded, "rule set 'mine' is run by no schedule step"));
+  // shipped sets outside the default schedule (fast-math) are not warned about
+  CHECK_FALSE(has_warning(loaded, "fast-math"));
+}
+
+TEST_CASE("a user rule failing check-rules' quick check is a warning unless trusted") {
+  const std::string file = write_rules("bad.rules", R"(
+;; x + 1 = x (wrong)
+(rewrite add-one-wrong (add ?x 1) ?x))");
+  const LoadedRules checked = load_rules({{file}, true, true});
+  CHECK(has_warning(checked, "rule add-one-wrong fails check-rules' numeric check"));
+  CHECK(has_warning(checked, "bad.rules:3:1: warning:"));
+  const LoadedRules trusted = load_rules({{file}, true, false});
+  CHECK(trusted.warnings.empty());
+}
+
+TEST_CASE("constants fold through reductions, dot and indexing") {
+  check_optimizes(shipped(),
+                  "(input x (f64 2)) (output (add x (sum (const (f64 2 2) (1 2 3 4)) :axis (0))))",
+                  "(input x (f64 2)) (output (add x (const (f64 2) (4 6))))");
+  check_optimizes(
+      shipped(),
+      "(input x (f64 2)) (output (add x (dot (const (f64 2 2) (1 2 3 4)) (const (f64 2) (1 1)))))",
+      "(input x (f64 2)) (output (add x (const (f64 2) (3 7))))");
+  check_optimizes(shipped(),
+                  "(input x (f64 2)) (output (add x (index (const (f64 2 2) (1 2 3 4)) -1)))",
+                  "(input x (f64 2)) (output (add x (const (f64 2) (3 4))))");
 }

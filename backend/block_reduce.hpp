@@ -1,0 +1,139 @@
+// Row reductions in a fixed order, shared by the reduction kernels and the
+// fused reductions (an elementwise expression reduced as it is computed),
+// so that both give the same bits whatever the number of threads and the
+// data's alignment: each row is cut into blocks of kReduceBlock elements,
+// each block is reduced in 8 lanes (fold_lanes), and the blocks' results
+// are combined from first to last.
+#pragma once
+
+#include "eigen_maps.hpp"
+#include "thread_pool.hpp"
+
+#include "ops/op.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace eqsat::backend::detail {
+
+inline constexpr std::int64_t kReduceBlock = 512;
+// Below this many elements in all, a reduction runs on one thread.
+inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 15;
+
+// True for the reductions reduce_blocked computes.
+inline bool block_reducible(ops::OpKind kind) {
+  using ops::OpKind;
+  return kind == OpKind::Sum || kind == OpKind::Mean || kind == OpKind::Prod ||
+         kind == OpKind::Max || kind == OpKind::Min;
+}
+
+// x[0] (op) ... (op) x[n-1] in a fixed order whatever x's alignment (8
+// running lanes, lane j taking elements j, j + 8, ..., then the lanes
+// pairwise), which the compiler vectorizes. n >= 1.
+template <class T, class Op>
+T fold_lanes(const T* x, std::int64_t n, T identity, Op op) {
+  constexpr int kLanes = 8;
+  T lane[kLanes];
+  std::fill_n(lane, kLanes, identity);
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int j = 0; j < kLanes; ++j) lane[j] = op(lane[j], x[i + j]);
+  for (int j = 0; i < n; ++i, ++j) lane[j] = op(lane[j], x[i]);
+  for (int width = kLanes / 2; width >= 1; width /= 2)
+    for (int j = 0; j < width; ++j) lane[j] = op(lane[j], lane[j + width]);
+  return lane[0];
+}
+
+// One block's reduction (mean: its sum).
+template <class T>
+T reduce_block(ops::OpKind kind, const T* x, std::int64_t n) {
+  using Eigen::PropagateNaN;
+  switch (kind) {
+    case ops::OpKind::Prod:
+      return fold_lanes(x, n, T(1), [](T a, T b) { return a * b; });
+    case ops::OpKind::Max:
+      return In<T>(x, n).template maxCoeff<PropagateNaN>();
+    case ops::OpKind::Min:
+      return In<T>(x, n).template minCoeff<PropagateNaN>();
+    default:
+      return fold_lanes(x, n, T(0), [](T a, T b) { return a + b; });
+  }
+}
+
+// Two partial results combined (NaN propagates through max and min).
+template <class T>
+T combine(ops::OpKind kind, T a, T b) {
+  switch (kind) {
+    case ops::OpKind::Prod:
+      return a * b;
+    case ops::OpKind::Max:
+    case ops::OpKind::Min:
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return a;
+        if (std::isnan(b)) return b;
+      }
+      return kind == ops::OpKind::Max ? std::max(a, b) : std::min(a, b);
+    default:
+      return a + b;
+  }
+}
+
+// out[r] = the reduction of row r, for `rows` rows of `len` elements (len
+// >= 1; max/min of empty rows are refused before). `block(r, start, m,
+// scratch)` returns the m elements [start, start + m) of row r, computing
+// them into `scratch` (kReduceBlock elements) when they are not in memory.
+template <class T, class Block>
+void reduce_blocked(ops::OpKind kind, std::int64_t rows, std::int64_t len, T* out,
+                    const Block& block) {
+  if (len == 0) {
+    const T identity = kind == ops::OpKind::Prod ? T(1) : T(0);
+    const T empty = kind == ops::OpKind::Mean ? std::numeric_limits<T>::quiet_NaN() : identity;
+    std::fill_n(out, rows, empty);
+    return;
+  }
+  const std::int64_t blocks = (len + kReduceBlock - 1) / kReduceBlock;
+  const std::int64_t per_item = std::min(len, kReduceBlock);
+  auto finish = [&](T acc) {
+    if constexpr (std::is_floating_point_v<T>)
+      if (kind == ops::OpKind::Mean) acc /= static_cast<T>(len);
+    return acc;
+  };
+  auto row_result = [&](std::int64_t r, T* scratch) {
+    T acc{};
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::int64_t start = b * kReduceBlock, m = std::min(kReduceBlock, len - start);
+      const T part = reduce_block(kind, block(r, start, m, scratch), m);
+      acc = b == 0 ? part : combine(kind, acc, part);
+    }
+    return finish(acc);
+  };
+  if (rows >= num_threads() || blocks == 1) {
+    // Rows apart: each thread reduces whole rows.
+    parallel_for(rows, std::max<std::int64_t>(1, kParallelElements / len),
+                 [&](std::int64_t r0, std::int64_t r1) {
+                   alignas(64) T scratch[kReduceBlock];
+                   for (std::int64_t r = r0; r < r1; ++r) out[r] = row_result(r, scratch);
+                 });
+    return;
+  }
+  // Few long rows: the blocks' results in parallel, combined in order.
+  std::vector<T> parts(rows * blocks);
+  parallel_for(rows * blocks, std::max<std::int64_t>(1, kParallelElements / per_item),
+               [&](std::int64_t i0, std::int64_t i1) {
+                 alignas(64) T scratch[kReduceBlock];
+                 for (std::int64_t i = i0; i < i1; ++i) {
+                   const std::int64_t r = i / blocks, start = (i % blocks) * kReduceBlock;
+                   const std::int64_t m = std::min(kReduceBlock, len - start);
+                   parts[i] = reduce_block(kind, block(r, start, m, scratch), m);
+                 }
+               });
+  for (std::int64_t r = 0; r < rows; ++r) {
+    T acc = parts[r * blocks];
+    for (std::int64_t b = 1; b < blocks; ++b) acc = combine(kind, acc, parts[r * blocks + b]);
+    out[r] = finish(acc);
+  }
+}
+
+}  // namespace eqsat::backend::detail

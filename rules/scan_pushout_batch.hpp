@@ -1,0 +1,70 @@
+// Vectorizing loop bodies: the values a body subterm takes at every step of
+// its loop, computed at once outside the loop on whole sequences (the step
+// axis leading). Shared by scan-push-out-seqs and scan-push-out-nitsots.
+#pragma once
+
+#include "scan_view.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace eqsat::rules {
+
+// How a body subterm vectorizes.
+enum class Batch {
+  No,         // it reads a state, or an op without a vectorized form
+  Invariant,  // it reads only non-sequences and constants: the same every step
+  PerStep,    // elementwise, reductions over its own axes, dot with an invariant
+};
+
+// Builds the step-stacked outer value of the subterms of one scan's body.
+//
+// The loop's steps must be laid out outside: never an until-loop (it may
+// stop early); its trip count n is a constant >= 1 with every sequence
+// statically long enough, or the loop has one sequence read at tap 0 and
+// no :n-steps (n is that sequence's length). Sequence i read at tap k is
+// then the window seq_i[k : k + n]. When n is not known to be >= 1, only
+// leaves may be invariant parts: computing other invariant work outside
+// would run it for a loop that may run no step (and it can fail).
+class StepBatcher {
+ public:
+  StepBatcher(TensorEGraph& g, const ScanView& s);
+
+  // Lets the next values of the states (body outputs of mit-sots and
+  // sit-sots storing every step) stand for themselves: stacked, they are
+  // (get J scan), scan being the loop's class. Only for values merged with
+  // the loop's own outputs, never for inputs of a new loop.
+  void read_state_outputs(egraph::EClassId scan);
+
+  // False when the loop's steps cannot be laid out outside.
+  bool ok() const { return ok_; }
+  // The trip count, when it is a constant.
+  std::optional<std::int64_t> steps() const { return steps_; }
+
+  Batch classify(ops::TermRef t);
+  // The outer value of a body subterm `t` (classified PerStep or
+  // Invariant): for PerStep, its value at every step stacked along a new
+  // leading axis; for Invariant, its one value. nullopt when an op does
+  // not type-check.
+  std::optional<egraph::EClassId> add(ops::TermRef t);
+
+ private:
+  bool is_state_slot(std::int64_t slot) const;
+  std::optional<egraph::EClassId> window(std::int64_t slot);
+  std::optional<egraph::EClassId> add_per_step(ops::TermRef t);
+
+  TensorEGraph& g_;
+  const ScanView& s_;
+  bool ok_ = false;
+  std::optional<std::int64_t> steps_;
+  std::vector<std::pair<std::size_t, std::int64_t>> seq_tap_;  // per sequence slot
+  std::vector<egraph::EClassId> invariant_args_;               // non-sequence slots bound
+  std::optional<egraph::EClassId> scan_;
+  std::unordered_map<ops::TermRef, std::size_t> state_output_;  // next value -> output
+  std::unordered_map<ops::TermRef, Batch> kinds_;
+  std::unordered_map<ops::TermRef, egraph::EClassId> added_;
+};
+
+}  // namespace eqsat::rules

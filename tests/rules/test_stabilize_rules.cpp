@@ -1,0 +1,283 @@
+// The stabilize rule set (rules/stabilize.rules) on the default schedule:
+// each unstable spelling becomes its stable form ("start ⇒ goal"), and on
+// the values that break the naive form (±1000, ±800, 1e-12, subnormals) the
+// optimized graph is finite and equals a stable reference computed here.
+// Cases follow PyTensor's rewrite tests (tests/tensor/rewriting/test_math.py
+// and test_special.py): log1p, expm1, softplus, log-sigmoid, log1mexp,
+// logsumexp, log_softmax, and the commuted spellings of each.
+#include "rules/optimize.hpp"
+
+#include "backend/program.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+#include "ops/op.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace eqsat;
+using namespace eqsat::rules;
+
+namespace {
+
+const RuleProgram& shipped() {
+  static const RuleProgram p = load_default_rules();
+  return p;
+}
+
+ops::Graph graph(const std::string& text) {
+  return ops::parse_graph(text, "t.eg", ".");
+}
+
+// The same term, up to the operand order of commutative ops (the
+// extractor may pick either order of an equally cheap `add`).
+bool same_up_to_commuting(ops::TermRef a, ops::TermRef b) {
+  if (a == b) return true;
+  if (a->kind() != b->kind() || !(a->attrs() == b->attrs()) || a->arity() != b->arity())
+    return false;
+  bool straight = true;
+  for (std::size_t i = 0; i < a->arity(); ++i)
+    straight = straight && same_up_to_commuting(a->operand(i), b->operand(i));
+  if (straight) return true;
+  return ops::is_commutative(a->kind()) && a->arity() == 2 &&
+         same_up_to_commuting(a->operand(0), b->operand(1)) &&
+         same_up_to_commuting(a->operand(1), b->operand(0));
+}
+
+// Optimizing `start` gives the outputs of `goal`.
+void check_optimizes(const std::string& start, const std::string& goal) {
+  const ops::Graph out = optimize(graph(start), shipped());
+  const ops::Graph expected = graph(goal);
+  INFO("optimized:\n" << ops::print_graph(out) << "expected:\n" << ops::print_graph(expected));
+  REQUIRE(out.outputs.size() == expected.outputs.size());
+  for (std::size_t i = 0; i < out.outputs.size(); ++i)
+    CHECK(same_up_to_commuting(out.outputs[i].term, expected.outputs[i].term));
+}
+
+ops::Array vector_of(std::vector<double> v) {
+  ops::Array a(ops::DType::F64, {static_cast<std::int64_t>(v.size())});
+  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
+  return a;
+}
+
+ops::Array array_of(ops::Dims dims, std::vector<double> v) {
+  ops::Array a(ops::DType::F64, std::move(dims));
+  REQUIRE(static_cast<std::size_t>(a.size()) == v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
+  return a;
+}
+
+// Output 0 of the optimized graph on `inputs`.
+ops::Array run_optimized(const std::string& text, std::vector<ops::Array> inputs) {
+  const ops::Graph out = optimize(graph(text), shipped());
+  INFO("optimized:\n" << ops::print_graph(out));
+  return backend::compile(out).run(std::move(inputs))[0];
+}
+
+// Every element is finite and within 1e-12 (relative) of the reference.
+void check_close(const ops::Array& got, const std::vector<double>& want) {
+  REQUIRE(static_cast<std::size_t>(got.size()) == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double g = got.element(static_cast<std::int64_t>(i));
+    INFO("element " << i << ": got " << g << ", want " << want[i]);
+    CHECK(std::isfinite(g));
+    CHECK(std::abs(g - want[i]) <= 1e-12 * std::max(1.0, std::abs(want[i])));
+  }
+}
+
+double softplus(double x) {
+  return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+double logaddexp(double a, double b) {
+  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
+}
+
+const double kSubnormal = std::numeric_limits<double>::denorm_min() * 7;
+const std::vector<double> kHard = {1000, -1000, 800, -800, 1e-12, -1e-12, kSubnormal, 0.5};
+
+std::vector<double> map(const std::vector<double>& xs, const std::function<double(double)>& f) {
+  std::vector<double> out;
+  for (double x : xs) out.push_back(f(x));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("stabilize: softplus and log1p spellings in either operand order") {
+  const std::string in = "(input x (f64 ?))";
+  for (const char* e : {"(log (add 1 (exp x)))", "(log (add (exp x) 1))", "(log1p (exp x))"}) {
+    check_optimizes(in + "(output " + e + ")", in + "(output (softplus x))");
+    check_close(run_optimized(in + "(output " + e + ")", {vector_of(kHard)}), map(kHard, softplus));
+  }
+  for (const char* e : {"(log (add 1 x))", "(log (add x 1))"}) {
+    check_optimizes(in + "(output " + e + ")", in + "(output (log1p x))");
+    const std::vector<double> small = {1e-12, -1e-12, kSubnormal, 1e-300, 0.25, 800};
+    check_close(run_optimized(in + "(output " + e + ")", {vector_of(small)}),
+                map(small, [](double x) { return std::log1p(x); }));
+  }
+}
+
+TEST_CASE("stabilize: expm1 spellings") {
+  const std::string in = "(input x (f64 ?))";
+  const std::vector<double> small = {1e-12, -1e-12, kSubnormal, -800, 1e-300, 0.25};
+  for (const char* e :
+       {"(sub (exp x) 1)", "(add (exp x) -1)", "(add -1 (exp x))", "(neg (sub 1 (exp x)))"}) {
+    check_optimizes(in + "(output " + e + ")", in + "(output (expm1 x))");
+    check_close(run_optimized(in + "(output " + e + ")", {vector_of(small)}),
+                map(small, [](double x) { return std::expm1(x); }));
+  }
+}
+
+TEST_CASE("stabilize: log1p and expm1 through a broadcast of ones") {
+  // ones_like(y) broadcasts x: the result is log1p x broadcast, and the
+  // ones are a scalar, never a dense constant.
+  const std::string in = "(input y (f64 2 4)) (input x (f64 4))";
+  const std::string start = in + "(output (log (add (ones_like y) x)))";
+  check_optimizes(start, in + "(output (broadcast_to (log1p x) :shape (2 4)))");
+  const std::vector<double> xs = {1e-12, -1e-12, kSubnormal, 0.5};
+  std::vector<double> want;
+  for (int r = 0; r < 2; ++r)
+    for (double x : xs) want.push_back(std::log1p(x));
+  check_close(run_optimized(start, {array_of({2, 4}, std::vector<double>(8, 7.0)), vector_of(xs)}),
+              want);
+  const std::string printed = ops::print_graph(optimize(graph(start), shipped()));
+  CHECK(printed.find("const") == std::string::npos);
+  // exp(x) − ones(2, 4)
+  check_optimizes(in + "(output (sub (exp x) (ones_like y)))",
+                  in + "(output (broadcast_to (expm1 x) :shape (2 4)))");
+}
+
+TEST_CASE("stabilize: log-sigmoid, log(1 − σ) and σ in commuted forms") {
+  const std::string in = "(input x (f64 8))";
+  check_optimizes(in + "(output (log (sigmoid x)))", in + "(output (neg (softplus (neg x))))");
+  check_close(run_optimized(in + "(output (log (sigmoid x)))", {vector_of(kHard)}),
+              map(kHard, [](double x) { return -softplus(-x); }));
+  check_optimizes(in + "(output (log (sub 1 (sigmoid x))))", in + "(output (neg (softplus x)))");
+  check_close(run_optimized(in + "(output (log (sub 1 (sigmoid x))))", {vector_of(kHard)}),
+              map(kHard, [](double x) { return -softplus(x); }));
+  // the expanded log-sigmoid: log(1 / (1 + e⁻ˣ)), with the sum commuted
+  check_close(
+      run_optimized(in + "(output (log (div 1 (add (exp (neg x)) 1))))", {vector_of(kHard)}),
+      map(kHard, [](double x) { return -softplus(-x); }));
+  for (const char* e : {"(div 1 (add (exp (neg x)) 1))", "(div (exp x) (add (exp x) 1))",
+                        "(reciprocal (add (exp (neg x)) 1))"})
+    check_optimizes(in + "(output " + e + ")", in + "(output (sigmoid x))");
+  check_optimizes(in + "(output (div 1 (add (exp x) 1)))", in + "(output (sigmoid (neg x)))");
+}
+
+TEST_CASE("stabilize: log-add-exp with broadcasting") {
+  const std::string in = "(input a (f64 2 4)) (input b (f64 4))";
+  const std::string start = in + "(output (log (add (exp a) (exp b))))";
+  check_optimizes(start, in + "(output (logaddexp a b))");
+  const std::vector<double> as = {1000, -1000, 800, -800, 1e-12, kSubnormal, 0.5, 1000};
+  const std::vector<double> bs = {999, -1000, -800, 800};
+  std::vector<double> want;
+  for (std::size_t i = 0; i < as.size(); ++i) want.push_back(logaddexp(as[i], bs[i % 4]));
+  check_close(run_optimized(start, {array_of({2, 4}, as), vector_of(bs)}), want);
+  // commuted: log(eᵇ + eᵃ)
+  check_optimizes(in + "(output (log (add (exp b) (exp a))))", in + "(output (logaddexp b a))");
+}
+
+TEST_CASE("stabilize: log-diff-exp and the log1mexp spellings") {
+  const std::string in2 = "(input a (f64 4)) (input b (f64 4))";
+  const std::string start = in2 + "(output (log (sub (exp a) (exp b))))";
+  check_optimizes(start, in2 + "(output (add a (log1mexp (sub b a))))");
+  const std::vector<double> as = {1000, -800, 800, 1e-12};
+  const std::vector<double> bs = {999, -801, 799.999, -1e-12};
+  std::vector<double> want;
+  for (std::size_t i = 0; i < as.size(); ++i)
+    want.push_back(as[i] + std::log(-std::expm1(bs[i] - as[i])));
+  check_close(run_optimized(start, {vector_of(as), vector_of(bs)}), want);
+
+  const std::string in = "(input x (f64 6))";
+  const std::vector<double> neg = {-1000, -800, -1e-12, -kSubnormal, -0.5, -3};
+  for (const char* e :
+       {"(log (sub 1 (exp x)))", "(log1p (neg (exp x)))", "(log (neg (expm1 x)))"}) {
+    check_optimizes(in + "(output " + e + ")", in + "(output (log1mexp x))");
+    check_close(run_optimized(in + "(output " + e + ")", {vector_of(neg)}), map(neg, [](double x) {
+                  return x > -0.693 ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
+                }));
+  }
+}
+
+TEST_CASE("stabilize: softmax spelled out over axis -1, at the top level and in bodies") {
+  const std::string in = "(input x (f64 2 3))";
+  const std::string sm = "(div (exp x) (sum (exp x) :axis (-1) :keepdims true))";
+  check_optimizes(in + "(output " + sm + ")", in + "(output (softmax x :axis 1))");
+  const ops::Array x = array_of({2, 3}, {1000, 1000, 999, -800, -800, -1000});
+  auto softmax_ref = [&] {
+    std::vector<double> want;
+    for (int r = 0; r < 2; ++r) {
+      const double* row = x.data<double>() + 3 * r;
+      const double m = std::max({row[0], row[1], row[2]});
+      double s = 0;
+      for (int i = 0; i < 3; ++i) s += std::exp(row[i] - m);
+      for (int i = 0; i < 3; ++i) want.push_back(std::exp(row[i] - m) / s);
+    }
+    return want;
+  };
+  check_close(run_optimized(in + "(output " + sm + ")", {x}), softmax_ref());
+  // inside a def body
+  const std::string def =
+      "(def f (fn ((v (f64 2 3))) (div (exp v) (sum (exp v) :axis (-1) :keepdims true))))";
+  check_close(run_optimized(in + def + "(output (call f x))", {x}), softmax_ref());
+  // inside a scan body: each step applies the softmax to its row
+  const std::string scan =
+      "(input s (f64 2 2 3))"
+      "(output (get 0 (scan :sequences (s) :nit-sot 1"
+      "  (fn (r) (div (exp r) (sum (exp r) :axis (-1) :keepdims true))))))";
+  const std::vector<double> row(x.data<double>(), x.data<double>() + 6), ref = softmax_ref();
+  std::vector<double> data = row, both = ref;
+  data.insert(data.end(), row.begin(), row.end());
+  both.insert(both.end(), ref.begin(), ref.end());
+  check_close(run_optimized(scan, {array_of({2, 2, 3}, data)}), both);
+}
+
+TEST_CASE("stabilize: logsumexp over any axes and log_softmax of an indexed row") {
+  const std::string in = "(input x (f64 2 3 2))";
+  check_optimizes(in + "(output (log (sum (exp x) :axis (0 2))))",
+                  in + "(output (logsumexp x :axis (0 2)))");
+  std::vector<double> v(12, 1000.0);
+  v[1] = -800;
+  const ops::Array x = array_of({2, 3, 2}, v);
+  std::vector<double> want;
+  for (int j = 0; j < 3; ++j) {
+    double s = 0;
+    for (int i = 0; i < 2; ++i)
+      for (int k = 0; k < 2; ++k) s += std::exp(v[i * 6 + j * 2 + k] - 1000);
+    want.push_back(1000 + std::log(s));
+  }
+  check_close(run_optimized(in + "(output (log (sum (exp x) :axis (0 2))))", {x}), want);
+
+  const std::string in2 = "(input x (f64 2 3))";
+  check_optimizes(in2 + "(output (log (index (softmax x :axis 1) 0)))",
+                  in2 + "(output (index (log_softmax x :axis 1) 0))");
+  const ops::Array y = array_of({2, 3}, {1000, -1000, 999, 0, 0, 0});
+  const double lse = 1000 + std::log(1 + std::exp(-2000.0) + std::exp(-1.0));
+  check_close(run_optimized(in2 + "(output (log (index (softmax x :axis 1) 0)))", {y}),
+              {1000 - lse, -1000 - lse, 999 - lse});
+}
+
+TEST_CASE("stabilize: the square root of a sum of squares is left alone") {
+  // No hypot op: √(x² + y²) stays as written (no false stabilization).
+  const std::string in = "(input x (f64 3)) (input y (f64 3))";
+  const std::string start = in + "(output (sqrt (add (square x) (square y))))";
+  const ops::Graph out = optimize(graph(start), shipped());
+  CHECK(out.outputs[0].term->kind() == ops::OpKind::Sqrt);
+  check_close(run_optimized(start, {vector_of({3, 1e-200, 0.5}), vector_of({4, 0, 1.2})}),
+              {5, 0, 1.3});
+}
+
+TEST_CASE("softmax and exp of log_softmax agree on rows of +inf") {
+  const std::string in = "(input x (f64 3 2))";
+  const ops::Array x = array_of({3, 2}, {INFINITY, INFINITY, INFINITY, 1, -INFINITY, 2});
+  const auto a = backend::compile(graph(in + "(output (softmax x :axis 1))")).run({x})[0];
+  const auto b = backend::compile(graph(in + "(output (exp (log_softmax x :axis 1)))")).run({x})[0];
+  for (std::int64_t i = 0; i < a.size(); ++i) {
+    INFO("element " << i << ": " << a.element(i) << " vs " << b.element(i));
+    CHECK(((std::isnan(a.element(i)) && std::isnan(b.element(i))) || a.element(i) == b.element(i)));
+  }
+}

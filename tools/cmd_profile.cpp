@@ -1,0 +1,149 @@
+// `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
+// [--repeat N] [--json OUT] [--no-opt]`: optimizes the graph (unless
+// --no-opt), compiles it once, runs it once to warm up and then N times
+// (default 10), and prints the min and median wall time and where the time
+// goes: one line per top-level instruction (an op, a fused group of
+// elementwise ops, a fused reduction, a whole loop), slowest first, with
+// its share, its seconds per run and its calls per run. `--json OUT`
+// writes the same as
+// {"runs": N, "seconds": {"min": S, "median": S},
+//  "ops": [{"op": NAME, "seconds": S, "calls": C}], "peak_bytes": B}
+// where an op's seconds and calls are totals over the N timed runs and
+// peak_bytes is the bytes of the buffers the executor allocated (reused
+// from run to run; inputs excluded). Inputs come as in `run`;
+// --cost-profile as in `optimize`.
+#include "command.hpp"
+#include "run_inputs.hpp"
+
+#include "backend/cost_profile.hpp"
+#include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
+#include "ops/graph_parser.hpp"
+#include "rules/optimize.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace eqsat::tools {
+
+namespace {
+
+struct ProfileOptions {
+  std::string graph;
+  std::vector<std::string> inputs;  // NAME=FILE.npy
+  std::optional<std::uint64_t> seed;
+  int repeat = 10;
+  std::string json;
+  bool no_opt = false;
+  std::string cost_profile;
+};
+
+ops::Graph graph_to_profile(const ProfileOptions& o) {
+  ops::Graph written = ops::parse_graph_file(o.graph);
+  if (o.no_opt) return written;
+  rules::OptimizeOptions options;
+  options.weights = backend::cost_weights_for(o.cost_profile);
+  ops::Graph best = rules::optimize(written, rules::load_default_rules(), nullptr, options);
+  best.locations.merge(written.locations);
+  return best;
+}
+
+int profile(const ProfileOptions& o) {
+  const ops::Graph graph = graph_to_profile(o);
+  const std::optional<std::vector<ops::Array>> inputs = gather_inputs(graph, o.inputs, o.seed);
+  if (!inputs) return kUserError;
+  backend::Program program = backend::compile(graph);
+  program.run(*inputs);  // warm-up: buffers allocated, pages touched
+  program.set_profiling(true);
+  std::vector<double> seconds;
+  for (int r = 0; r < o.repeat; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    program.run(*inputs);
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::ranges::sort(seconds);
+  const double min = seconds.front();
+  const std::size_t n = seconds.size();
+  const double median = n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+
+  std::vector<backend::OpTiming> ops = program.op_timings();
+  std::ranges::stable_sort(ops, [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
+  double total = 0;
+  for (const auto& op : ops) total += op.seconds;
+  std::cout << fmt::format("{} runs after a warm-up: min {:.6g} s, median {:.6g} s\n", o.repeat,
+                           min, median);
+  std::cout << fmt::format("buffers: {} bytes\n\n", program.bytes_allocated());
+  std::cout << fmt::format("{:>6}  {:>12}  {:>8}  {}\n", "share", "s per run", "calls", "op");
+  for (const auto& op : ops)
+    std::cout << fmt::format("{:>5.1f}%  {:>12.6g}  {:>8.6g}  {}\n",
+                             total > 0 ? 100 * op.seconds / total : 0.0, op.seconds / o.repeat,
+                             static_cast<double>(op.calls) / o.repeat, op.op);
+
+  if (!o.json.empty()) {
+    nlohmann::ordered_json j;
+    j["runs"] = o.repeat;
+    j["seconds"] = {{"min", min}, {"median", median}};
+    j["ops"] = nlohmann::ordered_json::array();
+    for (const auto& op : ops)
+      j["ops"].push_back({{"op", op.op}, {"seconds", op.seconds}, {"calls", op.calls}});
+    j["peak_bytes"] = program.bytes_allocated();
+    std::ofstream f(o.json);
+    f << j.dump(2) << "\n";
+    f.close();
+    if (!f) {
+      std::cerr << fmt::format("error: {}: cannot write file\n", o.json);
+      return kUserError;
+    }
+  }
+  return kSuccess;
+}
+
+void add_profile_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ProfileOptions>();
+  CLI::App* cmd = app.add_subcommand("profile", "Time a graph on the CPU executor, op by op");
+  cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
+  cmd->add_option("--input", o->inputs, "an input value: NAME=FILE.npy (repeatable)")
+      ->check([](const std::string& s) {
+        return s.find('=') == std::string::npos ? std::string("expected NAME=FILE.npy")
+                                                : std::string();
+      });
+  cmd->add_option("--random", o->seed,
+                  "fill missing inputs with reproducible random values (unknown dims: 8)");
+  cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--json", o->json, "write the profile as JSON to this file");
+  cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
+  cmd->add_option("--cost-profile", o->cost_profile,
+                  "the cost model's weights (a profile from `eqsat calibrate`)");
+  cmd->callback([o, &action] {
+    action = [o] {
+      try {
+        return profile(*o);
+      } catch (const ops::DiagnosticError& e) {
+        std::cerr << e.what() << "\n";
+      } catch (const backend::RuntimeError& e) {
+        std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
+      } catch (const std::filesystem::filesystem_error& e) {
+        std::cerr << "error: " << e.what() << "\n";
+      } catch (const std::runtime_error& e) {  // an unreadable cost profile
+        std::cerr << "error: " << e.what() << "\n";
+      }
+      return static_cast<int>(kUserError);
+    };
+  });
+}
+
+const CommandRegistration kRegistration{"profile", add_profile_command};
+
+}  // namespace
+
+}  // namespace eqsat::tools

@@ -1,0 +1,74 @@
+#include "run_inputs.hpp"
+
+#include "ops/npy.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <random>
+
+namespace eqsat::tools {
+
+namespace {
+
+// A reproducible array of `type` (unknown dims 8) drawn from `rng`.
+ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
+  ops::Dims shape = type.dims;
+  for (auto& d : shape)
+    if (d == ops::kUnknownDim) d = 8;
+  ops::Array a(type.dtype, shape);
+  ops::visit_dtype(type.dtype, [&]<class T>(std::type_identity<T>) {
+    T* p = a.data<T>();
+    for (std::int64_t i = 0; i < a.size(); ++i) {
+      const std::uint64_t r = rng();
+      if constexpr (std::is_same_v<T, bool>)
+        p[i] = (r >> 63) != 0;
+      else if constexpr (std::is_integral_v<T>)
+        p[i] = static_cast<T>(r >> 62);
+      else
+        p[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53);
+    }
+  });
+  return a;
+}
+
+}  // namespace
+
+std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
+                                                     const std::vector<std::string>& specs,
+                                                     std::optional<std::uint64_t> seed) {
+  std::vector<std::optional<ops::Array>> values(graph.inputs.size());
+  auto input_index = [&](const std::string& name) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
+      if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == name) return i;
+    return std::nullopt;
+  };
+  for (const std::string& spec : specs) {
+    const auto eq = spec.find('=');
+    const std::string name = spec.substr(0, eq);
+    const auto i = input_index(name);
+    if (!i) {
+      std::cerr << fmt::format("error: --input {}: the graph has no input named {}\n", spec, name);
+      return std::nullopt;
+    }
+    values[*i] = ops::read_npy(spec.substr(eq + 1));
+  }
+  std::mt19937_64 rng(seed.value_or(0));
+  std::vector<ops::Array> inputs;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) {
+      const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
+      if (!seed) {
+        std::cerr << fmt::format(
+            "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name,
+            name);
+        return std::nullopt;
+      }
+      values[i] = random_array(graph.inputs[i]->tensor_type(), rng);
+    }
+    inputs.push_back(*values[i]);
+  }
+  return inputs;
+}
+
+}  // namespace eqsat::tools

@@ -1,0 +1,24 @@
+// The input values of a graph for `run` and `profile`: NAME=FILE.npy specs
+// read from disk, the others drawn at random (`--random SEED`).
+#pragma once
+
+#include "ops/graph.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eqsat::tools {
+
+// One array per graph input, in input order: from the `specs`
+// (NAME=FILE.npy) or, for inputs not given, reproducible random values
+// from `seed`: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3},
+// bools fair coins, unknown dimensions 8. On a user error (an unknown name,
+// an input without a value and no seed) prints it and returns nullopt;
+// unreadable files throw as ops::read_npy does.
+std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
+                                                     const std::vector<std::string>& specs,
+                                                     std::optional<std::uint64_t> seed);
+
+}  // namespace eqsat::tools
