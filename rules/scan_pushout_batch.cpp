@@ -1,6 +1,6 @@
 #include "scan_pushout_batch.hpp"
 
-#include "term_substitute.hpp"
+#include "substitute.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "scan_pushout.hpp"
 #include "scan_pushout_batch.hpp"
 
-#include "term_substitute.hpp"
+#include "substitute.hpp"
 
 #include <algorithm>
 #include <functional>
