@@ -1,12 +1,11 @@
 #include "rule_parser.hpp"
 
 #include "ops/sexpr.hpp"
+#include "ops/source_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
 namespace eqsat::rules {
@@ -609,14 +608,14 @@ RuleProgram parse_rule_files(std::span<const std::string> paths,
                              std::span<const std::string> appliers) {
   RuleParser parser(appliers);
   for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      parser.add_error({path, 0, 0}, "cannot read file");
+    std::string text;
+    try {
+      text = ops::read_source_file(path);
+    } catch (const ops::DiagnosticError& e) {
+      for (const auto& d : e.diagnostics()) parser.add_error(d.where, d.message);
       continue;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    parser.add_source({path, buffer.str()});
+    parser.add_source({path, std::move(text)});
   }
   return parser.finish();
 }

@@ -6,8 +6,14 @@
 // values: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3}, bools
 // fair coins, unknown dimensions 8. The graph is first optimized with the
 // shipped rules (or the `--rules` files); `--no-opt` runs it as written.
+// Before any work the output directory is created and probed and every
+// output's file name checked; before running, the planned memory is
+// compared with `--memory-limit` (default: the machine's available memory).
 #include "command.hpp"
+#include "memory_limit.hpp"
+#include "output_paths.hpp"
 
+#include "backend/memory_plan.hpp"
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
@@ -17,7 +23,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -34,14 +39,20 @@ struct RunOptions {
   std::string out_dir;
   std::vector<std::string> rules;
   bool no_opt = false;
+  std::string memory_limit;  // empty: the available memory
 };
+
+// The type a missing input gets from --random: unknown dimensions are 8.
+ops::TensorType random_type(const ops::TensorType& type) {
+  ops::TensorType t = type;
+  for (auto& d : t.dims)
+    if (d == ops::kUnknownDim) d = 8;
+  return t;
+}
 
 // A reproducible array of `type` (unknown dims 8) drawn from `rng`.
 ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
-  ops::Dims shape = type.dims;
-  for (auto& d : shape)
-    if (d == ops::kUnknownDim) d = 8;
-  ops::Array a(type.dtype, shape);
+  ops::Array a(type.dtype, random_type(type).dims);
   ops::visit_dtype(type.dtype, [&]<class T>(std::type_identity<T>) {
     T* p = a.data<T>();
     for (std::int64_t i = 0; i < a.size(); ++i) {
@@ -87,8 +98,7 @@ std::string summary(const ops::Array& a) {
 // The graph to execute: as written with --no-opt, else optimized. Terms the
 // optimizer kept are the same hash-consed terms, so they keep their source
 // positions for run-time errors.
-ops::Graph graph_to_run(const RunOptions& o) {
-  ops::Graph written = ops::parse_graph_file(o.graph);
+ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   if (o.no_opt) return written;
   const rules::RuleProgram program =
       o.rules.empty() ? rules::load_default_rules() : rules::load_rule_files(o.rules);
@@ -97,9 +107,33 @@ ops::Graph graph_to_run(const RunOptions& o) {
   return best;
 }
 
+// Refuses a run whose planned memory exceeds the limit, before it starts.
+void check_memory(const RunOptions& o, const ops::Graph& graph,
+                  const std::vector<ops::TensorType>& input_types) {
+  const std::optional<std::int64_t> limit =
+      o.memory_limit.empty() ? available_memory_bytes() : parse_byte_size(o.memory_limit);
+  if (!limit) return;
+  const std::int64_t planned = backend::planned_bytes(graph, input_types);
+  if (planned <= *limit) return;
+  throw backend::RuntimeError(
+      fmt::format(
+          "{}: error: the run is planned to need {} bytes ({}) of memory, more than the limit of "
+          "{} bytes "
+          "({}{})",
+          o.graph, planned, human_bytes(planned), *limit, human_bytes(*limit),
+          o.memory_limit.empty() ? ", the memory available now; set it with --memory-limit" : ""),
+      /*located=*/true);
+}
+
 int run(const RunOptions& o) {
-  const ops::Graph graph = graph_to_run(o);
+  ops::Graph written = ops::parse_graph_file(o.graph);
+  if (!o.out_dir.empty()) {
+    prepare_output_dir(o.out_dir, "--out");
+    for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
+  }
+  const ops::Graph graph = graph_to_run(o, std::move(written));
   std::vector<std::optional<ops::Array>> values(graph.inputs.size());
+  std::vector<std::optional<std::string>> files(graph.inputs.size());
   auto input_index = [&](const std::string& name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < graph.inputs.size(); ++i)
       if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == name) return i;
@@ -113,32 +147,40 @@ int run(const RunOptions& o) {
       std::cerr << fmt::format("error: --input {}: the graph has no input named {}\n", spec, name);
       return kUserError;
     }
-    values[*i] = ops::read_npy(spec.substr(eq + 1));
+    files[*i] = spec.substr(eq + 1);
   }
+  // Every input's type first (file headers only), to plan the memory
+  // before allocating anything.
+  std::vector<ops::TensorType> input_types;
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    if (files[i]) {
+      input_types.push_back(ops::read_npy_type(*files[i]));
+      continue;
+    }
+    const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
+    if (!o.seed) {
+      std::cerr << fmt::format(
+          "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name, name);
+      return kUserError;
+    }
+    input_types.push_back(random_type(graph.inputs[i]->tensor_type()));
+  }
+  check_memory(o, graph, input_types);
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i)
+    if (files[i]) values[i] = ops::read_npy(*files[i]);
   std::mt19937_64 rng(o.seed.value_or(0));
   std::vector<ops::Array> inputs;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!values[i]) {
-      const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
-      if (!o.seed) {
-        std::cerr << fmt::format(
-            "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name,
-            name);
-        return kUserError;
-      }
-      values[i] = random_array(graph.inputs[i]->tensor_type(), rng);
-    }
+    if (!values[i]) values[i] = random_array(graph.inputs[i]->tensor_type(), rng);
     inputs.push_back(*values[i]);
   }
   backend::Program program = backend::compile(graph);
   const std::vector<ops::Array> outputs = program.run(std::move(inputs));
-  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string& name = program.output_names()[i];
     std::cout << fmt::format("{}: {}  {}\n", name, ops::to_string(outputs[i].type()),
                              summary(outputs[i]));
-    if (!o.out_dir.empty())
-      ops::write_npy((std::filesystem::path(o.out_dir) / (name + ".npy")).string(), outputs[i]);
+    if (!o.out_dir.empty()) ops::write_npy(output_file_in(o.out_dir, name, ".npy"), outputs[i]);
   }
   return kSuccess;
 }
@@ -157,6 +199,13 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--out", o->out_dir, "write DIR/NAME.npy for each output");
   cmd->add_option("--rules", o->rules, "rule files for the optimizer (repeatable)");
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
+  cmd->add_option("--memory-limit", o->memory_limit,
+                  "refuse a run planned to need more memory: bytes, or with K/M/G/T "
+                  "(default: the memory available now)")
+      ->check([](const std::string& s) {
+        return parse_byte_size(s) ? std::string()
+                                  : std::string("expected a size such as 4096, 512M or 2G");
+      });
   cmd->callback([o, &action] {
     action = [o] {
       try {
@@ -165,8 +214,12 @@ void add_run_command(CLI::App& app, Action& action) {
         std::cerr << e.what() << "\n";
       } catch (const backend::RuntimeError& e) {
         std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
-      } catch (const std::filesystem::filesystem_error& e) {
-        std::cerr << "error: " << e.what() << "\n";
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
+      } catch (const std::bad_alloc&) {
+        // A size decided at run time (arange, :n-steps, unknown dims) that
+        // the plan could not see.
+        std::cerr << "error: out of memory: a value of the run could not be allocated\n";
       }
       return static_cast<int>(kUserError);
     };

@@ -7,6 +7,7 @@ packages=(
   libboost-dev libboost-graph-dev libeigen3-dev catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
   python3-numpy python3-numexpr
+  clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer targets (.ci/sanitize)
 )
 missing=()
 for p in "${packages[@]}"; do
