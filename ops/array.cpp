@@ -52,11 +52,12 @@ std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
 }  // namespace
 
 Array::Array(DType dtype, Dims shape) : dtype_(dtype), shape_(std::move(shape)) {
-  size_ = 1;
-  for (auto d : shape_) {
+  for (auto d : shape_)
     if (d < 0) throw TypeError("array shape has an unknown or negative dimension");
-    size_ *= d;
-  }
+  // A size that overflows cannot be allocated: the same error as any other
+  // allocation that fails (callers report running out of memory).
+  if (!checked_num_bytes(type())) throw std::bad_array_new_length();
+  size_ = *checked_num_elements(shape_);
   buffer_ = allocate(nbytes());
 }
 
@@ -96,9 +97,9 @@ Array Array::clone() const {
 
 Array Array::reshaped(Dims shape) const {
   Array a = *this;
-  std::int64_t n = 1;
-  for (auto d : shape) n *= d;
-  if (n != size_) throw TypeError("reshape changes the number of elements");
+  if (checked_num_elements(shape) != size_ ||
+      std::ranges::any_of(shape, [](auto d) { return d < 0; }))
+    throw TypeError("reshape changes the number of elements");
   a.shape_ = std::move(shape);
   return a;
 }

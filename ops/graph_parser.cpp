@@ -2,6 +2,7 @@
 
 #include "npy.hpp"
 #include "sexpr.hpp"
+#include "source_file.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"
 
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <unordered_map>
@@ -863,6 +863,10 @@ TensorType parse_type(const SExpr& e) {
     else
       fail_at(dim, fmt::format("bad dimension {}: expected a length >= 0 or ?", dim.describe()));
   }
+  // Every value of the type must be representable (see require_addressable).
+  if (!checked_num_bytes(t))
+    fail_at(
+        e, fmt::format("{} is too large: its size in bytes does not fit in 64 bits", to_string(t)));
   return t;
 }
 
@@ -872,11 +876,8 @@ Graph parse_graph(std::string_view text, const std::string& file, const std::str
 }
 
 Graph parse_graph_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DiagnosticError(SourceLocation{path, 0, 0}, "cannot read file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_graph(buffer.str(), path, std::filesystem::path(path).parent_path().string());
+  return parse_graph(read_source_file(path), path,
+                     std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace eqsat::ops

@@ -1,15 +1,21 @@
 #include "npy.hpp"
 
 #include "diagnostic.hpp"
+#include "output_file.hpp"
+#include "source_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace eqsat::ops {
@@ -79,7 +85,12 @@ class HeaderParser {
     }
     if (!dtype || !fortran || !shape) fail(path_, "incomplete .npy header");
     if (*fortran) fail(path_, "Fortran-ordered .npy files are not supported; save in C order");
-    return {*dtype, *shape};
+    const TensorType type{*dtype, *shape};
+    if (!checked_num_bytes(type))
+      fail(path_,
+           fmt::format(".npy shape {} is too large: its size in bytes does not fit in 64 bits",
+                       to_string(type)));
+    return type;
   }
 
  private:
@@ -116,9 +127,13 @@ class HeaderParser {
     expect('(');
     while (!peek(')')) {
       const std::string n = word();
+      std::int64_t d = 0;
+      const auto [end, error] = std::from_chars(n.data(), n.data() + n.size(), d);
       if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(c); }))
         fail(path_, "malformed .npy header: bad shape");
-      dims.push_back(std::stoll(n));
+      if (error == std::errc::result_out_of_range || end != n.data() + n.size())
+        fail(path_, fmt::format(".npy shape dimension {} does not fit in 64 bits", n));
+      dims.push_back(d);
       if (!peek(')')) expect(',');
     }
     expect(')');
@@ -132,7 +147,9 @@ class HeaderParser {
 
 // Opens `path` and reads its header; leaves the stream at the data.
 TensorType read_header(std::ifstream& in, const std::string& path) {
-  if (!in) fail(path, "cannot read file");
+  // A directory opens as a stream on Linux; say what it is, not "bad magic".
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(path, ec)) fail(path, cannot_read_message(path));
   char magic[8];
   if (!in.read(magic, 8) || std::string_view(magic, 6) != kMagic)
     fail(path, "not a .npy file (bad magic string)");
@@ -158,13 +175,25 @@ TensorType read_header(std::ifstream& in, const std::string& path) {
 }  // namespace
 
 TensorType read_npy_type(const std::string& path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   return read_header(in, path);
 }
 
 Array read_npy(const std::string& path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   const TensorType type = read_header(in, path);
+  // Compare with what the file holds before allocating: a header may
+  // declare far more data than the file (or the machine) has.
+  const std::int64_t declared = *checked_num_bytes(type);
+  const auto data_start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::int64_t available = in.tellg() - data_start;
+  in.seekg(data_start);
+  if (!in || available < declared)
+    fail(path, fmt::format("truncated .npy data: the header declares {} bytes, the file holds {}",
+                           declared, std::max<std::int64_t>(available, 0)));
   Array a(type.dtype, type.dims);
   if (a.nbytes() > 0 && !in.read(reinterpret_cast<char*>(a.bytes()), a.nbytes()))
     fail(path, fmt::format("truncated .npy data: expected {} bytes", a.nbytes()));
@@ -184,16 +213,19 @@ void write_npy(const std::string& path, const Array& a) {
   const std::size_t prefix = v2 ? 12 : 10;
   const std::size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
   dict.append(total - prefix - dict.size() - 1, ' ').push_back('\n');
-  std::ofstream out(path, std::ios::binary);
-  if (!out) fail(path, "cannot write file");
-  out.write(kMagic.data(), kMagic.size());
-  out.put(static_cast<char>(v2 ? 2 : 1)).put(0);
+  std::string header(kMagic);
+  header.push_back(static_cast<char>(v2 ? 2 : 1));
+  header.push_back(0);
   const std::uint32_t len = static_cast<std::uint32_t>(dict.size());
-  out.put(static_cast<char>(len & 0xff)).put(static_cast<char>(len >> 8 & 0xff));
-  if (v2) out.put(static_cast<char>(len >> 16 & 0xff)).put(static_cast<char>(len >> 24));
-  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
-  if (a.nbytes() > 0) out.write(reinterpret_cast<const char*>(a.bytes()), a.nbytes());
-  if (!out) fail(path, "cannot write file");
+  header.push_back(static_cast<char>(len & 0xff));
+  header.push_back(static_cast<char>(len >> 8 & 0xff));
+  if (v2) {
+    header.push_back(static_cast<char>(len >> 16 & 0xff));
+    header.push_back(static_cast<char>(len >> 24));
+  }
+  header += dict;
+  const std::string_view data(reinterpret_cast<const char*>(a.bytes()), a.nbytes());
+  write_file_atomically(path, {header, data});
 }
 
 }  // namespace eqsat::ops

@@ -58,7 +58,16 @@ Type check_op(OpKind kind, Attrs& attrs, std::span<const TermRef> operands) {
   for (const auto& [key, value] : attrs.entries())
     if (!info.accepts(key))
       throw TypeError(fmt::format("{} has no attribute :{}", info.name, attr_key_name(key)));
-  return info.rule(kind, attrs, operands);
+  Type type = info.rule(kind, attrs, operands);
+  // No term may have a type whose size overflows: every size computed from
+  // static shapes later on (memory plans, kernels, .npy headers) then fits.
+  if (const auto* t = std::get_if<TensorType>(&type)) {
+    require_addressable(*t, info.name);
+  } else {
+    for (const TensorType& e : std::get<TupleType>(type).elements)
+      require_addressable(e, info.name);
+  }
+  return type;
 }
 
 }  // namespace eqsat::ops

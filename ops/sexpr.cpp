@@ -1,10 +1,10 @@
 #include "sexpr.hpp"
 
+#include "source_file.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 namespace eqsat::ops {
 
@@ -182,11 +182,7 @@ std::vector<SExpr> read_sexprs(std::string_view text, const std::string& file) {
 }
 
 std::vector<SExpr> read_sexpr_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DiagnosticError({path, 0, 0}, "cannot read file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return read_sexprs(buffer.str(), path);
+  return read_sexprs(read_source_file(path), path);
 }
 
 }  // namespace eqsat::ops

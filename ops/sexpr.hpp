@@ -40,8 +40,8 @@ struct SExpr {
 // than 1000 deep (so that no reader of the tree can exhaust the stack).
 std::vector<SExpr> read_sexprs(std::string_view text, const std::string& file);
 
-// Reads a whole file; a missing or unreadable file is a DiagnosticError
-// `FILE: error: cannot read file`.
+// Reads a whole file; a missing, unreadable or too large file is a
+// DiagnosticError `FILE: error: cannot read file: REASON` (source_file.hpp).
 std::vector<SExpr> read_sexpr_file(const std::string& path);
 
 }  // namespace eqsat::ops

@@ -16,8 +16,12 @@ ResolvedSlice resolve_slice(const SliceBounds& b, std::int64_t n) {
   const std::int64_t start = clamp(b.start, step > 0 ? lower : upper);
   const std::int64_t stop = clamp(b.stop, step > 0 ? upper : lower);
   const std::int64_t span = step > 0 ? stop - start : start - stop;
-  const std::int64_t abs_step = step > 0 ? step : -step;
-  return {start, step, span > 0 ? (span + abs_step - 1) / abs_step : 0};
+  // Unsigned, and without rounding up by adding: any int64 step (INT64_MIN
+  // included) is exact.
+  const std::uint64_t abs_step =
+      step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+  const auto count = span > 0 ? 1 + (static_cast<std::uint64_t>(span) - 1) / abs_step : 0;
+  return {start, step, static_cast<std::int64_t>(count)};
 }
 
 }  // namespace eqsat::ops

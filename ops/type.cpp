@@ -21,6 +21,27 @@ std::int64_t TensorType::num_elements() const {
   return n;
 }
 
+std::optional<std::int64_t> checked_num_elements(const Dims& dims) {
+  std::int64_t n = 1;
+  for (auto d : dims)
+    if (d != kUnknownDim && __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  return n;
+}
+
+std::optional<std::int64_t> checked_num_bytes(const TensorType& t) {
+  const auto n = checked_num_elements(t.dims);
+  std::int64_t bytes = 0;
+  if (!n || __builtin_mul_overflow(*n, static_cast<std::int64_t>(dtype_size(t.dtype)), &bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+void require_addressable(const TensorType& t, std::string_view what) {
+  if (!checked_num_bytes(t))
+    throw TypeError(fmt::format("{}: {} is too large: its size in bytes does not fit in 64 bits",
+                                what, to_string(t)));
+}
+
 std::string to_string(const TensorType& t) {
   if (t.dims.empty()) return std::string(dtype_name(t.dtype));
   std::string s = fmt::format("({}", dtype_name(t.dtype));

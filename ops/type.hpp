@@ -7,7 +7,9 @@
 #include "dtype.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -39,6 +41,19 @@ struct TupleType {
 
 // Every term has one Type.
 using Type = std::variant<TensorType, TupleType>;
+
+// The product of the known dimensions of `dims` (unknown ones skipped), or
+// nullopt when it overflows int64.
+std::optional<std::int64_t> checked_num_elements(const Dims& dims);
+
+// The bytes a value of `t` takes counting its known dimensions only, or
+// nullopt when that overflows int64: no array of that type can exist.
+std::optional<std::int64_t> checked_num_bytes(const TensorType& t);
+
+// Throws TypeError, naming `what` (an op), when checked_num_bytes(t)
+// overflows. Every type a term gets passes this check (check_op), so later
+// size arithmetic on static shapes cannot overflow.
+void require_addressable(const TensorType& t, std::string_view what);
 
 // The text form used by graph files: `f64`, `(f32 3 ?)`, `(tuple f64 (i64 ?))`.
 std::string to_string(const TensorType& t);

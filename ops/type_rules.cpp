@@ -360,8 +360,10 @@ Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
       inferred = i;
     } else if (shape[i] < 0) {
       throw TypeError("reshape: :shape entries must be >= 0 or -1").about_attr(AttrKey::Shape);
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      throw TypeError(fmt::format("reshape: :shape ({}) has too many elements for 64 bits",
+                                  fmt::join(shape, " ")))
+          .about_attr(AttrKey::Shape);
     }
   }
   const std::int64_t n = x.num_elements();
@@ -462,8 +464,11 @@ Type concat_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
                                   dims_to_string(first.dims), dims_to_string(t.dims), axis))
           .about_operand(static_cast<int>(i));
     const std::int64_t d = t.dims[axis];
-    out.dims[axis] =
-        (out.dims[axis] == kUnknownDim || d == kUnknownDim) ? kUnknownDim : out.dims[axis] + d;
+    if (out.dims[axis] == kUnknownDim || d == kUnknownDim)
+      out.dims[axis] = kUnknownDim;
+    else if (__builtin_add_overflow(out.dims[axis], d, &out.dims[axis]))
+      throw TypeError("concat: the result's length overflows 64 bits")
+          .about_operand(static_cast<int>(i));
     for (int k = 0; k < t.rank(); ++k)
       if (k != axis && out.dims[k] == kUnknownDim) out.dims[k] = t.dims[k];
   }

@@ -1,12 +1,11 @@
 #include "rule_parser.hpp"
 
 #include "ops/sexpr.hpp"
+#include "ops/source_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
 namespace eqsat::rules {
@@ -620,14 +619,14 @@ RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const st
   RuleParser parser(appliers);
   for (const auto& source : before) parser.add_source(source);
   for (const auto& file : files) {
-    std::ifstream in(file.path, std::ios::binary);
-    if (!in) {
-      parser.add_error({file.path, 0, 0}, "cannot read file");
+    std::string text;
+    try {
+      text = ops::read_source_file(file.path);
+    } catch (const ops::DiagnosticError& e) {
+      for (const auto& d : e.diagnostics()) parser.add_error(d.where, d.message);
       continue;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    parser.add_source({file.path, buffer.str(), file.default_ruleset});
+    parser.add_source({file.path, std::move(text), file.default_ruleset});
   }
   return parser.finish();
 }

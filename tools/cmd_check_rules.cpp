@@ -57,8 +57,10 @@ void add_check_rules_command(CLI::App& app, Action& action) {
                                      "Check rule files, then test every rewrite on random inputs");
   cmd->add_option("FILE", args->files, "rule files (.rules), checked together")->required();
   cmd->add_option("--seed", args->seed, "random seed (default 1)");
+  // Bounded, so that a typo cannot start a run that never ends.
   cmd->add_option("--attempts", args->attempts,
-                  "random instances per rule direction (default 300)");
+                  "random instances per rule direction, 1 to 100000 (default 300)")
+      ->check(CLI::Range(1, 100000));
   cmd->callback([args, &action] {
     action = [args] {
       try {

@@ -4,17 +4,23 @@
 // those with --no-default-rules; a user's rewrite failing check-rules' quick
 // numeric check is a warning unless --trust-rules), extracts the cheapest equivalent graph
 // with the backend's cost model and prints it as a valid `.eg` file (to
-// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json.
+// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json. Both
+// paths are checked before any work; the report may not be the graph or
+// OUT.eg; OUT.eg may be the graph itself, replaced only once the
+// optimization succeeded (files are written atomically).
 #include "command.hpp"
+#include "output_paths.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "egraph/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
+#include "ops/output_file.hpp"
 #include "rules/optimize.hpp"
 #include "rules/rule_parser.hpp"
 
-#include <fstream>
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -34,15 +40,21 @@ struct OptimizeArgs {
   std::string cost_profile;
 };
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) std::cerr << path << ": error: cannot write file\n";
-  return static_cast<bool>(f);
+// Refuses output paths that would lose data or cannot be written.
+void check_outputs(const OptimizeArgs& args) {
+  if (!args.out.empty()) check_output_file(args.out, "-o");
+  if (args.report.empty()) return;
+  if (same_file(args.report, args.graph))
+    throw OutputPathError(
+        fmt::format("error: --report {}: is the input graph; it would be lost", args.report));
+  if (!args.out.empty() && same_file(args.report, args.out))
+    throw OutputPathError(
+        fmt::format("error: --report {}: is also the -o file; one would be lost", args.report));
+  check_output_file(args.report, "--report");
 }
 
 int run_optimize(const OptimizeArgs& args) {
+  check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
     try {
@@ -73,13 +85,15 @@ int run_optimize(const OptimizeArgs& args) {
     return kUserError;
   }
   const std::string text = ops::print_graph(best);
-  if (!args.out.empty()) {
-    if (!write_file(args.out, text)) return kUserError;
-  } else {
-    std::cout << text;
-  }
-  if (!args.report.empty() && !write_file(args.report, report.to_json().dump(2) + "\n"))
+  try {
+    if (!args.report.empty())
+      ops::write_file_atomically(args.report, {report.to_json().dump(2) + "\n"});
+    if (!args.out.empty()) ops::write_file_atomically(args.out, {text});
+  } catch (const ops::DiagnosticError& e) {
+    std::cerr << e.what() << "\n";
     return kUserError;
+  }
+  if (args.out.empty()) std::cout << text;
   return kSuccess;
 }
 
@@ -105,6 +119,9 @@ void add_optimize_command(CLI::App& app, Action& action) {
       try {
         return run_optimize(*args);
       } catch (const ops::DiagnosticError&) {
+        return static_cast<int>(kUserError);
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
         return static_cast<int>(kUserError);
       }
     };

@@ -2,13 +2,19 @@
 // [--rules FILE]... [--no-default-rules] [--trust-rules] [--no-opt]`: parses a graph, compiles it
 // for the CPU executor and runs it; prints each output's type and a summary (min, mean, max; for
 // bools the number of true elements) and writes DIR/NAME.npy per output. `--random SEED` fills the
-// inputs not given with reproducible values: floats uniform in [0, 1), integers uniform in {0, 1,
-// 2, 3}, bools fair coins, unknown dimensions 8. The graph is first optimized with the shipped
-// rules plus the `--rules` files (see cmd_optimize.cpp); `--no-opt` runs it as written.
+// inputs not given with reproducible values (run_inputs.hpp). The graph is first optimized with
+// the shipped rules plus the `--rules` files (see cmd_optimize.cpp); `--no-opt` runs it as written.
+// Before any work the output directory is created and probed and every
+// output's file name checked; before running, the planned memory is
+// compared with `--memory-limit` (default: the machine's available memory).
 #include "command.hpp"
+#include "memory_limit.hpp"
+#include "output_paths.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
+
+#include "backend/memory_plan.hpp"
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
@@ -18,10 +24,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <random>
 
 namespace eqsat::tools {
 
@@ -37,6 +43,7 @@ struct RunOptions {
   bool trust_rules = false;
   bool no_opt = false;
   std::string cost_profile;
+  std::string memory_limit;  // empty: the available memory
 };
 
 std::string summary(const ops::Array& a) {
@@ -69,8 +76,7 @@ std::string summary(const ops::Array& a) {
 // The graph to execute: as written with --no-opt, else optimized. Terms the
 // optimizer kept are the same hash-consed terms, so they keep their source
 // positions for run-time errors.
-ops::Graph graph_to_run(const RunOptions& o) {
-  ops::Graph written = ops::parse_graph_file(o.graph);
+ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   if (o.no_opt) return written;
   const rules::LoadedRules loaded =
       rules::load_rules({o.rules, !o.no_default_rules, !o.trust_rules});
@@ -82,19 +88,43 @@ ops::Graph graph_to_run(const RunOptions& o) {
   return best;
 }
 
+// Refuses a run whose planned memory exceeds the limit, before it starts.
+void check_memory(const RunOptions& o, const ops::Graph& graph,
+                  const std::vector<ops::TensorType>& input_types) {
+  const std::optional<std::int64_t> limit =
+      o.memory_limit.empty() ? available_memory_bytes() : parse_byte_size(o.memory_limit);
+  if (!limit) return;
+  const std::int64_t planned = backend::planned_bytes(graph, input_types);
+  if (planned <= *limit) return;
+  throw backend::RuntimeError(
+      fmt::format(
+          "{}: error: the run is planned to need {} bytes ({}) of memory, more than the limit of "
+          "{} bytes "
+          "({}{})",
+          o.graph, planned, human_bytes(planned), *limit, human_bytes(*limit),
+          o.memory_limit.empty() ? ", the memory available now; set it with --memory-limit" : ""),
+      /*located=*/true);
+}
+
 int run(const RunOptions& o) {
-  const ops::Graph graph = graph_to_run(o);
-  std::optional<std::vector<ops::Array>> inputs = gather_inputs(graph, o.inputs, o.seed);
+  ops::Graph written = ops::parse_graph_file(o.graph);
+  if (!o.out_dir.empty()) {
+    prepare_output_dir(o.out_dir, "--out");
+    for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
+  }
+  const ops::Graph graph = graph_to_run(o, std::move(written));
+  std::optional<std::vector<ops::Array>> inputs =
+      gather_inputs(graph, o.inputs, o.seed, [&](const std::vector<ops::TensorType>& types) {
+        check_memory(o, graph, types);
+      });
   if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
   const std::vector<ops::Array> outputs = program.run(std::move(*inputs));
-  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string& name = program.output_names()[i];
     std::cout << fmt::format("{}: {}  {}\n", name, ops::to_string(outputs[i].type()),
                              summary(outputs[i]));
-    if (!o.out_dir.empty())
-      ops::write_npy((std::filesystem::path(o.out_dir) / (name + ".npy")).string(), outputs[i]);
+    if (!o.out_dir.empty()) ops::write_npy(output_file_in(o.out_dir, name, ".npy"), outputs[i]);
   }
   return kSuccess;
 }
@@ -120,6 +150,13 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
   cmd->add_option("--cost-profile", o->cost_profile,
                   "the cost model's weights (a profile from `eqsat calibrate`)");
+  cmd->add_option("--memory-limit", o->memory_limit,
+                  "refuse a run planned to need more memory: bytes, or with K/M/G/T "
+                  "(default: the memory available now)")
+      ->check([](const std::string& s) {
+        return parse_byte_size(s) ? std::string()
+                                  : std::string("expected a size such as 4096, 512M or 2G");
+      });
   cmd->callback([o, &action] {
     action = [o] {
       try {
@@ -128,8 +165,12 @@ void add_run_command(CLI::App& app, Action& action) {
         std::cerr << e.what() << "\n";
       } catch (const backend::RuntimeError& e) {
         std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
-      } catch (const std::filesystem::filesystem_error& e) {
-        std::cerr << "error: " << e.what() << "\n";
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
+      } catch (const std::bad_alloc&) {
+        // A size decided at run time (arange, :n-steps, unknown dims) that
+        // the plan could not see.
+        std::cerr << "error: out of memory: a value of the run could not be allocated\n";
       } catch (const std::runtime_error& e) {  // an unreadable cost profile
         std::cerr << "error: " << e.what() << "\n";
       }

@@ -11,12 +11,17 @@ namespace eqsat::tools {
 
 namespace {
 
+// The type a missing input gets from --random: unknown dimensions are 8.
+ops::TensorType random_type(const ops::TensorType& type) {
+  ops::TensorType t = type;
+  for (auto& d : t.dims)
+    if (d == ops::kUnknownDim) d = 8;
+  return t;
+}
+
 // A reproducible array of `type` (unknown dims 8) drawn from `rng`.
 ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
-  ops::Dims shape = type.dims;
-  for (auto& d : shape)
-    if (d == ops::kUnknownDim) d = 8;
-  ops::Array a(type.dtype, shape);
+  ops::Array a(type.dtype, random_type(type).dims);
   ops::visit_dtype(type.dtype, [&]<class T>(std::type_identity<T>) {
     T* p = a.data<T>();
     for (std::int64_t i = 0; i < a.size(); ++i) {
@@ -36,8 +41,9 @@ ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
 
 std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
                                                      const std::vector<std::string>& specs,
-                                                     std::optional<std::uint64_t> seed) {
-  std::vector<std::optional<ops::Array>> values(graph.inputs.size());
+                                                     std::optional<std::uint64_t> seed,
+                                                     const TypesCheck& before_allocating) {
+  std::vector<std::optional<std::string>> files(graph.inputs.size());
   auto input_index = [&](const std::string& name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < graph.inputs.size(); ++i)
       if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == name) return i;
@@ -51,23 +57,30 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
       std::cerr << fmt::format("error: --input {}: the graph has no input named {}\n", spec, name);
       return std::nullopt;
     }
-    values[*i] = ops::read_npy(spec.substr(eq + 1));
+    files[*i] = spec.substr(eq + 1);
   }
+  // Every input's type first (file headers only), so that the caller can
+  // plan the memory before anything is allocated.
+  std::vector<ops::TensorType> types;
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    if (files[i]) {
+      types.push_back(ops::read_npy_type(*files[i]));
+      continue;
+    }
+    const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
+    if (!seed) {
+      std::cerr << fmt::format(
+          "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name, name);
+      return std::nullopt;
+    }
+    types.push_back(random_type(graph.inputs[i]->tensor_type()));
+  }
+  if (before_allocating) before_allocating(types);
   std::mt19937_64 rng(seed.value_or(0));
   std::vector<ops::Array> inputs;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!values[i]) {
-      const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
-      if (!seed) {
-        std::cerr << fmt::format(
-            "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name,
-            name);
-        return std::nullopt;
-      }
-      values[i] = random_array(graph.inputs[i]->tensor_type(), rng);
-    }
-    inputs.push_back(*values[i]);
-  }
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i)
+    inputs.push_back(files[i] ? ops::read_npy(*files[i])
+                              : random_array(graph.inputs[i]->tensor_type(), rng));
   return inputs;
 }
 

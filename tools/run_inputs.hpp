@@ -5,6 +5,7 @@
 #include "ops/graph.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,9 +17,14 @@ namespace eqsat::tools {
 // from `seed`: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3},
 // bools fair coins, unknown dimensions 8. On a user error (an unknown name,
 // an input without a value and no seed) prints it and returns nullopt;
-// unreadable files throw as ops::read_npy does.
+// unreadable files throw as ops::read_npy does. `before_allocating`, when
+// given, sees every input's type (from file headers; random inputs with
+// unknown dimensions 8) before any array is read or drawn: `run` checks its
+// planned memory there.
+using TypesCheck = std::function<void(const std::vector<ops::TensorType>&)>;
 std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
                                                      const std::vector<std::string>& specs,
-                                                     std::optional<std::uint64_t> seed);
+                                                     std::optional<std::uint64_t> seed,
+                                                     const TypesCheck& before_allocating = {});
 
 }  // namespace eqsat::tools

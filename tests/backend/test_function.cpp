@@ -128,7 +128,7 @@ TEST_CASE("single-element leaves broadcast inside a fused pass") {
   CHECK(wide.shape() == ops::Dims{1, 2});
 }
 
-TEST_CASE("running again reuses every intermediate buffer; only outputs are new") {
+TEST_CASE("running again reuses every intermediate buffer - only outputs are new") {
   TermRef x = input("x", kF64, {64, 64});
   TermRef s = op(OpKind::Softmax, {op(OpKind::Dot, {x, op(OpKind::Transpose, {x})})});
   TermRef y = op(OpKind::Sum, {op(OpKind::Mul, {s, s})}, {{AttrKey::Axis, ops::IntList{1}}});
@@ -143,7 +143,7 @@ TEST_CASE("running again reuses every intermediate buffer; only outputs are new"
   CHECK(p.buffers_allocated() == first * 2 + 3);  // everything allocated afresh
 }
 
-TEST_CASE("set_index on a dying value updates it in place; the input is never written") {
+TEST_CASE("set_index on a dying value updates it in place - the input is never written") {
   TermRef x = input("x", kF64, {3});
   TermRef e = op(OpKind::Exp, {x});
   TermRef y = op(OpKind::SetIndex, {e, i64(1), f64(-1)});

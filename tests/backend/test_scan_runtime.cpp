@@ -84,7 +84,7 @@ TEST_CASE("fibonacci: a mit-sot with taps (-2 -1) and initial history") {
   CHECK(got == std::vector<double>{1, 2, 3, 5, 8, 13, 21, 34});
 }
 
-TEST_CASE("sequence taps (0 1) read x[t] and x[t+1]; n-steps defaults to len - max tap") {
+TEST_CASE("sequence taps (0 1) read x[t] and x[t+1] - n-steps defaults to len - max tap") {
   ops::ScanSpec spec;
   spec.sequence_taps = {{0, 1}};
   spec.num_nitsot = 1;

@@ -2,10 +2,12 @@
 // dtype, and a located error for each unsupported or broken file.
 #include "ops/npy.hpp"
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 using namespace eqsat::ops;
@@ -69,10 +71,73 @@ TEST_CASE("unsupported and broken files are errors naming the file") {
                     message("f64_big_endian.npy", "unsupported .npy dtype '>f8'"));
   CHECK_THROWS_WITH(read_npy(data("u8_unsupported.npy")),
                     message("u8_unsupported.npy", "unsupported .npy dtype '|u1'"));
-  CHECK_THROWS_WITH(read_npy(data("truncated.npy")),
-                    message("truncated.npy", "truncated .npy data: expected 48 bytes"));
-  CHECK_THROWS_WITH(read_npy(data("missing.npy")), message("missing.npy", "cannot read file"));
+  CHECK_THROWS_WITH(
+      read_npy(data("truncated.npy")),
+      message("truncated.npy",
+              fmt::format("truncated .npy data: the header declares 48 bytes, the file holds {}",
+                          std::filesystem::file_size(data("truncated.npy")) - 128)));
+  CHECK_THROWS_WITH(read_npy(data("missing.npy")),
+                    message("missing.npy", "cannot read file: No such file or directory"));
+  CHECK_THROWS_WITH(read_npy(EQSAT_TESTS_DIR),
+                    std::string(EQSAT_TESTS_DIR) + ": error: cannot read file: it is a directory");
   CHECK_THROWS_WITH(
       read_npy(std::string(EQSAT_TESTS_DIR) + "/test_npy.cpp"),
       std::string(EQSAT_TESTS_DIR) + "/test_npy.cpp: error: not a .npy file (bad magic string)");
+}
+
+namespace {
+// A version 1.0 file whose header declares `shape` (as NumPy writes it)
+// followed by `data_bytes` zero bytes.
+std::string npy_with_shape(const std::string& name, const std::string& shape,
+                           std::size_t data_bytes = 0) {
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
+  dict.append((10 + dict.size() + 1 + 63) / 64 * 64 - 10 - dict.size() - 1, ' ').push_back('\n');
+  const std::string path = temp_file(name);
+  std::ofstream out(path, std::ios::binary);
+  out << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(dict.size() & 0xff)
+      << static_cast<char>(dict.size() >> 8) << dict << std::string(data_bytes, '\0');
+  return path;
+}
+}  // namespace
+
+TEST_CASE("shapes whose size overflows are refused at the header before any allocation") {
+  // A dimension past int64 used to escape as `internal error: stoll`.
+  const std::string too_long = npy_with_shape("dim_2_63.npy", "(9223372036854775808,)");
+  CHECK_THROWS_WITH(read_npy(too_long),
+                    too_long +
+                        ": error: .npy shape dimension 9223372036854775808 does not fit "
+                        "in 64 bits");
+  // (2**62+1, 4) float64: the byte count overflows; it used to crash.
+  const std::string overflow = npy_with_shape("overflow.npy", "(4611686018427387905, 4)");
+  CHECK_THROWS_WITH(read_npy(overflow),
+                    overflow +
+                        ": error: .npy shape (f64 4611686018427387905 4) is too large: its "
+                        "size in bytes does not fit in 64 bits");
+  CHECK_THROWS_WITH(read_npy_type(overflow), Catch::Contains("does not fit in 64 bits"));
+  // Representable but far more than the file holds: refused by size, not
+  // by running out of memory.
+  const std::string huge = npy_with_shape("huge.npy", "(1099511627776,)", 16);
+  CHECK_THROWS_WITH(read_npy(huge), huge +
+                                        ": error: truncated .npy data: the header declares "
+                                        "8796093022208 bytes, the file holds 16");
+  CHECK(read_npy_type(huge) == TensorType{DType::F64, {1099511627776}});
+  // A zero-length dimension makes an empty array whatever the others say.
+  const std::string empty = npy_with_shape("empty.npy", "(0, 4611686018427387905)");
+  CHECK(read_npy(empty).size() == 0);
+}
+
+TEST_CASE("writing is atomic: a failed write leaves nothing - a good one replaces the file") {
+  const Array a = Array::filled(DType::F64, {3}, 1.5);
+  const std::string missing_dir = temp_file("no_such_dir") + "/out.npy";
+  CHECK_THROWS_WITH(write_npy(missing_dir, a),
+                    missing_dir + ": error: cannot write file: No such file or directory");
+  const std::string path = temp_file("atomic.npy");
+  write_npy(path, Array::filled(DType::I32, {1000}, 7));
+  write_npy(path, a);
+  CHECK(read_npy(path).same_value(a));
+  // No temporary file is left next to it.
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    CHECK(entry.path().filename().string().find(".eqsat_test_npy_atomic.npy.tmp") ==
+          std::string::npos);
 }

@@ -27,7 +27,7 @@ bool contains(TermRef t, OpKind k) {
 
 }  // namespace
 
-TEST_CASE("every op has a differentiability; only control ops and grad are unsupported") {
+TEST_CASE("every op has a differentiability - only control ops and grad are unsupported") {
   std::set<OpKind> unsupported;
   for (int i = 0; i < kNumOps; ++i) {
     const auto k = static_cast<OpKind>(i);

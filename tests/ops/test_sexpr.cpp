@@ -22,7 +22,7 @@ TEST_CASE("atoms are classified") {
   CHECK(es[11].is_symbol("-"));
 }
 
-TEST_CASE("lists nest and keep positions; comments are skipped") {
+TEST_CASE("lists nest and keep positions - comments are skipped") {
   auto es = read_sexprs("; a comment\n(add x\n   (exp y)) ; tail\n", "t.eg");
   REQUIRE(es.size() == 1);
   CHECK(es[0].head() == "add");
@@ -39,7 +39,7 @@ TEST_CASE("syntax errors are located") {
   CHECK_THROWS_WITH(read_sexprs("(load \"w.npy)", "c.eg"), "c.eg:1:7: error: unterminated string");
   CHECK_THROWS_WITH(read_sexprs("  1.2.3", "d.eg"), "d.eg:1:3: error: malformed number '1.2.3'");
   CHECK_THROWS_WITH(read_sexpr_file("/nonexistent/g.eg"),
-                    "/nonexistent/g.eg: error: cannot read file");
+                    "/nonexistent/g.eg: error: cannot read file: No such file or directory");
 }
 
 TEST_CASE("lists nested too deep are refused, not a stack overflow") {

@@ -65,7 +65,7 @@ TEST_CASE("promotion: the later of bool < i32 < i64 < f32 < f64") {
   });
 }
 
-TEST_CASE("div of integers gives f64; comparisons and logic give bool") {
+TEST_CASE("div of integers gives f64 - comparisons and logic give bool") {
   check_rows({
       {"(div i i)", "(f64 3)"},
       {"(div l n)", "(f64 3)"},

@@ -41,7 +41,7 @@ TEST_CASE("literals meeting only literals, and positions that meet nothing") {
   CHECK(weak_literal_dtype(OpKind::SetIndex, {}, set, 2) == DType::F32);
 }
 
-TEST_CASE("call arguments take the parameter's dtype; full takes :dtype") {
+TEST_CASE("call arguments take the parameter's dtype - full takes :dtype") {
   const TensorType p{DType::F32, {}};
   const TermRef fn = Term::fn({p}, {Term::nominal(0, p)});
   const std::vector<PendingOperand> call{{fn, false}, kInt};

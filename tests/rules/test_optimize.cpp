@@ -138,7 +138,7 @@ TEST_CASE("small constant arrays fold through elementwise and shape ops") {
       "(input x (f64 2 3)) (output (add x (const (f64 2 3) (2 6 10 4 8 12))))");
 }
 
-TEST_CASE("calls are inlined when cheaper, through get for several outputs; unused defs go") {
+TEST_CASE("calls are inlined when cheaper, through get for several outputs - unused defs go") {
   const std::string start = R"(
     (input x (f64 8 4))
     (def twice (fn ((v (f64 ? 4))) (add v v)))

@@ -28,7 +28,7 @@ TEST_CASE("a wrong rule is unsound, with a counter-example") {
   CHECK_THAT(v.counterexample, Catch::Contains("?x = ") && Catch::Contains("gives"));
 }
 
-TEST_CASE("a guard makes a rule sound; without it, IEEE specials break it") {
+TEST_CASE("a guard makes a rule sound - without it, IEEE specials break it") {
   const RuleProgram p = rules_from(R"(
     (rewrite guarded (mul ?x 0) (zeros_like ?x) :when ((finite ?x)))
     (rewrite unguarded (mul ?x 0) (zeros_like ?x)))");

@@ -89,7 +89,7 @@ TEST_CASE("literal attributes, get indices and numbers print back as written") {
   CHECK(p.rewrites()[2].lhs.children[0].kind == Pattern::Kind::Bool);
 }
 
-TEST_CASE("the schedule keeps its steps, rule sets and limits; defaults fill the rest") {
+TEST_CASE("the schedule keeps its steps, rule sets and limits - defaults fill the rest") {
   const RuleProgram p = parse(R"(
     (ruleset canonicalize) (ruleset algebra)
     (schedule (run canonicalize :iter 8)

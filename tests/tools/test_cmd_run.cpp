@@ -1,0 +1,107 @@
+// `eqsat run`: output paths checked before any work, output names kept in
+// --out, the memory plan against --memory-limit, OS reasons for inputs,
+// and sizes past any machine refused without a crash.
+#include "run_eqsat.hpp"
+
+#include <catch2/catch.hpp>
+
+using eqsat::testing::run_eqsat;
+using eqsat::testing::Scratch;
+
+namespace {
+const char* kSmall = "(input x (f64 3))\n(output y (exp x))\n";
+}
+
+TEST_CASE("run: an --out that cannot be created fails before any work") {
+  Scratch s;
+  s.write("g.eg", kSmall);
+  s.write("afile", "a file, not a directory");
+  const auto r = run_eqsat(s, "run g.eg --random 0 --out afile/sub");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: --out afile/sub: cannot create directory: Not a directory\n");
+  CHECK(r.out.empty());  // nothing was computed
+}
+
+TEST_CASE("run: outputs are written in --out - names that would leave it are refused") {
+  Scratch s;
+  s.write("g.eg", kSmall);
+  auto r = run_eqsat(s, "run g.eg --random 0 --out out");
+  CHECK(r.status == 0);
+  CHECK(std::filesystem::exists(s.path("out/y.npy")));
+  // `..` is not a symbol of the language; a `/` in a name is.
+  for (const std::string name : {"/tmp/abs", "sub/x", "../escaped"}) {
+    s.write("escape.eg", "(input x (f64 3))\n(output " + name + " (exp x))\n");
+    r = run_eqsat(s, "run escape.eg --random 0 --out out");
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+  }
+  CHECK(r.err == "escape.eg:2:9: error: malformed number '../escaped'\n");
+  s.write("escape.eg", "(input x (f64 3))\n(output /abs (exp x))\n");
+  r = run_eqsat(s, "run escape.eg --random 0 --out out");
+  CHECK(r.err ==
+        "error: output name '/abs' would be written outside out; give outputs plain file names\n");
+  CHECK_FALSE(std::filesystem::exists("/abs.npy"));
+  CHECK(std::filesystem::is_empty(s.path("out")) == false);  // y.npy only
+  CHECK_FALSE(std::filesystem::exists(s.path("out/sub")));
+}
+
+TEST_CASE("run: a missing input file says why") {
+  Scratch s;
+  s.write("g.eg", kSmall);
+  const auto r = run_eqsat(s, "run g.eg --input x=nope.npy");
+  CHECK(r.status == 1);
+  CHECK(r.err == "nope.npy: error: cannot read file: No such file or directory\n");
+}
+
+TEST_CASE("run: a planned memory over --memory-limit fails before it starts") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 1000 1000))\n(output (exp x))\n");
+  auto r = run_eqsat(s, "run g.eg --random 0 --memory-limit 10M --no-opt");
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "g.eg: error: the run is planned to need 16000000 bytes (15.3 MiB) of memory, more than "
+        "the limit of 10485760 bytes (10.0 MiB)\n");
+  CHECK(r.out.empty());
+  r = run_eqsat(s, "run g.eg --random 0 --memory-limit 20M --no-opt");
+  CHECK(r.status == 0);
+  CHECK(run_eqsat(s, "run g.eg --random 0 --memory-limit lots").status == 2);
+}
+
+TEST_CASE("run: by default the limit is the memory available - 8 TB is refused at once") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 1000000000 1000))\n(output (exp x))\n");
+  const auto r = run_eqsat(s, "run g.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: the run is planned to need 16000000000000 "
+                                      "bytes (14.6 TiB) of memory, more than the limit of "));
+  CHECK_THAT(r.err, Catch::EndsWith("the memory available now; set it with --memory-limit)\n"));
+}
+
+TEST_CASE("run: the sizes of the reported SIGSEGVs are located errors") {
+  Scratch s;
+  // An input of 2^61 f64: its bytes overflow 64 bits.
+  s.write("input.eg", "(input x (f64 2305843009213693952))\n(output (exp x))\n");
+  auto r = run_eqsat(s, "run input.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("input.eg:1:"));
+  CHECK_THAT(r.err, Catch::Contains("(f64 2305843009213693952) is too large"));
+  // A reshape whose product overflows, then index.
+  s.write("reshape.eg",
+          "(input x (f64 ?))\n(let r (reshape x :shape (4611686018427387905 4)))\n"
+          "(output (index r 0))\n");
+  r = run_eqsat(s, "run reshape.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("reshape.eg:2:"));
+  // A .npy header declaring (2**62+1, 4).
+  std::string dict =
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387905, 4), }";
+  dict.append(128 - 10 - dict.size() - 1, ' ').push_back('\n');
+  s.write("big.npy", std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size()) +
+                         std::string(1, '\0') + dict);
+  s.write("g.eg", "(input x (f64 ? 4))\n(output (sum x))\n");
+  r = run_eqsat(s, "run g.eg --input x=big.npy");
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "big.npy: error: .npy shape (f64 4611686018427387905 4) is too large: its size in bytes "
+        "does not fit in 64 bits\n");
+}
