@@ -3,6 +3,8 @@
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
 #include "scan_rewrites.hpp"
+#include "scan_save_mem.hpp"
+#include "scan_to_reduction.hpp"
 
 #include <array>
 
@@ -24,6 +26,13 @@ const std::array kAppliers = {
     BuiltinApplier{"scan-hoist-invariants",
                    "body work that reads only non-sequences moves out as a new non-sequence",
                    &make_scan_hoist_invariants},
+    BuiltinApplier{"scan-save-mem",
+                   "a loop read only in its first or last steps runs fewer or keeps fewer",
+                   &make_scan_save_mem},
+    BuiltinApplier{
+        "scan-to-reduction",
+        "a sit-sot accumulating add/mul/maximum/minimum, read at its end, is a reduction",
+        &make_scan_to_reduction},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

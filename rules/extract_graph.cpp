@@ -14,15 +14,37 @@ using egraph::EClassId;
 using egraph::ProblemClassId;
 
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
-                 const ops::Type& result, const backend::CostModel& model) {
+                 const ops::Type& result, const backend::CostModel& model,
+                 std::optional<std::int64_t> trips) {
   if (kind == ops::OpKind::Grad) return kGradCost;
-  double c = model.op_cost(kind, operand_types, result);
+  double c = kind == ops::OpKind::Scan && trips ? model.scan_cost(*trips, result)
+                                                : model.op_cost(kind, operand_types, result);
   if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
     c += kSlotCost * static_cast<double>(operand_types.size());
   return std::isfinite(c) ? c : kGradCost;
 }
 
 namespace {
+
+// The steps scan e-node `n` runs, as the cost model estimates them.
+std::int64_t scan_trips(const TensorEGraph& g, egraph::ENodeId n, const backend::CostModel& model) {
+  const egraph::EGraph& eg = g.egraph();
+  const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+  std::vector<ops::Type> types;
+  for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+  std::optional<std::int64_t> n_steps, at_most;
+  if (spec.has_n_steps) {
+    const EClassId steps = eg.children(n)[1];
+    if (const auto& u = g.data(steps).uniform) n_steps = static_cast<std::int64_t>(*u);
+    for (egraph::ENodeId m : eg.nodes(steps))  // (minimum k c): at most c
+      if (g.kind(m) == ops::OpKind::Minimum)
+        for (EClassId k : eg.children(m))
+          if (const auto& u = g.data(k).uniform)
+            at_most = std::min(at_most.value_or(static_cast<std::int64_t>(*u)),
+                               static_cast<std::int64_t>(*u));
+  }
+  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps, at_most);
+}
 
 // How many times each class is expected to run: 1 outside loops, times a
 // scan's trip count inside its body (nested scans multiply). A class takes
@@ -51,7 +73,7 @@ std::unordered_map<EClassId, double> run_counts(const TensorEGraph& g,
       const auto kids = eg.children(n);
       for (std::size_t i = 0; i < kids.size(); ++i) {
         const bool body = g.kind(n) == ops::OpKind::Scan && i == 0;
-        reach(kids[i], body ? m * static_cast<double>(model.trip_count(g.type(c))) : m);
+        reach(kids[i], body ? m * static_cast<double>(scan_trips(g, n, model)) : m);
       }
     }
   }
@@ -83,9 +105,12 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
       }
       const auto r = runs.find(c);
       const double times = r == runs.end() ? 1.0 : r->second;
-      problem.add_node(pclass.at(c),
-                       std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model)),
-                       std::move(kids));
+      std::optional<std::int64_t> trips;
+      if (g.kind(n) == ops::OpKind::Scan) trips = scan_trips(g, n, model);
+      problem.add_node(
+          pclass.at(c),
+          std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips)),
+          std::move(kids));
       enode_of.push_back(n);
     }
   }
@@ -125,7 +150,7 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
     const double m = count.at(t);
     for (std::size_t i = 0; i < t->arity(); ++i) {
       const bool body = t->kind() == ops::OpKind::Scan && i == 0;
-      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t->type())) : m);
+      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t)) : m);
     }
   }
   std::vector<std::pair<ops::TermRef, double>> order(count.begin(), count.end());
@@ -135,7 +160,9 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   for (const auto& [t, times] : order) {
     types.clear();
     for (ops::TermRef o : t->operands()) types.push_back(o->type());
-    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model));
+    std::optional<std::int64_t> trips;
+    if (t->kind() == ops::OpKind::Scan) trips = model.trip_count(t);
+    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips));
   }
   return total;
 }
