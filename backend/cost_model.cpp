@@ -1,5 +1,6 @@
 #include "cost_model.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace eqsat::backend {
@@ -65,6 +66,62 @@ std::int64_t CostModel::trip_count(const ops::Type& scan_result) const {
   return w_.unknown_trip_count;
 }
 
+std::int64_t CostModel::trip_count(const ops::ScanSpec& spec,
+                                   std::span<const ops::Type> operand_types,
+                                   const ops::Type& result, std::optional<std::int64_t> n_steps,
+                                   std::optional<std::int64_t> n_steps_at_most) const {
+  // An output keeping every step has one row per step.
+  if (const auto* tuple = std::get_if<ops::TupleType>(&result); tuple && !spec.until)
+    for (std::size_t o = 0; o < tuple->elements.size(); ++o) {
+      const ops::Dims& d = tuple->elements[o].dims;
+      const bool all = spec.keep.empty() || spec.keep[o] == 0;
+      if (all && !d.empty() && d[0] != ops::kUnknownDim) return d[0];
+    }
+  std::int64_t steps = w_.unknown_trip_count;
+  if (spec.has_n_steps) {
+    steps = n_steps.value_or(
+        std::min(n_steps_at_most.value_or(w_.unknown_trip_count), w_.unknown_trip_count));
+  } else if (!spec.sequence_taps.empty()) {
+    steps = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t i = 0; i < spec.sequence_taps.size(); ++i) {
+      const auto* seq = 1 + i < operand_types.size()
+                            ? std::get_if<ops::TensorType>(&operand_types[1 + i])
+                            : nullptr;
+      if (!seq || seq->dims.empty() || seq->dims[0] == ops::kUnknownDim) {
+        steps = w_.unknown_trip_count;
+        break;
+      }
+      steps =
+          std::min(steps, std::max<std::int64_t>(0, seq->dims[0] - spec.sequence_taps[i].back()));
+    }
+  }
+  // An :until loop may stop early: its bound, at most the unknown count.
+  return spec.until ? std::min(steps, w_.unknown_trip_count) : steps;
+}
+
+std::int64_t CostModel::trip_count(ops::TermRef scan) const {
+  const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+  std::vector<ops::Type> operand_types;
+  for (ops::TermRef t : scan->operands()) operand_types.push_back(t->type());
+  std::optional<std::int64_t> n_steps, at_most;
+  if (spec.has_n_steps) {
+    const ops::TermRef n = scan->operand(1);
+    if (const ops::Array* a = n->const_value(); a && a->rank() == 0)
+      n_steps = static_cast<std::int64_t>(a->element(0));
+    if (n->kind() == OpKind::Minimum)
+      for (ops::TermRef o : n->operands())
+        if (const ops::Array* a = o->const_value(); a && a->rank() == 0)
+          at_most = std::min(at_most.value_or(static_cast<std::int64_t>(a->element(0))),
+                             static_cast<std::int64_t>(a->element(0)));
+  }
+  return trip_count(spec, operand_types, scan->type(), n_steps, at_most);
+}
+
+double CostModel::scan_cost(std::int64_t trips, const ops::Type& result) const {
+  return w_.call_overhead_ns + w_.scan_step_overhead_ns * static_cast<double>(trips) +
+         w_.ns_per_byte * bytes(result);
+}
+
 double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
                           const ops::Type& result) const {
   switch (ops::op_info(kind).group) {
@@ -73,9 +130,7 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case ops::OpGroup::Gradient:
       return kInfiniteCost;
     case ops::OpGroup::Control:
-      if (kind == OpKind::Scan)
-        return w_.call_overhead_ns +
-               w_.scan_step_overhead_ns * static_cast<double>(trip_count(result));
+      if (kind == OpKind::Scan) return scan_cost(trip_count(result), result);
       if (kind == OpKind::Call) return w_.call_overhead_ns;
       return 0;  // fn and get are free: bookkeeping only
     default:
@@ -118,6 +173,7 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
 }
 
 double CostModel::op_cost(ops::TermRef term) const {
+  if (term->kind() == OpKind::Scan) return scan_cost(trip_count(term), term->type());
   std::vector<ops::Type> operand_types;
   for (ops::TermRef t : term->operands()) operand_types.push_back(t->type());
   return op_cost(term->kind(), operand_types, term->type());

@@ -6,7 +6,8 @@
 //   CostModel model;                      // default weights, documented below
 //   double ns = model.op_cost(term);      // one application, operands excluded
 //
-// Loops: a scan's own cost is its per-step overhead times its trip count;
+// Loops: a scan's own cost is its per-step overhead times its trip count
+// plus the bytes its outputs store (all steps, or the last k with :keep);
 // the body's cost is multiplied by the trip count by the extractor (see
 // `trip_count`). `grad` costs infinity: it never reaches the executor.
 #pragma once
@@ -14,6 +15,7 @@
 #include "ops/term.hpp"
 
 #include <limits>
+#include <optional>
 #include <span>
 
 namespace eqsat::backend {
@@ -45,10 +47,30 @@ class CostModel {
   // e-nodes alike (both know their op and types).
   double op_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  const ops::Type& result) const;
+  // A term's scan gets its exact trip count (see `trip_count(TermRef)`).
   double op_cost(ops::TermRef term) const;
 
-  // The number of steps a scan with this result type is expected to run.
+  // A scan's own cost when it runs `trips` steps: the per-step overhead, and
+  // the bytes its outputs store (its result type: with :keep, only the last
+  // steps), so that a loop keeping fewer steps is cheaper.
+  double scan_cost(std::int64_t trips, const ops::Type& result) const;
+
+  // The number of steps a scan with this result type is expected to run,
+  // from the leading dimension of its first output: exact unless that
+  // output has :keep or the loop has :until.
   std::int64_t trip_count(const ops::Type& scan_result) const;
+  // The same from the scan's layout, operand types and the value of its
+  // :n-steps operand when known: exact whenever the steps are known
+  // statically (an output keeping every step, a constant :n-steps, static
+  // sequence lengths), `unknown_trip_count` otherwise; an :until loop
+  // counts its bound when below `unknown_trip_count`. `n_steps_at_most`:
+  // a bound on a run-time :n-steps (`(minimum n 5)`), counted likewise.
+  std::int64_t trip_count(const ops::ScanSpec& spec, std::span<const ops::Type> operand_types,
+                          const ops::Type& result, std::optional<std::int64_t> n_steps,
+                          std::optional<std::int64_t> n_steps_at_most = std::nullopt) const;
+  // The same for a scan term (a constant :n-steps operand is read, and the
+  // constant of a `minimum` one).
+  std::int64_t trip_count(ops::TermRef scan) const;
 
   const CostWeights& weights() const { return w_; }
 

@@ -8,6 +8,8 @@
 #include "scan_pushout.hpp"
 #include "scan_remove_unused.hpp"
 #include "scan_rewrites.hpp"
+#include "scan_save_mem.hpp"
+#include "scan_to_reduction.hpp"
 #include "shape_identities.hpp"
 
 #include <array>
@@ -47,6 +49,13 @@ const std::array kAppliers = {
     BuiltinApplier{"shape-identities",
                    "slices, reshapes, transposes... that do nothing are their operand",
                    &make_shape_identities},
+    BuiltinApplier{"scan-save-mem",
+                   "a loop read only in its first or last steps runs fewer or keeps fewer",
+                   &make_scan_save_mem},
+    BuiltinApplier{
+        "scan-to-reduction",
+        "a sit-sot accumulating add/mul/maximum/minimum, read at its end, is a reduction",
+        &make_scan_to_reduction},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

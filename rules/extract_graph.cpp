@@ -13,9 +13,11 @@ using egraph::EClassId;
 using egraph::ProblemClassId;
 
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
-                 const ops::Type& result, const backend::CostModel& model) {
+                 const ops::Type& result, const backend::CostModel& model,
+                 std::optional<std::int64_t> trips) {
   if (kind == ops::OpKind::Grad) return kGradCost;
-  double c = model.op_cost(kind, operand_types, result);
+  double c = kind == ops::OpKind::Scan && trips ? model.scan_cost(*trips, result)
+                                                : model.op_cost(kind, operand_types, result);
   if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
     c += kSlotCost * static_cast<double>(operand_types.size());
   return std::isfinite(c) ? c : kGradCost;
@@ -24,6 +26,26 @@ double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
 namespace {
 
 constexpr double kRunCap = 1e9;
+
+// The steps scan e-node `n` runs, as the cost model estimates them.
+std::int64_t scan_trips(const TensorEGraph& g, egraph::ENodeId n, const backend::CostModel& model) {
+  const egraph::EGraph& eg = g.egraph();
+  const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+  std::vector<ops::Type> types;
+  for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+  std::optional<std::int64_t> n_steps, at_most;
+  if (spec.has_n_steps) {
+    const EClassId steps = eg.children(n)[1];
+    if (const auto& u = g.data(steps).uniform) n_steps = static_cast<std::int64_t>(*u);
+    for (egraph::ENodeId m : eg.nodes(steps))  // (minimum k c): at most c
+      if (g.kind(m) == ops::OpKind::Minimum)
+        for (EClassId k : eg.children(m))
+          if (const auto& u = g.data(k).uniform)
+            at_most = std::min(at_most.value_or(static_cast<std::int64_t>(*u)),
+                               static_cast<std::int64_t>(*u));
+  }
+  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps, at_most);
+}
 
 // How many times each class is expected to run, by class id (0: not reached
 // from the roots): 1 outside loops, times a scan's trip count inside its body
@@ -50,7 +72,7 @@ std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> 
       const auto kids = eg.children(n);
       for (std::size_t i = 0; i < kids.size(); ++i) {
         const bool body = g.kind(n) == ops::OpKind::Scan && i == 0;
-        reach(kids[i], body ? m * static_cast<double>(model.trip_count(g.type(c))) : m);
+        reach(kids[i], body ? m * static_cast<double>(scan_trips(g, n, model)) : m);
       }
     }
   }
@@ -72,8 +94,10 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
         for (EClassId k : eg.children(n)) types.push_back(g.type(k));
         const EClassId c = eg.class_of(n);
         const double times = std::max(1.0, runs[c.index()]);
+        std::optional<std::int64_t> trips;
+        if (g.kind(n) == ops::OpKind::Scan) trips = scan_trips(g, n, model);
         const double cost =
-            std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model));
+            std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips));
         return g.unstable(n) ? cost + kUnstableCost : cost;  // DESIGN.md decision 11
       },
       forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
@@ -114,7 +138,7 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
     const double m = count.at(t);
     for (std::size_t i = 0; i < t->arity(); ++i) {
       const bool body = t->kind() == ops::OpKind::Scan && i == 0;
-      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t->type())) : m);
+      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t)) : m);
     }
   }
   std::vector<std::pair<ops::TermRef, double>> order(count.begin(), count.end());
@@ -124,7 +148,9 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   for (const auto& [t, times] : order) {
     types.clear();
     for (ops::TermRef o : t->operands()) types.push_back(o->type());
-    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model));
+    std::optional<std::int64_t> trips;
+    if (t->kind() == ops::OpKind::Scan) trips = model.trip_count(t);
+    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips));
   }
   return total;
 }

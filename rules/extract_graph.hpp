@@ -5,7 +5,7 @@
 // each root, paying once for a shared value.
 //
 // Loops: an e-node inside a scan body costs its op cost times the scan's
-// trip count (`CostModel::trip_count`; nested scans multiply), so work is
+// trip count (`CostModel::trip_count`, exact with :keep; nested scans multiply), so work is
 // cheaper outside a loop than inside. `grad` (infinite cost for the
 // executor) costs kGradCost so that a graph whose gradients were not
 // expanded still extracts.
@@ -17,6 +17,7 @@
 #include "egraph/extractor.hpp"
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,8 +55,10 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::ECla
 // (scan bodies times their trip counts).
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);
 
-// The cost of one application, as the extractor counts it.
+// The cost of one application, as the extractor counts it; a scan's trip
+// count when known beyond its types (`CostModel::trip_count`).
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
-                 const ops::Type& result, const backend::CostModel& model);
+                 const ops::Type& result, const backend::CostModel& model,
+                 std::optional<std::int64_t> trips = std::nullopt);
 
 }  // namespace eqsat::rules

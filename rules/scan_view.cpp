@@ -118,6 +118,26 @@ class Renamer {
 
 TermRef rename_nominals(TermRef t, std::span<const std::int64_t> new_slot) {
   return Renamer(new_slot)(t);
+
+std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView& s) {
+  std::optional<std::int64_t> steps;
+  for (std::size_t j = 0; j < s.num_sequences(); ++j) {
+    const auto* t = std::get_if<ops::TensorType>(&g.type(s.operands[s.sequence_operand(j)]));
+    if (!t || t->dims.empty() || t->dims[0] == ops::kUnknownDim) return std::nullopt;
+    const std::int64_t allowed =
+        std::max<std::int64_t>(0, t->dims[0] - s.spec.sequence_taps[j].back());
+    steps = std::min(steps.value_or(allowed), allowed);
+  }
+  return steps;
+}
+
+bool merge_same(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
+  egraph::EGraph& eg = g.egraph();
+  if (!b || eg.find(a) == eg.find(*b)) return false;
+  const auto* ta = std::get_if<ops::TensorType>(&g.type(a));
+  const auto* tb = std::get_if<ops::TensorType>(&g.type(*b));
+  if (!ta || !tb || !ops::compatible(*ta, *tb)) return false;
+  return eg.merge(a, *b);
 }
 
 void ScanSearcher::search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const {

@@ -93,6 +93,15 @@ std::optional<egraph::EClassId> add_scan(TensorEGraph& g, const ops::Attrs& base
 // included, are returned as they are.
 ops::TermRef rename_nominals(ops::TermRef t, std::span<const std::int64_t> new_slot);
 
+// The most steps the sequences of `s` allow (the shortest length minus its
+// deepest tap), when every sequence length is known statically.
+std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView& s);
+
+// Merges class `a` with `b` (a value computed another way, e.g. a read of a
+// rebuilt loop) when `b` exists and its type is compatible with a's; true
+// when the e-graph changed.
+bool merge_same(TensorEGraph& g, egraph::EClassId a, std::optional<egraph::EClassId> b);
+
 // Finds every class holding a scan (bodies of other loops included).
 class ScanSearcher final : public egraph::Searcher {
  public:

@@ -1,0 +1,153 @@
+// scan-to-reduction: a sit-sot accumulating an elementwise function of the
+// sequences, read at its last step, becomes a reduction over the
+// vectorized function; the loop stays where it must.
+#include "rules/optimize.hpp"
+
+#include "backend/program.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <random>
+#include <set>
+
+using namespace eqsat;
+using namespace eqsat::rules;
+
+namespace {
+
+// How many terms of `kind` the graph holds (bodies and defs included).
+int count_ops(const ops::Graph& g, ops::OpKind kind) {
+  int n = 0;
+  std::set<ops::TermRef> seen;
+  std::function<void(ops::TermRef)> walk = [&](ops::TermRef t) {
+    if (!seen.insert(t).second) return;
+    n += t->kind() == kind;
+    for (ops::TermRef o : t->operands()) walk(o);
+  };
+  for (const auto& o : g.outputs) walk(o.term);
+  for (const auto& d : g.defs) walk(d.term);
+  return n;
+}
+
+std::vector<ops::Array> inputs_for(const ops::Graph& g, std::int64_t unknown = 9) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<ops::Array> out;
+  for (ops::TermRef in : g.inputs) {
+    ops::Dims d = in->tensor_type().dims;
+    for (auto& x : d)
+      if (x == ops::kUnknownDim) x = unknown;
+    ops::Array a(in->tensor_type().dtype, d);
+    for (std::int64_t i = 0; i < a.size(); ++i)
+      ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) {
+        a.data<T>()[i] = static_cast<T>(std::is_integral_v<T> ? std::round(4 * u(rng)) : u(rng));
+      });
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// The optimized graph; it computes g's values within `tolerance` (relative).
+ops::Graph optimized_same(const std::string& text, double tolerance = 1e-12,
+                          std::int64_t unknown = 9) {
+  INFO(text);
+  const ops::Graph g = ops::parse_graph(text, "t.eg", ".");
+  OptimizeReport r;
+  const ops::Graph out = optimize(g, load_default_rules(), &r);
+  INFO("optimized:\n" << ops::print_graph(out));
+  CHECK(r.cost_after <= r.cost_before);
+  const auto in = inputs_for(g, unknown);
+  const auto expected = backend::compile(g).run(in);
+  const auto actual = backend::compile(out).run(in);
+  REQUIRE(expected.size() == actual.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    REQUIRE(expected[k].shape() == actual[k].shape());
+    REQUIRE(expected[k].dtype() == actual[k].dtype());
+    for (std::int64_t i = 0; i < expected[k].size(); ++i)
+      CHECK(actual[k].element(i) == Approx(expected[k].element(i)).epsilon(tolerance));
+  }
+  return out;
+}
+
+std::string accumulate(const char* op, const char* f, const char* init = "h0") {
+  return std::string(R"((input xs (f64 40 3)) (input h0 (f64 3)) (input w (f64 3))
+    (output (index (get 0 (scan :sequences (xs) :sit-sot ()") +
+         init + ") :non-sequences (w) (fn (x h w_) (" + op + " h " + f + ")))) -1))";
+}
+
+}  // namespace
+
+TEST_CASE("accumulating loops read at their end become reductions") {
+  for (const char* op : {"add", "mul", "maximum", "minimum"}) {
+    INFO(op);
+    // add/mul re-associate: equal within rounding; maximum/minimum exactly.
+    const bool exact = op[0] == 'm' && op[1] != 'u';
+    const ops::Graph out = optimized_same(accumulate(op, "(tanh (mul x w_))"), exact ? 0 : 1e-12);
+    CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+  }
+  // The accumulated value on the left, a scalar sequence broadcast to the state.
+  const ops::Graph left = optimized_same(R"((input xs (f64 30)) (input h0 (f64 4))
+    (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (add (exp x) h)))) -1)))");
+  CHECK(count_ops(left, ops::OpKind::Scan) == 0);
+  CHECK(count_ops(left, ops::OpKind::Sum) == 1);
+}
+
+TEST_CASE("taps and a constant step count read the rows the steps read") {
+  const ops::Graph out = optimized_same(R"((input xs (f64 12 2)) (input h0 (f64 2))
+    (output (index (get 0 (scan :n-steps 7 :sequences ((xs :taps (0 2))) :sit-sot (h0)
+      (fn (a b h) (add h (mul a b))))) -1)))");
+  CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+  // One sequence of unknown length: the steps follow from its length.
+  const ops::Graph unknown = optimized_same(R"((input xs (f64 ?)) (input h0 f64)
+    (output (index (get 0 (scan :sequences ((xs :taps (0 1))) :sit-sot (h0)
+      (fn (a b h) (maximum h (sub b a))))) -1)))");
+  CHECK(count_ops(unknown, ops::OpKind::Scan) == 0);
+}
+
+TEST_CASE("integer sums are exact") {
+  const ops::Graph out = optimized_same(R"((input xs (i64 25)) (input h0 i64)
+    (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (add h (mul x x))))) -1)))",
+                                        0);
+  CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+}
+
+TEST_CASE("a long float sum differs from the loop only by rounding") {
+  const ops::Graph out = optimized_same(R"((input xs (f64 20000)) (input h0 f64)
+    (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (add h (sin x))))) -1)))",
+                                        1e-10);
+  CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+}
+
+TEST_CASE("loops that do not only accumulate stay loops") {
+  // The state is read whole; the function reads the state; an until-loop;
+  // a reduction inside the function; a state updated by sub.
+  for (const std::string& text : {
+           std::string(R"((input xs (f64 10 3)) (input h0 (f64 3))
+             (output (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (add h x))))))"),
+           accumulate("add", "(mul x h)"),
+           std::string(R"((input xs (f64 10 3)) (input h0 (f64 3))
+             (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) :until true
+               (fn (x h) (add h x) (gt (sum h) 2.0)))) -1)))"),
+           accumulate("add", "(sum x)"),
+           accumulate("sub", "x"),
+       }) {
+    const ops::Graph out = optimized_same(text);
+    CHECK(count_ops(out, ops::OpKind::Scan) == 1);
+  }
+}
+
+TEST_CASE("accumulating loops nested in loops and defs become reductions") {
+  const ops::Graph nested = optimized_same(R"((input xs (f64 5 6)) (input h0 f64)
+    (output (get 0 (scan :sequences (xs) :sit-sot (h0)
+      (fn (row h)
+        (index (get 0 (scan :sequences (row) :sit-sot (h) (fn (x g) (add g (square x))))) -1))))))");
+  CHECK(count_ops(nested, ops::OpKind::Scan) == 1);  // the outer loop is a true recurrence
+  const ops::Graph in_def = optimized_same(R"((input xs (f64 8 3)) (input h0 (f64 3))
+    (def total (fn ((s (f64 8 3)) (i (f64 3)))
+      (index (get 0 (scan :sequences (s) :sit-sot (i) (fn (x h) (minimum h (neg x))))) -1)))
+    (output (call total xs h0)))");
+  CHECK(count_ops(in_def, ops::OpKind::Scan) == 0);
+}
