@@ -55,7 +55,8 @@ struct ScanSpec {
   X(Path, "path")          \
   X(Params, "params")      \
   X(Scan, "scan")          \
-  X(Type, "type")
+  X(Type, "type")          \
+  X(Checkpoint, "checkpoint")
 // clang-format on
 
 enum class AttrKey : std::uint8_t {

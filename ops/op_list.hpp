@@ -91,5 +91,5 @@
   X(Call,        "call",        Control,   1, -1, call_rule)                          \
   X(Get,         "get",         Control,   1, 1, get_rule,         Index)             \
   /* gradient */                                                                     \
-  X(Grad,        "grad",        Gradient,  2, 2, grad_rule)
+  X(Grad,        "grad",        Gradient,  2, 2, grad_rule,        Checkpoint)
 // clang-format on

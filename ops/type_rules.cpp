@@ -720,7 +720,16 @@ Type get_rule(OpKind, Attrs& attrs, std::span<const TermRef> xs) {
   return elements[i];
 }
 
-Type grad_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+Type grad_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  // `:checkpoint K` (an addition to LANGUAGE.md): loops on the path store
+  // one state every K steps; 0, the default, is stored as no attribute.
+  if (attrs.has(AttrKey::Checkpoint)) {
+    const std::int64_t k = int_attr(kind, attrs, AttrKey::Checkpoint);
+    if (k < 0)
+      throw TypeError(":checkpoint must be >= 1 (steps per segment)")
+          .about_attr(AttrKey::Checkpoint);
+    if (k == 0) attrs.erase(AttrKey::Checkpoint);
+  }
   const TensorType& cost = tensor(kind, xs, 0);
   if (!cost.is_scalar() || !is_float(cost.dtype))
     throw TypeError(fmt::format("grad: the cost must be a float scalar, got {}", to_string(cost)))

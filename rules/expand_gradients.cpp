@@ -22,7 +22,8 @@ namespace {
 struct GradJob {
   EClassId cost, wrt;
   ops::TermRef cost_term = nullptr, wrt_term = nullptr;
-  bool waits = false;  // the cost holds a grad not yet expanded
+  bool waits = false;           // the cost holds a grad not yet expanded
+  std::int64_t checkpoint = 0;  // the grad's :checkpoint
 };
 
 // What the searcher found at the last search, read by the applier.
@@ -66,7 +67,9 @@ class GradSearcher final : public egraph::Searcher {
         const auto kids = eg.children(n);
         auto& jobs = found_->jobs[c];
         if (jobs.empty()) out.roots.push_back(c);
-        jobs.push_back({eg.find(kids[0]), eg.find(kids[1])});
+        GradJob job{eg.find(kids[0]), eg.find(kids[1])};
+        job.checkpoint = g_.attrs(n).get_or<std::int64_t>(ops::AttrKey::Checkpoint, 0);
+        jobs.push_back(job);
       }
   }
   // The cheapest COST and WRT terms of every job, extracted together.
@@ -136,7 +139,7 @@ class GradApplier final : public egraph::Applier, public RefusingApplier {
     }
     ops::TermRef dx = nullptr;
     try {
-      dx = gradient(j.cost_term, j.wrt_term);
+      dx = gradient(j.cost_term, j.wrt_term, {.checkpoint = j.checkpoint});
     } catch (const ops::PullbackError& e) {
       return refuse(e.what());
     } catch (const ops::TypeError& e) {

@@ -7,9 +7,13 @@
 // `extract_terms` does for the optimize pipeline); applying a match runs
 // reverse-mode differentiation (gradient.hpp) on that term, adds the
 // gradient term and merges it with the grad's class when the types agree.
-// A grad it cannot expand (a scan on the path, a nested grad, a shape the
-// pullbacks need statically) is left in place, refused and counted with its
-// message (`refused()`, `errors()`), never thrown.
+// Only classes holding nothing but grads are searched (others were
+// expanded already), and a grad whose COST term still holds a grad waits
+// for a later iteration: run the phase for several iterations and nested
+// grads expand innermost first. A grad it cannot expand (a shape the
+// pullbacks need statically, or no grad of the phase could be expanded) is
+// left in place, refused and counted with its message (`refused()`,
+// `errors()`), never thrown.
 #pragma once
 
 #include "builtin_appliers.hpp"

@@ -249,11 +249,21 @@ struct SequenceView {
 };
 
 // The pullback of `f` through a reverse loop over its stored history.
-std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>& gouts);
+// `finals` (per sit-sot, nullptr or missing: zeros) are cotangents of the
+// last states given apart from `gouts` (an output kept with `:keep 1`), so
+// that no cotangent array of every step has to be built for them.
+std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>& gouts,
+                                    const std::vector<TermRef>& finals);
 
-// The pullback of `f` recomputing segments of about `want` steps (gradient.hpp);
-// empty when the loop does not qualify.
+// The pullback of `f` recomputing segments of about `want` steps
+// (gradient.hpp); empty when the loop does not qualify.
 std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<TermRef>& gouts,
-                                           std::int64_t want);
+                                           const std::vector<TermRef>& finals, std::int64_t want);
+
+// The initial carried cotangent of sit-sot j: finals[j], or zeros.
+inline TermRef final_cotangent(const Forward& f, const std::vector<TermRef>& finals,
+                               std::size_t j) {
+  return j < finals.size() && finals[j] ? finals[j] : make(OpKind::ZerosLike, {f.init(j)});
+}
 
 }  // namespace eqsat::rules::reverse_loop

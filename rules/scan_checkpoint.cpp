@@ -51,7 +51,7 @@ std::int64_t segment_length(std::int64_t steps, std::int64_t want, std::int64_t 
 // segment length, shapes a reshape cannot express): the caller then keeps
 // the whole tape.
 std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<TermRef>& gouts,
-                                           std::int64_t want) {
+                                           const std::vector<TermRef>& finals, std::int64_t want) {
   if (f.spec.until || f.steps == ops::kUnknownDim) return {};
   std::int64_t depth = 1;
   for (const auto& taps : f.spec.mitsot_taps) depth = std::max(depth, -taps.front());
@@ -132,8 +132,8 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   std::vector<TermRef> carry(f.nmit + f.nsit, nullptr);  // per state, when float
   for (std::size_t j = 0; j < f.nmit + f.nsit; ++j)
     if (f.float_out(j))
-      carry[j] =
-          b.sitsot(make(OpKind::ZerosLike, {j < f.nmit ? f.history(j) : f.init(j - f.nmit)}));
+      carry[j] = b.sitsot(j < f.nmit ? make(OpKind::ZerosLike, {f.history(j)})
+                                     : final_cotangent(f, finals, j - f.nmit));
   std::vector<std::size_t> acc_of;
   std::vector<TermRef> acc;
   const std::size_t non_first = f.params.size() - f.nnon;

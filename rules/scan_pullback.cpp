@@ -7,7 +7,8 @@
 namespace eqsat::rules {
 namespace reverse_loop {
 
-std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>& gouts) {
+std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>& gouts,
+                                    const std::vector<TermRef>& finals) {
   const ops::ScanSpec& spec = f.spec;
   const SequenceView view{f};
   auto cot = [&](std::size_t i) { return i < gouts.size() ? gouts[i] : nullptr; };
@@ -64,7 +65,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   // sum of its cotangents.
   std::vector<TermRef> carry(f.nsit, nullptr), pending(f.nmit, nullptr);
   for (std::size_t j = 0; j < f.nsit; ++j)
-    if (f.float_out(f.nmit + j)) carry[j] = b.sitsot(make(OpKind::ZerosLike, {f.init(j)}));
+    if (f.float_out(f.nmit + j)) carry[j] = b.sitsot(final_cotangent(f, finals, j));
   for (std::size_t j = 0; j < f.nmit; ++j)
     if (f.float_out(j)) pending[j] = b.sitsot(make(OpKind::ZerosLike, {f.history(j)}));
   const std::size_t non_first = p;
@@ -159,25 +160,45 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
 
 using namespace reverse_loop;
 
-std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts,
-                                   const ScanPullbackOptions& options) {
+namespace {
+
+std::vector<TermRef> pullback_of(TermRef scan, const std::vector<TermRef>& gouts,
+                                 const std::vector<TermRef>& finals,
+                                 const ScanPullbackOptions& options) {
   const auto& spec = scan->attrs().get<ops::ScanSpec>(AttrKey::Scan);
   if (std::ranges::any_of(spec.keep, [](std::int64_t k) { return k != 0; })) {
     // The pullback needs every state: the same scan keeping all steps, whose
-    // last k rows are what this one keeps.
+    // last k rows are what this one keeps. A sit-sot kept for one step
+    // passes its cotangent as the reverse loop's first carried value.
     ops::ScanSpec all = spec;
     all.keep.clear();
     const std::vector<TermRef> operands(scan->operands().begin(), scan->operands().end());
     const TermRef full = make(OpKind::Scan, operands, {{AttrKey::Scan, all}});
-    std::vector<TermRef> gfull = gouts;
-    for (std::size_t i = 0; i < gfull.size() && i < spec.keep.size(); ++i)
-      if (gfull[i] && spec.keep[i] != 0) gfull[i] = place(get(full, i), gfull[i], -spec.keep[i], 0);
-    return scan_pullback(full, gfull, options);
+    const std::size_t nmit = spec.mitsot_taps.size();
+    std::vector<TermRef> gfull = gouts, last_states(static_cast<std::size_t>(spec.num_sitsot));
+    for (std::size_t i = 0; i < gfull.size() && i < spec.keep.size(); ++i) {
+      if (!gfull[i] || spec.keep[i] == 0) continue;
+      if (spec.keep[i] == 1 && i >= nmit && i < nmit + last_states.size()) {
+        last_states[i - nmit] = make(OpKind::Index, {gfull[i], i64(0)});
+        gfull[i] = nullptr;
+      } else {
+        gfull[i] = place(get(full, i), gfull[i], -spec.keep[i], 0);
+      }
+    }
+    return pullback_of(full, gfull, last_states, options);
   }
   const Forward f(scan);
   if (options.checkpoint > 0)
-    if (auto out = checkpointed_pullback(f, gouts, options.checkpoint); !out.empty()) return out;
-  return taped_pullback(f, gouts);
+    if (auto out = checkpointed_pullback(f, gouts, finals, options.checkpoint); !out.empty())
+      return out;
+  return taped_pullback(f, gouts, finals);
+}
+
+}  // namespace
+
+std::vector<TermRef> scan_pullback(TermRef scan, const std::vector<TermRef>& gouts,
+                                   const ScanPullbackOptions& options) {
+  return pullback_of(scan, gouts, {}, options);
 }
 
 }  // namespace eqsat::rules

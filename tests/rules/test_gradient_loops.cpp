@@ -249,3 +249,26 @@ TEST_CASE("checkpointed gradients equal the taped ones and finite differences",
     }
   }
 }
+
+TEST_CASE("grad with :checkpoint K through the optimize pipeline equals the taped gradient",
+          "[grad][checkpoint]") {
+  const std::string head =
+      "(input x (f64 12 3)) (input h (f64 3)) (input a (f64 3))\n"
+      "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"
+      " (fn (xt hp a_) (tanh (add (mul hp a_) xt)))))\n";
+  const std::string cost = "(sum (index (get 0 s) -1))";
+  const ops::Graph with_k = parse(head + "(output (grad " + cost + " a :checkpoint 4))");
+  CHECK(ops::print_graph(with_k).find(":checkpoint 4") != std::string::npos);
+  CHECK(with_k.outputs[0].term != parse(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK(parse(head + "(output (grad " + cost + " a :checkpoint 0))").outputs[0].term ==
+        parse(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK_THROWS_AS(parse(head + "(output (grad " + cost + " a :checkpoint -1))"),
+                  ops::DiagnosticError);
+  const ops::Graph taped =
+      rules::optimize(parse(head + "(output (grad " + cost + " a))"), default_rules());
+  const ops::Graph ck = rules::optimize(with_k, default_rules());
+  REQUIRE_FALSE(has_grad(ck.outputs[0].term));
+  std::mt19937_64 rng(10);
+  const auto inputs = random_inputs(with_k, rng);
+  check_close(run1(taped, inputs), run1(ck, inputs), 1e-9);
+}
