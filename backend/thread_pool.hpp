@@ -7,9 +7,10 @@
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
-// splits [0, n) into contiguous ranges, at most one per thread and none
-// shorter than the grain, and runs them at once; small n (below two
-// grains) runs on the calling thread alone. A parallel_for inside a
+// splits [0, n) into contiguous ranges, none shorter than the grain and at
+// most four per thread, which the threads take in turn (so a thread the
+// OS runs late leaves its share to the others); small n (below two grains)
+// runs on the calling thread alone. A parallel_for inside a
 // parallel_for, or while another thread uses the pool, runs inline.
 #pragma once
 
@@ -31,8 +32,9 @@ void run_parallel(RangeTask task, const void* context, std::int64_t n, int parts
 template <class F>
 void parallel_for(std::int64_t n, std::int64_t grain, const F& f) {
   const std::int64_t most = n / std::max<std::int64_t>(grain, 1);
-  const int parts = static_cast<int>(std::min<std::int64_t>(num_threads(), most));
-  if (parts <= 1) {
+  const int threads = num_threads();
+  const int parts = static_cast<int>(std::min<std::int64_t>(4 * threads, most));
+  if (threads == 1 || parts <= 1) {
     if (n > 0) f(std::int64_t{0}, n);
     return;
   }

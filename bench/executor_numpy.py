@@ -1,19 +1,23 @@
 #!/usr/bin/python3
 """Executor benchmark, NumPy's and numexpr's side (see executor_kernels.cpp).
 
-    executor_numpy.py --data DIR --eqsat EQSAT.tsv [--reps N]
+    executor_numpy.py --data DIR --bench BUILD/bench/bench_executor_kernels
+                      [--reps N] [--rounds R]
 
-Loads the inputs bench_executor_kernels wrote to DIR, times the same
-workloads in NumPy (best of N after a warm-up), and the elementwise ones in
+Runs bench_executor_kernels (which writes the inputs to DIR and prints its
+times), then times the same workloads in NumPy (best of N after a
+warm-up), and the elementwise ones in
 numexpr too (on every core, like eqsat; numexpr fuses a whole expression
 into one blocked pass, as eqsat's fusion does), checks that eqsat's results
-(DIR/NAME.K.eqsat.npy) match NumPy's, and prints the markdown table of the
+(DIR/NAME.K.eqsat.npy) match NumPy's; R rounds of both (default 3), each
+side's best per workload kept; prints the markdown table of the
 "executor" section of bench/README.md: times and ratios baseline / eqsat
 (above 1: eqsat is faster).
 """
 import argparse
 import ctypes
 import os
+import subprocess
 import time
 
 import numexpr as ne
@@ -53,10 +57,26 @@ def blas_in_use():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
-    ap.add_argument("--eqsat", required=True)
+    ap.add_argument("--bench", required=True, help="the bench_executor_kernels program")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     d = args.data
+    # Rounds alternate eqsat's program and NumPy/numexpr, each side keeping
+    # its best time per workload over the rounds, so that a change in the
+    # machine's load between the two sides does not decide the ratio. The
+    # first run of the program also writes the inputs.
+    eqsat_s, numpy_s, numexpr_s = {}, {}, {}
+    keep = lambda table, name, t: table.__setitem__(name, min(t, table.get(name, t)))
+
+    def run_eqsat():
+        out = subprocess.run([args.bench, "--data", d, "--reps", str(args.reps)], check=True,
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            name, t = line.split("\t")
+            keep(eqsat_s, name, float(t))
+
+    run_eqsat()
     load = lambda n: np.load("%s/%s.npy" % (d, n))
     x6, x7, a, b, m = load("x6"), load("x7"), load("a"), load("b"), load("m")
     mx, my, w1, b1, w2, b2 = (load(n) for n in ("mx", "my", "w1", "b1", "w2", "b2"))
@@ -111,22 +131,21 @@ def main():
         "exp": ("exp(x)", x7), "log": ("log(abs(x) + 0.5)", x7), "sin": ("sin(x)", x7),
         "tanh": ("tanh(x)", x7),
     }
-    numexpr_s = {name: best(args.reps, lambda e=e, v=v: ne.evaluate(e, local_dict={"x": v}))
-                 for name, (e, v) in numexpr_work.items()}
-    numpy_s, agree = {}, {}
+    for r in range(args.rounds):
+        if r > 0:
+            run_eqsat()
+        for name, (e, v) in numexpr_work.items():
+            keep(numexpr_s, name,
+                 best(args.reps, lambda e=e, v=v: ne.evaluate(e, local_dict={"x": v})))
+        for name, f in work.items():
+            keep(numpy_s, name, best(3 if name == "recurrence" else args.reps, f))
+    agree = {}
     for name, f in work.items():
-        reps = 3 if name == "recurrence" else args.reps
-        numpy_s[name] = best(reps, f)
         want = f()
         want = want if isinstance(want, tuple) else (want,)
         agree[name] = all(
             np.allclose(np.load("%s/%s.%d.eqsat.npy" % (d, name, k)), w, rtol=1e-9, atol=1e-12)
             for k, w in enumerate(want))
-    eqsat_s = {}
-    with open(args.eqsat) as f:
-        for line in f:
-            name, s = line.split("\t")
-            eqsat_s[name] = float(s)
 
     what = {
         "chain4_6": "chain of 4 ops (sin mul exp add) on 10^6 f64",

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the executor benchmark (eqsat, then NumPy and numexpr on the same inputs) and
+# Runs the executor benchmark (rounds of eqsat, then NumPy and numexpr on the same
+# inputs; bench/executor_numpy.py drives both) and
 # rewrites the "executor" section of bench/README.md with the table.
 #   bench/run_executor.sh [BUILD_DIR]      (default: build)
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when set on this machine, slow
@@ -10,17 +11,19 @@ build=${1:-build}
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-"$build/bench/bench_executor_kernels" --data "$data" --reps 5 > "$data/eqsat.tsv"
 env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/executor_numpy.py \
-  --data "$data" --eqsat "$data/eqsat.tsv" --reps 5 > "$data/table.md"
+  --data "$data" --bench "$build/bench/bench_executor_kernels" --reps 5 --rounds 3 \
+  > "$data/table.md"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 /usr/bin/python3 - "$data/table.md" "$(nproc)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$load_before" "$load_after" <<'PY'
 import re, sys
 table = open(sys.argv[1]).read()
 body = ("## executor\n\n"
         "Command: `bench/run_executor.sh` (builds nothing: build first with\n"
-        "`cmake --build build --target bench_executor_kernels`). Best of 5 runs after a\n"
-        "warm-up (3 for NumPy's Python loop), every core for eqsat, NumPy's BLAS and\n"
+        "`cmake --build build --target bench_executor_kernels`). Three rounds, each\n"
+        "running eqsat's program then NumPy and numexpr; each side's best per workload\n"
+        "over the rounds (a round: best of 5 runs after a warm-up, 3 for NumPy's Python\n"
+        "loop). Every core for eqsat, NumPy's BLAS and\n"
         "numexpr, on %s (%s cores); load average (1, 5, 15 min) %s before the run,\n"
         "%s after. The graphs are in `bench/executor_kernels.cpp`; NumPy's code is in\n"
         "`bench/executor_numpy.py`.\n\n"
