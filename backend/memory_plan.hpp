@@ -1,4 +1,4 @@
-// The memory a run is planned to need, known before it starts (DESIGN.md,
+// The memory a run is planned to need, known before it starts (docs/architecture.md,
 // decision 12): `eqsat run` refuses a graph whose plan exceeds its memory
 // limit instead of running out of memory half-way.
 //

@@ -1,4 +1,4 @@
-// The run-time of `scan` (LANGUAGE.md "Loops"): sequences with taps,
+// The run-time of `scan` (docs/language.md "Loops"): sequences with taps,
 // mit-sots with initial history, sit-sots, nit-sots, non-sequences,
 // :n-steps (default: what the sequences allow), :until (do-while: the step
 // whose flag is true is kept) and :keep (only the last k steps stored).

@@ -19,7 +19,7 @@ namespace eqsat::ops {
 
 using IntList = std::vector<std::int64_t>;
 
-// The layout of a scan's operands (LANGUAGE.md "Loops"): its children are
+// The layout of a scan's operands (docs/language.md "Loops"): its children are
 // the body, then n-steps if given, then the outer inputs in slot order.
 struct ScanSpec {
   std::vector<IntList> sequence_taps;  // per sequence, ascending, each >= 0

@@ -1,5 +1,5 @@
 // User errors with a source position. Every error in a graph or rule file
-// is reported as `FILE:LINE:COL: error: MESSAGE` (LANGUAGE.md); a
+// is reported as `FILE:LINE:COL: error: MESSAGE` (docs/language.md); a
 // DiagnosticError carries one or more such lines.
 #pragma once
 

@@ -26,7 +26,7 @@ inline bool is_integer(DType d) {
   return d == DType::I32 || d == DType::I64;
 }
 
-// Promotion of two operands (LANGUAGE.md): the later dtype wins. A weak
+// Promotion of two operands (docs/language.md): the later dtype wins. A weak
 // operand (a numeric literal) takes the dtype of a strong one, except that a
 // float literal meeting an integer or bool array gives f64. Two weak operands
 // give i64 or f64.

@@ -1,4 +1,4 @@
-// The graph file parser: reads a `.eg` file (LANGUAGE.md "Graph files")
+// The graph file parser: reads a `.eg` file (docs/language.md "Graph files")
 // into a type-checked Graph of hash-consed terms.
 //
 //   Graph g = parse_graph_file("examples/01_elementwise.eg");

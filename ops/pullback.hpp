@@ -1,5 +1,5 @@
 // Pullbacks (vector-Jacobian products) of the ops, for reverse-mode
-// differentiation of terms (DESIGN.md decision 7). Each op of op_list.hpp
+// differentiation of terms (docs/architecture.md decision 7). Each op of op_list.hpp
 // says how it takes part (`differentiability`, a switch over every OpKind
 // without a default, so a new op cannot be forgotten), and `pullback`
 // builds its operands' cotangent terms with `Term::make`.

@@ -721,7 +721,7 @@ Type get_rule(OpKind, Attrs& attrs, std::span<const TermRef> xs) {
 }
 
 Type grad_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
-  // `:checkpoint K` (an addition to LANGUAGE.md): loops on the path store
+  // `:checkpoint K` (an addition to docs/language.md): loops on the path store
   // one state every K steps; 0, the default, is stored as no attribute.
   if (attrs.has(AttrKey::Checkpoint)) {
     const std::int64_t k = int_attr(kind, attrs, AttrKey::Checkpoint);

@@ -1,4 +1,4 @@
-// Weak numeric literals (LANGUAGE.md "Types"): a literal such as `2` or
+// Weak numeric literals (docs/language.md "Types"): a literal such as `2` or
 // `0.5` has no dtype of its own; it takes the dtype of the arrays it meets
 // in the op that uses it. The parser resolves literals with this rule when
 // it builds the op, and the printer uses the same rule to decide when a

@@ -1,4 +1,4 @@
-// The built-in applier `expand-gradients` (DESIGN.md decision 7): each
+// The built-in applier `expand-gradients` (docs/architecture.md decision 7): each
 // class holding `(grad COST WRT)` is merged with the gradient term of the
 // best term for COST at that moment.
 //

@@ -98,7 +98,7 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
         if (g.kind(n) == ops::OpKind::Scan) trips = scan_trips(g, n, model);
         const double cost =
             std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips));
-        return g.unstable(n) ? cost + kUnstableCost : cost;  // DESIGN.md decision 11
+        return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
       },
       forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
                 : egraph::ENodeFilter{});

@@ -26,7 +26,7 @@ namespace eqsat::rules {
 inline constexpr double kGradCost = 1e18;
 // Added to an e-node a stabilizing rewrite replaced (TensorEGraph::
 // unstable): more than any real graph costs, so no sharing makes it win
-// over the stable form in its class (DESIGN.md decision 11).
+// over the stable form in its class (docs/architecture.md decision 11).
 inline constexpr double kUnstableCost = 1e12;
 // Binding one operand of a scan or call to its body's parameter, in ns: so
 // that of two loops computing the same, the one with fewer inputs wins.
@@ -39,7 +39,7 @@ struct ExtractedTerms {
 
 // E-nodes that extraction must leave out of their class whenever the class
 // can do without them (`ExtractionProblem::forbid`): e.g. the forms that a
-// stabilizing rewrite replaced (DESIGN.md decision 11), whatever sharing
+// stabilizing rewrite replaced (docs/architecture.md decision 11), whatever sharing
 // would save. Asked once per visible e-node of the clean e-graph.
 using ForbiddenENode = std::function<bool(const TensorEGraph&, egraph::ENodeId)>;
 

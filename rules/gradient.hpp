@@ -1,4 +1,4 @@
-// Reverse-mode differentiation of terms (DESIGN.md decision 7): one
+// Reverse-mode differentiation of terms (docs/architecture.md decision 7): one
 // backward pass over the DAG under a cost term, in reverse topological
 // order, each shared subterm visited once, cotangents of a term's uses
 // accumulated with `add`, each op's step its pullback from ops/pullback.hpp.

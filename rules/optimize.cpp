@@ -127,12 +127,12 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.rewrite_seconds = seconds_since(rewrite_start);
 
   const auto extract_start = std::chrono::steady_clock::now();
-  // A stable form always wins (DESIGN.md decision 11): a form a stabilizing
+  // A stable form always wins (docs/architecture.md decision 11): a form a stabilizing
   // rewrite replaced is left out of every class that has another.
   ExtractedTerms best =
       extract_terms(g, roots, model, options.extractor,
                     [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); });
-  // A stable form always wins (DESIGN.md decision 11): unstable terms count
+  // A stable form always wins (docs/architecture.md decision 11): unstable terms count
   // as extraction counts them, in the report too.
   r.unstable_before = count_unstable(g, root_terms);
   r.unstable_after = count_unstable(g, best.roots);

@@ -1,7 +1,7 @@
 // The optimize pipeline: load a Graph into a tensor e-graph (one term, one
 // e-node, bodies included), run the rule program's schedule step by step,
 // extract the cheapest equivalent Graph with the backend's cost model, and
-// report what happened (LANGUAGE.md, `eqsat optimize`).
+// report what happened (docs/language.md, `eqsat optimize`).
 //
 //   RuleProgram rules = load_default_rules();
 //   OptimizeReport report;
@@ -48,7 +48,7 @@ struct OptimizeReport {
   std::string stop_reason;     // of the last step
   std::size_t enodes = 0, eclasses = 0;
   // Estimated ns, each shared value once, plus kUnstableCost (extract_graph.hpp)
-  // for each form a stabilizing rewrite replaced (DESIGN.md decision 11).
+  // for each form a stabilizing rewrite replaced (docs/architecture.md decision 11).
   double cost_before = 0, cost_after = 0;
   std::size_t unstable_before = 0, unstable_after = 0;  // such forms in each graph
   double load_seconds = 0, rewrite_seconds = 0, extract_seconds = 0, total_seconds = 0;

@@ -235,7 +235,7 @@ class TensorSearcher final : public egraph::Searcher {
 class TypedApplier final : public egraph::Applier {
  public:
   // `stabilizing`: the left side is a worse way to compute the right side;
-  // each applied match marks its root e-node unstable (DESIGN.md decision
+  // each applied match marks its root e-node unstable (docs/architecture.md decision
   // 11), so extraction keeps the stable form.
   TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g,
                bool stabilizing)

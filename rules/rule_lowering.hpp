@@ -9,7 +9,7 @@
 // side with the ops' type rules over the classes' representatives, and only
 // when that succeeds and gives exactly the matched class's type are e-nodes
 // added and merged; otherwise the match is refused and counted
-// (DESIGN.md decision 5). A birewrite NAME gives NAME and NAME-rev; a
+// (docs/architecture.md decision 5). A birewrite NAME gives NAME and NAME-rev; a
 // `use` gives its built-in applier's rewrite (builtin_appliers.hpp), after
 // the rewrites, named after the applier.
 #pragma once
@@ -31,7 +31,7 @@ class TypedApplier;
 
 // Rewrites of this rule set are stabilizations: an applied match marks the
 // left side's root e-node unstable, and extraction never prefers it to the
-// stable form in its class (DESIGN.md decision 11).
+// stable form in its class (docs/architecture.md decision 11).
 inline constexpr std::string_view kStabilizeRuleset = "stabilize";
 
 class LoweredRules {

@@ -1,4 +1,4 @@
-// Reads and checks rule files (.rules, LANGUAGE.md "Rule files") into a
+// Reads and checks rule files (.rules, docs/language.md "Rule files") into a
 // RuleProgram. Every error of every file is reported at once, one
 // `FILE:LINE:COL: error: MESSAGE` line each, in a single DiagnosticError;
 // nothing is returned unless all files are clean.

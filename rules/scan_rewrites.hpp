@@ -12,7 +12,7 @@
 // Each rebuilds the body with one parameter replaced (by a constant or an
 // earlier parameter) and the later ones renumbered, or with one subterm
 // replaced by a new parameter (the e-class substitution of substitute.hpp,
-// DESIGN.md decision 6), and merges the new scan with the
+// docs/architecture.md decision 6), and merges the new scan with the
 // old one: both compute the same results; extraction picks.
 #pragma once
 

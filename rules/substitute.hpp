@@ -1,4 +1,4 @@
-// Substitution in bodies (DESIGN.md decision 6): the one primitive behind
+// Substitution in bodies (docs/architecture.md decision 6): the one primitive behind
 // every context-sensitive rewrite — dropping, merging or renumbering a
 // loop's parameters, inlining a constant into a body, moving invariant work
 // out, inlining a call. It works on e-classes, not on representative terms:

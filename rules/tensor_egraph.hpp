@@ -2,7 +2,7 @@
 // e-node is an op (its symbol), its canonical attributes (interned into the
 // payload) and its operand e-classes; bodies (`fn`) are e-nodes whose
 // children are their outputs, so a scan's body is rewritten in the same
-// saturation as the outside (DESIGN.md decision 3).
+// saturation as the outside (docs/architecture.md decision 3).
 //
 //   TensorEGraph g;
 //   EClassId y = g.add_term(term);              // one term, one e-node
@@ -47,7 +47,7 @@ class TensorEGraph {
                                          std::string* error = nullptr);
 
   // Marks the e-node (op, payload, children) as unstable: a stabilizing
-  // rewrite put a better way to compute its value in its class (DESIGN.md
+  // rewrite put a better way to compute its value in its class (docs/architecture.md
   // decision 11). Extraction then avoids it whatever sharing would save.
   void mark_unstable(egraph::Symbol op, egraph::Payload payload,
                      std::span<const egraph::EClassId> children);

@@ -4,7 +4,7 @@
 // those with --no-default-rules; a user's rewrite failing check-rules' quick
 // numeric check is a warning unless --trust-rules), extracts the cheapest equivalent graph
 // with the backend's cost model and prints it as a valid `.eg` file (to
-// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json. Both
+// OUT.eg with -o). The JSON report (docs/language.md) goes to FILE.json. Both
 // paths are checked before any work; the report may not be the graph or
 // OUT.eg; OUT.eg may be the graph itself, replaced only once the
 // optimization succeeded (files are written atomically).

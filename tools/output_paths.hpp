@@ -1,4 +1,4 @@
-// Output paths checked before any work (DESIGN.md, decision 12): a
+// Output paths checked before any work (docs/architecture.md, decision 12): a
 // computation is never run only to find that its results cannot be
 // written. Files themselves are written atomically by
 // ops::write_file_atomically (ops/output_file.hpp).

@@ -6,7 +6,7 @@ Run with /usr/bin/python3 (it has numpy) from anywhere:
 It rewrites tests/backend/fixtures/: shared input arrays (in_*.npy), one
 expected output per case (NAME.npy) and the list of cases, cases.sexp:
     (case NAME (OP :ATTR VALUE ...) (INPUT ...))
-The values follow eqsat's rules (LANGUAGE.md), which differ from NumPy's
+The values follow eqsat's rules (docs/language.md), which differ from NumPy's
 own promotion in places: operands are first cast to eqsat's result dtype.
 """
 import os

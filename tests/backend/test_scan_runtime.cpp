@@ -1,4 +1,4 @@
-// scan as LANGUAGE.md defines it: sequences with taps, mit-sot with
+// scan as docs/language.md defines it: sequences with taps, mit-sot with
 // initial history, sit-sot, nit-sot, non-sequences, default n-steps,
 // :until (stopping early and never), :keep, nested scans and zero steps;
 // and the memory plan: no step allocates a buffer after the first.

@@ -1,4 +1,4 @@
-# `eqsat print` exit statuses (LANGUAGE.md "Command line"): 0 on success,
+# `eqsat print` exit statuses (docs/language.md "Command line"): 0 on success,
 # 1 on a user error with the located diagnostics on stderr, 2 on bad usage.
 # Run with -DEQSAT=<eqsat program> -DSOURCE=<repository root>.
 function(expect_status status)

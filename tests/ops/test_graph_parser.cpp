@@ -1,4 +1,4 @@
-// The graph parser: every form of LANGUAGE.md, weak literals, hash-consing
+// The graph parser: every form of docs/language.md, weak literals, hash-consing
 // and alpha-equivalence through the parser, and located errors (the files
 // of tests/ops/fail, one bad graph each, with the expected message on their
 // first line).

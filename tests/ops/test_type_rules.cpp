@@ -1,7 +1,7 @@
 // The type rules as a table: each row is an expression over the inputs
 // below and the type the graph parser infers for it (or the error it
 // reports). Covers NumPy broadcasting with unknown dims, every promotion
-// rule of LANGUAGE.md (including weak literals) and the shape rules.
+// rule of docs/language.md (including weak literals) and the shape rules.
 #include "ops/graph_parser.hpp"
 
 #include <fmt/format.h>

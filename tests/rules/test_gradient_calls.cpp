@@ -53,7 +53,7 @@ TEST_CASE("a def is differentiated once and its pullback def shared by every cal
 TEST_CASE("a def with inline false is differentiated right by the optimize pipeline",
           "[grad][calls]") {
   // The gradient keeps the calls; the optimizer may still inline them when
-  // that is cheaper (LANGUAGE.md), as here.
+  // that is cheaper (docs/language.md), as here.
   const std::string cost = "(sum (mul v (get 0 (call f x y))))";
   const ops::Graph g = parse(std::string(kDefs) + "(output (grad " + cost + " x))");
   const ops::Graph opt = rules::optimize(g, default_rules());

@@ -1124,7 +1124,7 @@ TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
 }
 
 // Loops nested in loop bodies. Kept apart until body substitution works on
-// e-classes (issue 9 point 9, DESIGN.md decision 6): today a rebuilt outer
+// e-classes (issue 9 point 9, docs/architecture.md decision 6): today a rebuilt outer
 // body can take a stale representative whose nominals were renumbered by
 // scan-inline-constants and scan-remove-unused ("fn: nominal 5 is not one of
 // the 5 parameters", seed 1133 here).

@@ -1,4 +1,4 @@
-// The e-class substitution (DESIGN.md decision 6): renumbering through
+// The e-class substitution (docs/architecture.md decision 6): renumbering through
 // nested loops, e-nodes reading a dropped parameter skipped in favour of
 // their equals, cycles skipped, identity where nothing changes; and the
 // term-level helpers instantiate and replace_in_body.

@@ -1,4 +1,4 @@
-// The tensor e-graph's unstable marks (DESIGN.md decision 11): a marked
+// The tensor e-graph's unstable marks (docs/architecture.md decision 11): a marked
 // e-node stays marked through merges and rebuilds, and the optimize
 // pipeline never extracts a form a stabilizing rewrite replaced, even when
 // sharing its unstable subterm with another output would be cheaper.
