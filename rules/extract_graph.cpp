@@ -15,10 +15,11 @@ using egraph::ProblemClassId;
 
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  const ops::Type& result, const backend::CostModel& model,
-                 std::optional<std::int64_t> trips) {
+                 std::optional<std::int64_t> trips, const ops::ScanSpec* spec) {
   if (kind == ops::OpKind::Grad) return kGradCost;
-  double c = kind == ops::OpKind::Scan && trips ? model.scan_cost(*trips, result)
-                                                : model.op_cost(kind, operand_types, result);
+  double c = kind == ops::OpKind::Scan && trips && spec
+                 ? model.scan_cost(*trips, *spec, result)
+                 : model.op_cost(kind, operand_types, result);
   if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
     c += kSlotCost * static_cast<double>(operand_types.size());
   return std::isfinite(c) ? c : kGradCost;
@@ -106,10 +107,14 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
       const auto r = runs.find(c);
       const double times = r == runs.end() ? 1.0 : r->second;
       std::optional<std::int64_t> trips;
-      if (g.kind(n) == ops::OpKind::Scan) trips = scan_trips(g, n, model);
+      const ops::ScanSpec* spec = nullptr;
+      if (g.kind(n) == ops::OpKind::Scan) {
+        trips = scan_trips(g, n, model);
+        spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+      }
       problem.add_node(
           pclass.at(c),
-          std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips)),
+          std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec)),
           std::move(kids));
       enode_of.push_back(n);
     }
@@ -161,8 +166,13 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
     types.clear();
     for (ops::TermRef o : t->operands()) types.push_back(o->type());
     std::optional<std::int64_t> trips;
-    if (t->kind() == ops::OpKind::Scan) trips = model.trip_count(t);
-    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips));
+    const ops::ScanSpec* spec = nullptr;
+    if (t->kind() == ops::OpKind::Scan) {
+      trips = model.trip_count(t);
+      spec = &t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+    }
+    total +=
+        std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips, spec));
   }
   return total;
 }
