@@ -117,9 +117,21 @@ std::int64_t CostModel::trip_count(ops::TermRef scan) const {
   return trip_count(spec, operand_types, scan->type(), n_steps, at_most);
 }
 
-double CostModel::scan_cost(std::int64_t trips, const ops::Type& result) const {
+double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec,
+                            const ops::Type& result) const {
+  double stored = 0;
+  if (const auto* tuple = std::get_if<ops::TupleType>(&result))
+    for (std::size_t o = 0; o < tuple->elements.size(); ++o) {
+      const ops::TensorType& t = tuple->elements[o];
+      if (t.dims.empty()) continue;
+      ops::TensorType row{t.dtype, ops::Dims(t.dims.begin() + 1, t.dims.end())};
+      double rows = static_cast<double>(t.dims[0] == ops::kUnknownDim ? trips : t.dims[0]);
+      if (!spec.keep.empty() && spec.keep[o] > 0)
+        rows = std::min(rows, static_cast<double>(spec.keep[o]));
+      stored += rows * bytes(row);
+    }
   return w_.call_overhead_ns + w_.scan_step_overhead_ns * static_cast<double>(trips) +
-         w_.ns_per_byte * bytes(result);
+         w_.ns_per_byte * stored;
 }
 
 double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
@@ -130,7 +142,7 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case ops::OpGroup::Gradient:
       return kInfiniteCost;
     case ops::OpGroup::Control:
-      if (kind == OpKind::Scan) return scan_cost(trip_count(result), result);
+      if (kind == OpKind::Scan) return scan_cost(trip_count(result), ops::ScanSpec{}, result);
       if (kind == OpKind::Call) return w_.call_overhead_ns;
       return 0;  // fn and get are free: bookkeeping only
     default:
@@ -173,7 +185,9 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
 }
 
 double CostModel::op_cost(ops::TermRef term) const {
-  if (term->kind() == OpKind::Scan) return scan_cost(trip_count(term), term->type());
+  if (term->kind() == OpKind::Scan)
+    return scan_cost(trip_count(term), term->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan),
+                     term->type());
   std::vector<ops::Type> operand_types;
   for (ops::TermRef t : term->operands()) operand_types.push_back(t->type());
   return op_cost(term->kind(), operand_types, term->type());

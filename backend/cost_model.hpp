@@ -51,9 +51,10 @@ class CostModel {
   double op_cost(ops::TermRef term) const;
 
   // A scan's own cost when it runs `trips` steps: the per-step overhead, and
-  // the bytes its outputs store (its result type: with :keep, only the last
-  // steps), so that a loop keeping fewer steps is cheaper.
-  double scan_cost(std::int64_t trips, const ops::Type& result) const;
+  // the bytes its outputs store (a row per step, with :keep k at most k
+  // rows; rows unknown statically count `trips`), so that a loop keeping
+  // fewer steps is cheaper.
+  double scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const ops::Type& result) const;
 
   // The number of steps a scan with this result type is expected to run,
   // from the leading dimension of its first output: exact unless that

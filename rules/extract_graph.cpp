@@ -14,10 +14,11 @@ using egraph::ProblemClassId;
 
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  const ops::Type& result, const backend::CostModel& model,
-                 std::optional<std::int64_t> trips) {
+                 std::optional<std::int64_t> trips, const ops::ScanSpec* spec) {
   if (kind == ops::OpKind::Grad) return kGradCost;
-  double c = kind == ops::OpKind::Scan && trips ? model.scan_cost(*trips, result)
-                                                : model.op_cost(kind, operand_types, result);
+  double c = kind == ops::OpKind::Scan && trips && spec
+                 ? model.scan_cost(*trips, *spec, result)
+                 : model.op_cost(kind, operand_types, result);
   if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
     c += kSlotCost * static_cast<double>(operand_types.size());
   return std::isfinite(c) ? c : kGradCost;
@@ -95,9 +96,13 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
         const EClassId c = eg.class_of(n);
         const double times = std::max(1.0, runs[c.index()]);
         std::optional<std::int64_t> trips;
-        if (g.kind(n) == ops::OpKind::Scan) trips = scan_trips(g, n, model);
-        const double cost =
-            std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips));
+        const ops::ScanSpec* spec = nullptr;
+        if (g.kind(n) == ops::OpKind::Scan) {
+          trips = scan_trips(g, n, model);
+          spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+        }
+        const double cost = std::min(
+            kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec));
         return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
       },
       forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
@@ -149,8 +154,13 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
     types.clear();
     for (ops::TermRef o : t->operands()) types.push_back(o->type());
     std::optional<std::int64_t> trips;
-    if (t->kind() == ops::OpKind::Scan) trips = model.trip_count(t);
-    total += std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips));
+    const ops::ScanSpec* spec = nullptr;
+    if (t->kind() == ops::OpKind::Scan) {
+      trips = model.trip_count(t);
+      spec = &t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+    }
+    total +=
+        std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips, spec));
   }
   return total;
 }

@@ -55,10 +55,11 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::ECla
 // (scan bodies times their trip counts).
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);
 
-// The cost of one application, as the extractor counts it; a scan's trip
-// count when known beyond its types (`CostModel::trip_count`).
+// The cost of one application, as the extractor counts it; for a scan, its
+// layout and trip count when known beyond its types (`CostModel::trip_count`).
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  const ops::Type& result, const backend::CostModel& model,
-                 std::optional<std::int64_t> trips = std::nullopt);
+                 std::optional<std::int64_t> trips = std::nullopt,
+                 const ops::ScanSpec* spec = nullptr);
 
 }  // namespace eqsat::rules

@@ -1127,10 +1127,12 @@ TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
 // e-classes (issue 9 point 9, docs/architecture.md decision 6): today a rebuilt outer
 // body can take a stale representative whose nominals were renumbered by
 // scan-inline-constants and scan-remove-unused ("fn: nominal 5 is not one of
-// the 5 parameters", seed 1133 here).
+// the 5 parameters": seeds 1133, 1689 and 1970 here; 1133 fails the same
+// without the loop-memory rewrites). More originals fail at run time here
+// (a read past the end of a nested loop), hence the lower count.
 TEST_CASE("random well-typed graphs with loops nested in loops", "[.long]") {
   std::map<std::string, int> built;
-  CHECK(run_seeds(1001, 1000, &built, 12, true) >= 800);
+  CHECK(run_seeds(1001, 1000, &built, 12, true) >= 650);
   CHECK(built["scan-nested"] > 0);
 }
 

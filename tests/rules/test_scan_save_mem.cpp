@@ -235,6 +235,32 @@ TEST_CASE("until-loops run fewer steps and keep their last ones") {
   check_same(first, {ops::Array::filled(ops::DType::F64, {}, 40)});
 }
 
+TEST_CASE("until-loops over mit-sots and sequences keep one step") {
+  // PyTensor's test_while_scan_taps (Fibonacci until 34: 55) and
+  // test_while_scan_map (an empty sequence fails the read either way).
+  const ops::Graph fib = graph(R"(
+    (input x0 (f64 2)) (input n i64)
+    (output (index (get 0 (scan :n-steps n :mit-sot ((x0 :taps (-2 -1))) :until true
+      (fn (a b) (add a b) (ge b 34.0)))) -1)))");
+  const ops::Array ones = ops::Array::filled(ops::DType::F64, {2}, 1);
+  const ops::Graph out = check_same(fib, {ones, ops::Array::filled(ops::DType::I64, {}, 1000)});
+  CHECK(backend::compile(out).run({ones, ops::Array::filled(ops::DType::I64, {}, 1000)})[0].element(
+            0) == 55);
+  check_same(fib, {ones, ops::Array::filled(ops::DType::I64, {}, 1)});
+  REQUIRE(scans_of(out).size() == 1);
+  CHECK(spec_of(scans_of(out)[0]).keep == ops::IntList{1});
+
+  const ops::Graph map = graph(R"(
+    (input xs (f64 ?))
+    (output (index (get 0 (scan :sequences (xs) :nit-sot 1 :until true
+      (fn (x) (add x 1.0) (ge (add x 1.0) 10.0)))) -1)))");
+  for (std::int64_t rows : {100, 1, 0}) {
+    std::vector<ops::Array> in = inputs_for(map, rows);
+    for (std::int64_t i = 0; i < rows; ++i) in[0].data<double>()[i] = static_cast<double>(i);
+    check_same(map, in);
+  }
+}
+
 TEST_CASE("unknown step counts are cut at run time") {
   // Sequences of unknown length are sliced; a variable :n-steps is capped.
   const ops::Graph g = graph(R"(
