@@ -520,7 +520,24 @@ template double apply_unary<double>(OpKind, double);
 template float apply_binary<float>(OpKind, float, float);
 template double apply_binary<double>(OpKind, double, double);
 
-bool fusable(OpKind kind) {
+bool fusable(OpKind kind, DType dtype) {
+  if (dtype == DType::I32 || dtype == DType::I64) {
+    switch (kind) {
+      case OpKind::Add:
+      case OpKind::Sub:
+      case OpKind::Mul:
+      case OpKind::Maximum:
+      case OpKind::Minimum:
+      case OpKind::Neg:
+      case OpKind::Abs:
+      case OpKind::Square:
+      case OpKind::Sign:
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (dtype != DType::F32 && dtype != DType::F64) return false;
   switch (kind) {
     case OpKind::LogicalNot:
     case OpKind::Cast:
@@ -574,10 +591,16 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
 
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                Array& out) {
-  if (out.dtype() == DType::F32)
-    run_fused_typed<float>(program, leaves, layout, out);
-  else
-    run_fused_typed<double>(program, leaves, layout, out);
+  switch (out.dtype()) {
+    case DType::F32:
+      return run_fused_typed<float>(program, leaves, layout, out);
+    case DType::I32:
+      return run_fused_typed<std::int32_t>(program, leaves, layout, out);
+    case DType::I64:
+      return run_fused_typed<std::int64_t>(program, leaves, layout, out);
+    default:
+      return run_fused_typed<double>(program, leaves, layout, out);
+  }
 }
 
 void run_fused_reduction(ops::OpKind kind, std::span<const FusedOp> program, Operands leaves,

@@ -248,9 +248,9 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   }
   for (int s : output_slots) ++readers[s];
   auto candidate = [&](const Instruction& in) {
-    if (in.step != Step::Kernel || !fusable(in.term->kind())) return false;
+    if (in.step != Step::Kernel) return false;
     const ops::DType d = in.term->tensor_type().dtype;
-    if (d != ops::DType::F32 && d != ops::DType::F64) return false;
+    if (!fusable(in.term->kind(), d)) return false;
     for (TermRef operand : in.term->operands())
       if (operand->tensor_type().dtype != d) return false;
     return true;

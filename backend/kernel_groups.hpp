@@ -32,10 +32,11 @@ struct FusedOp {
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
 
-// True when `kind` may join a fused expression (float elementwise math:
-// every unary op but logical_not and cast; add sub mul div pow maximum
-// minimum).
-bool fusable(ops::OpKind kind);
+// True when `kind` computing `dtype` may join a fused expression: float
+// elementwise math (every unary op but logical_not and cast; add sub mul
+// div pow maximum minimum), and integer add sub mul maximum minimum neg abs
+// square sign (wrapping around, as their kernels do).
+bool fusable(ops::OpKind kind, ops::DType dtype);
 
 // How each leaf of a fused expression meets its result, seen as `rows`
 // rows of `row_len` elements: the result's shape (Full), one element
@@ -55,7 +56,8 @@ struct FusedLayout {
 bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len = 0);
 
 // Evaluates `program` in one pass over memory, a block of elements at a
-// time on all threads, into `out` (f32 or f64, of the planned shape); every
+// time on all threads, into `out` (f32, f64, i32 or i64, of the planned
+// shape); every
 // leaf has out's dtype. `out` may share its buffer with a Full leaf.
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                Array& out);

@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 using namespace eqsat;
 using namespace eqsat::test;
@@ -257,5 +259,34 @@ TEST_CASE("fused mean max min and prod keep dims and match the unfused kernels")
     CHECK(got.shape() == ops::Dims{3, 1, 1});
     const auto all = backend::compile(unfused({x}, y)).run({xv});
     CHECK(test::compare_arrays(got, all.back(), 0) == "");
+  }
+}
+
+TEST_CASE("integer chains fuse and wrap around as their kernels do") {
+  for (DType d : {DType::I32, DType::I64}) {
+    TermRef x = input("x", d, {kAny});
+    TermRef y = input("y", d, {kAny});
+    // square(max(x * y, neg(x)) - 7) + sign(abs(y))
+    TermRef seven = ops::Term::scalar(d, 7);
+    TermRef z =
+        op(OpKind::Add,
+           {op(OpKind::Square,
+               {op(OpKind::Sub,
+                   {op(OpKind::Maximum, {op(OpKind::Mul, {x, y}), op(OpKind::Neg, {x})}), seven})}),
+            op(OpKind::Sign, {op(OpKind::Abs, {y})})});
+    backend::Program p = backend::compile(graph({x, y}, {z}));
+    CHECK(p.num_instructions() == 1);
+    const std::int64_t n = 3000;
+    ops::Array xv(d, {n}), yv(d, {n});
+    ops::visit_dtype(d, [&]<class T>(std::type_identity<T>) {
+      for (std::int64_t i = 0; i < n; ++i) {  // some products overflow
+        xv.data<T>()[i] = i % 5 == 0 ? std::numeric_limits<T>::max() : T(i * 7919 % 20011 - 10000);
+        yv.data<T>()[i] = T(i * 104729 % 30011 - 15000);
+      }
+    });
+    const ops::Array got = p.run({xv, yv})[0];
+    const auto all = backend::compile(unfused({x, y}, z)).run({xv, yv});
+    REQUIRE(got.nbytes() == all.back().nbytes());
+    CHECK(std::memcmp(got.bytes(), all.back().bytes(), got.nbytes()) == 0);
   }
 }
