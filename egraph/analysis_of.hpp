@@ -13,38 +13,41 @@
 namespace eqsat::egraph {
 
 // Base of a concrete analysis `Derived` with data type `Data` (see above).
-// Data lives in a vector indexed by e-class id; the data of a class that was
-// merged away is reset to `Data{}`.
+// Data lives in a vector indexed by the e-graph's class slot (EGraph::slot),
+// so it holds live classes only; the data of a class that was merged away
+// is reset to `Data{}` and its slot goes to a later class.
 template <class Derived, class Data>
 class AnalysisOf : public Analysis {
  public:
   using DataType = Data;
 
   // The data of the class of `c` (any id of the class).
-  const Data& data(EClassId c) const { return data_[canonical(c).index()]; }
-  Data& data(EClassId c) { return data_[canonical(c).index()]; }
+  const Data& data(EClassId c) const { return data_[egraph_->slot(c)]; }
+  Data& data(EClassId c) { return data_[egraph_->slot(c)]; }
 
   // Default modify: nothing.
   void modify(EGraph&, EClassId) {}
 
   void on_make(const EGraph& g, EClassId c, const ENodeRef& n) final {
-    while (data_.size() <= c.index()) {
+    const std::uint32_t s = g.slot(c);
+    while (data_.size() <= s) {
       reserve_one_more(data_);
       data_.emplace_back();
     }
-    data_[c.index()] = self().make(g, n);
+    data_[s] = self().make(g, n);
   }
   bool on_join_node(const EGraph& g, EClassId c, const ENodeRef& n) final {
-    return self().merge(data_[c.index()], self().make(g, n)).a_changed;
+    return self().merge(data_[g.slot(c)], self().make(g, n)).a_changed;
   }
   DidMerge on_merge(EClassId into, EClassId from) final {
-    DidMerge d = self().merge(data_[into.index()], std::move(data_[from.index()]));
-    data_[from.index()] = Data{};
+    Data& from_data = data_[egraph_->slot_of_id(from)];
+    DidMerge d = self().merge(data_[egraph_->slot_of_id(into)], std::move(from_data));
+    from_data = Data{};
     return d;
   }
   void on_modify(EGraph& g, EClassId c) final { self().modify(g, c); }
   bool agrees(const EGraph& g, EClassId c, const ENodeRef& n) const final {
-    Data copy = data_[c.index()];
+    Data copy = data_[g.slot(c)];
     Derived& me = const_cast<Derived&>(static_cast<const Derived&>(*this));
     return !me.merge(copy, me.make(g, n)).a_changed;
   }
@@ -52,7 +55,6 @@ class AnalysisOf : public Analysis {
 
  private:
   Derived& self() { return static_cast<Derived&>(*this); }
-  EClassId canonical(EClassId c) const { return egraph_->find(c); }
   std::vector<Data> data_;
 };
 

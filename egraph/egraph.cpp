@@ -103,14 +103,21 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   }
   r.cls = c;
   reserve_one_more(records_);
-  reserve_one_more(classes_);
+  reserve_one_more(slot_);
   reserve_one_more(touched_flag_);
   records_.push_back(r);
-  classes_.emplace_back();
+  if (free_slots_.empty()) {
+    reserve_one_more(classes_);
+    slot_.push_back(static_cast<std::uint32_t>(classes_.size()));
+    classes_.emplace_back();
+  } else {
+    slot_.push_back(free_slots_.back());
+    free_slots_.pop_back();
+  }
   touched_flag_.push_back(0);
-  classes_.back().nodes.push_back(n);
+  cls(c).nodes.push_back(n);
   for (EClassId child : canon) {
-    IdList<ENodeId>& ps = classes_[child.index()].parents;
+    IdList<ENodeId>& ps = cls(child).parents;
     if (ps.empty() || ps.back() != n) ps.push_back(n);
   }
   memo_->set.insert(n);
@@ -192,13 +199,13 @@ bool EGraph::merge(EClassId a, EClassId b) {
   b = uf_.find_compress(b);
   if (a == b) return false;
   // The class with more parents stays the root: fewer e-nodes to repair.
-  if (classes_[a.index()].parents.size() < classes_[b.index()].parents.size()) std::swap(a, b);
+  if (cls(a).parents.size() < cls(b).parents.size()) std::swap(a, b);
   uf_.link(a, b);
   --num_classes_;
   ++version_;
   clean_ = false;
-  EClass& root = classes_[a.index()];
-  EClass& other = classes_[b.index()];
+  EClass& root = cls(a);
+  EClass& other = cls(b);
   pending_.insert(pending_.end(), other.parents.begin(), other.parents.end());
   if (analysis_) {
     DidMerge d = analysis_->on_merge(a, b);
@@ -209,6 +216,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
   root.parents.append(other.parents);
   other.nodes.release();
   other.parents.release();
+  free_slots_.push_back(slot_[b.index()]);
   touch(a);
   if (analysis_) analysis_->on_modify(*this, a);
   return true;
@@ -217,7 +225,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
 std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>& keep) {
   check_id(c, "EGraph::prune");
   c = uf_.find_compress(c);
-  IdList<ENodeId>& nodes = classes_[c.index()].nodes;
+  IdList<ENodeId>& nodes = cls(c).nodes;
   std::size_t hidden = 0;
   ENodeId* end = std::remove_if(nodes.begin(), nodes.end(), [&](ENodeId n) {
     NodeRecord& r = records_[n.index()];
@@ -259,7 +267,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     if (rm.pruned) {  // the content stays visible through m
       rm.pruned = 0;
       EClassId cm = uf_.find_compress(rm.cls);
-      classes_[cm.index()].nodes.push_back(m);
+      cls(cm).nodes.push_back(m);
       touch(cm);
     } else {
       --num_visible_;
@@ -293,7 +301,7 @@ std::size_t EGraph::rebuild() {
       if (r.dead) continue;
       EClassId c = uf_.find_compress(r.cls);
       if (analysis_->on_join_node(*this, c, node(n))) {
-        queue_analysis(classes_[c.index()].parents);
+        queue_analysis(cls(c).parents);
         analysis_->on_modify(*this, c);
       }
     }
@@ -343,7 +351,7 @@ void EGraph::normalize_touched() {
   for (EClassId c : touched_) {
     if (!c.valid()) continue;
     touched_flag_[c.index()] = 0;
-    EClass& cl = classes_[c.index()];
+    EClass& cl = cls(c);
     ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
                                   [&](ENodeId n) { return !visible(records_[n.index()]); });
     std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
@@ -377,7 +385,7 @@ void EGraph::rebuild_index() {
     packed_at_[i] = static_cast<std::uint32_t>(header);
     packed_.push_back(0);
     std::uint32_t prev = 0;  // no e-node has the empty symbol
-    for (ENodeId n : classes_[i].nodes) {
+    for (ENodeId n : cls(c).nodes) {
       const NodeRecord& r = records_[n.index()];
       packed_.push_back(r.op);
       packed_.push_back(r.arity);
@@ -434,13 +442,24 @@ void EGraph::check_invariants() const {
   // Classes.
   std::size_t roots = 0, listed = 0;
   std::vector<std::vector<EClassId>> expect_by_op(by_op_.size());
+  // Slots: one per canonical class, the others free and empty.
+  std::vector<std::uint8_t> slot_used(classes_.size(), 0);
+  for (std::uint32_t s : free_slots_) {
+    if (s >= classes_.size() || slot_used[s]) fail("a free class slot is listed twice");
+    if (!classes_[s].nodes.empty() || !classes_[s].parents.empty())
+      fail("a free class slot still lists e-nodes");
+    slot_used[s] = 1;
+  }
+  for (std::uint32_t i = 0; i < uf_.size(); ++i) {
+    if (find(EClassId(i)) != EClassId(i)) continue;
+    if (slot_[i] >= classes_.size() || slot_used[slot_[i]]) fail("two classes share a slot");
+    slot_used[slot_[i]] = 1;
+  }
+  if (std::count(slot_used.begin(), slot_used.end(), 0) != 0) fail("a class slot is lost");
   for (std::uint32_t i = 0; i < uf_.size(); ++i) {
     EClassId c(i);
-    const EClass& cl = classes_[i];
-    if (find(c) != c) {
-      if (!cl.nodes.empty() || !cl.parents.empty()) fail("a merged class still lists e-nodes");
-      continue;
-    }
+    if (find(c) != c) continue;
+    const EClass& cl = cls(c);
     if (roots >= live_classes_.size() || live_classes_[roots] != c) {
       fail("classes() does not list the canonical classes in order");
     }
@@ -496,6 +515,7 @@ void EGraph::check_invariants() const {
 std::size_t EGraph::bytes() const {
   std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
+                  (slot_.capacity() + free_slots_.capacity()) * sizeof(std::uint32_t) +
                   memo_->set.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
                   live_classes_.capacity() * sizeof(EClassId) +
                   (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +

@@ -107,9 +107,18 @@ class EGraph {
   // Canonical classes in increasing id order.
   std::span<const EClassId> classes() const { return live_classes_; }
   // Visible e-nodes of class c (canonicalized), sorted by content.
-  std::span<const ENodeId> nodes(EClassId c) const { return classes_[find(c).index()].nodes; }
+  std::span<const ENodeId> nodes(EClassId c) const { return cls(find(c)).nodes; }
   // Live e-nodes having class c (canonicalized) as a child, by id.
-  std::span<const ENodeId> parents(EClassId c) const { return classes_[find(c).index()].parents; }
+  std::span<const ENodeId> parents(EClassId c) const { return cls(find(c)).parents; }
+  // A dense number of the class of c, below num_slots(): a new class takes a
+  // slot given back by a class merged away, or a new one, so per-class
+  // storage indexed by slot holds live classes only (e-class ids keep
+  // growing with every add). Analyses keep their data by slot.
+  std::uint32_t slot(EClassId c) const { return slot_[find(c).index()]; }
+  // The slot class id c had when it was last canonical: during a merge,
+  // the slot of the class being merged away (given back right after).
+  std::uint32_t slot_of_id(EClassId c) const { return slot_[c.index()]; }
+  std::size_t num_slots() const { return classes_.size(); }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
   // The visible e-nodes of canonical class c packed for e-matching, in the
@@ -203,6 +212,8 @@ class EGraph {
   struct MemoEq;
   struct Memo;
 
+  const EClass& cls(EClassId canonical) const { return classes_[slot_[canonical.index()]]; }
+  EClass& cls(EClassId canonical) { return classes_[slot_[canonical.index()]]; }
   const EClassId* kids(const NodeRecord& r) const {
     return r.arity <= kInline ? r.inline_kids : children_.data() + r.first_child;
   }
@@ -228,7 +239,9 @@ class EGraph {
   std::vector<NodeRecord> records_;
   std::vector<EClassId> children_;          // children of e-nodes with more than kInline
   std::vector<std::uint8_t> touched_flag_;  // by class id: already in touched_
-  std::vector<EClass> classes_;             // by class id; empty unless canonical
+  std::vector<EClass> classes_;             // by slot
+  std::vector<std::uint32_t> slot_;         // by class id: its slot while canonical
+  std::vector<std::uint32_t> free_slots_;   // slots of classes merged away
   std::unique_ptr<Memo> memo_;
   std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
   std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined
