@@ -91,6 +91,21 @@ std::optional<egraph::EClassId> add_body(TensorEGraph& g, std::vector<ops::Tenso
 Substitution bind_parameters(TensorEGraph& g, egraph::EClassId fn,
                              std::span<const egraph::EClassId> values);
 
+// Adds `t` (a term of a body) with nominal k replaced by args[k] (an
+// invalid arg: k may not be read): the Substitution of t's class binding
+// the nominals it reads. nullopt when no form of it avoids a missing slot
+// or type-checks.
+std::optional<egraph::EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
+                                            std::span<const egraph::EClassId> args);
+
+// The body term `fn` with every occurrence of `target` (a subterm at its
+// own level) replaced by `replacement`, and `extra` appended to its
+// parameters: the term-level generalization for appliers that choose their
+// targets in representative terms (a Substitution whose `from` is a class
+// does the same on e-classes).
+ops::TermRef replace_in_body(ops::TermRef fn, ops::TermRef target, ops::TermRef replacement,
+                             const ops::TensorType& extra);
+
 // The body `fn` with its parameters mapped to new slots: parameter k becomes
 // `slot_of[k]` of `params` (or, when `slot_of[k]` is negative, the outer
 // class `value[k]`, or nothing when that is invalid too), returning

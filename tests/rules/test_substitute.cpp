@@ -1,6 +1,7 @@
 // The e-class substitution (DESIGN.md decision 6): renumbering through
 // nested loops, e-nodes reading a dropped parameter skipped in favour of
-// their equals, cycles skipped, and identity where nothing changes.
+// their equals, cycles skipped, identity where nothing changes; and the
+// term-level helpers instantiate and replace_in_body.
 #include "rules/substitute.hpp"
 
 #include "ops/graph_parser.hpp"
@@ -92,4 +93,27 @@ TEST_CASE("a class reading no substituted parameter is its own image") {
   Substitution s(g, {{g.add_term(nominal(0)), g.add_term(nominal(1))}});
   CHECK(s(c) == c);
   CHECK(g.egraph().num_nodes() == before + 2);  // only the two nominals named
+}
+
+TEST_CASE("instantiate binds a body term's nominals to outer classes") {
+  TensorEGraph g;
+  const ops::TermRef x = ops::Term::input("x", kVec);
+  const ops::TermRef body = ops::Term::make(ops::OpKind::Mul, {}, {nominal(0), nominal(2)});
+  const EClassId xc = g.add_term(x);
+  const EClassId args[] = {xc, EClassId{}, xc};
+  const auto c = instantiate(g, body, args);
+  REQUIRE(c);
+  CHECK(g.egraph().find(*c) == g.add_term(ops::Term::make(ops::OpKind::Mul, {}, {x, x})));
+  const EClassId missing[] = {xc, xc, EClassId{}};
+  CHECK_FALSE(instantiate(g, body, missing));
+}
+
+TEST_CASE("replace_in_body turns a subterm into a new parameter") {
+  const ops::TermRef inner = ops::Term::make(ops::OpKind::Exp, {}, {nominal(1)});
+  const ops::TermRef fn =
+      ops::Term::fn({kVec, kVec}, {ops::Term::make(ops::OpKind::Add, {}, {nominal(0), inner})});
+  const ops::TermRef out = replace_in_body(fn, inner, nominal(2), kVec);
+  const ops::TermRef expected = ops::Term::fn(
+      {kVec, kVec, kVec}, {ops::Term::make(ops::OpKind::Add, {}, {nominal(0), nominal(2)})});
+  CHECK(out == expected);
 }
