@@ -4,13 +4,20 @@
 // those with --no-default-rules; a user's rewrite failing check-rules' quick
 // numeric check is a warning unless --trust-rules), extracts the cheapest equivalent graph
 // with the backend's cost model and prints it as a valid `.eg` file (to
-// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json.
+// OUT.eg with -o). The JSON report (LANGUAGE.md) goes to FILE.json;
+// `--egraph-json F.json` writes the saturated e-graph as egraph-serialize
+// JSON (readable by `eqsat extract`), with the extractor's costs.
+// Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
+#include "optimize_flags.hpp"
 
 #include "backend/cost_profile.hpp"
+#include "egraph/egraph_extraction.hpp"
 #include "egraph/extraction.hpp"
+#include "egraph/serialize.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
+#include "rules/extract_graph.hpp"
 #include "rules/optimize.hpp"
 #include "rules/rule_parser.hpp"
 
@@ -32,6 +39,8 @@ struct OptimizeArgs {
   std::string out;
   std::string extractor = "greedy-dag";
   std::string cost_profile;
+  std::string egraph_json;
+  SaturationFlags saturation;
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -42,7 +51,7 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(f);
 }
 
-int run_optimize(const OptimizeArgs& args) {
+int run_optimize(OptimizeArgs& args) {
   ops::Graph graph;
   rules::RuleProgram program = [&] {
     try {
@@ -64,14 +73,26 @@ int run_optimize(const OptimizeArgs& args) {
     std::cerr << "error: " << e.what() << "\n";
     return kUserError;
   }
+  args.saturation.apply(options);
+  bool exported = true;
+  if (!args.egraph_json.empty())
+    options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
+      const backend::CostModel model(options.weights);
+      const auto data =
+          egraph::to_serialized(g.egraph(), roots, rules::extraction_cost(g, roots, model));
+      exported = write_file(args.egraph_json, egraph::to_serialized_json(data).dump(1) + "\n");
+    };
   rules::OptimizeReport report;
   ops::Graph best;
   try {
     best = rules::optimize(graph, program, &report, options);
   } catch (const egraph::ExtractionError&) {
+    args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return kUserError;
   }
+  args.saturation.finish(report);
+  if (!exported) return kUserError;
   const std::string text = ops::print_graph(best);
   if (!args.out.empty()) {
     if (!write_file(args.out, text)) return kUserError;
@@ -100,6 +121,9 @@ void add_optimize_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
   cmd->add_option("--cost-profile", args->cost_profile,
                   "the cost model's weights (a profile from `eqsat calibrate`)");
+  cmd->add_option("--egraph-json", args->egraph_json,
+                  "write the saturated e-graph to this file (egraph-serialize JSON)");
+  args->saturation.add_to(*cmd);
   cmd->callback([args, &action] {
     action = [args] {
       try {
