@@ -82,29 +82,32 @@ std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> 
 
 }  // namespace
 
+egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassId> roots,
+                                  const backend::CostModel& model) {
+  return [&g, &model, runs = run_counts(g, roots, model), types = std::vector<ops::Type>{}](
+             const egraph::EGraph& eg, egraph::ENodeId n) mutable {
+    types.clear();
+    for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+    const EClassId c = eg.class_of(n);
+    const double times = std::max(1.0, runs[c.index()]);
+    std::optional<std::int64_t> trips;
+    const ops::ScanSpec* spec = nullptr;
+    if (g.kind(n) == ops::OpKind::Scan) {
+      trips = scan_trips(g, n, model);
+      spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+    }
+    const double cost =
+        std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec));
+    return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
+  };
+}
+
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
                              const backend::CostModel& model, egraph::ExtractorKind kind,
                              const ForbiddenENode& forbidden) {
   const egraph::EGraph& eg = g.egraph();
-  const std::vector<double> runs = run_counts(g, roots, model);
-  std::vector<ops::Type> types;
   const egraph::EGraphProblem problem = egraph::to_extraction_problem(
-      eg, roots,
-      [&](const egraph::EGraph&, egraph::ENodeId n) {
-        types.clear();
-        for (EClassId k : eg.children(n)) types.push_back(g.type(k));
-        const EClassId c = eg.class_of(n);
-        const double times = std::max(1.0, runs[c.index()]);
-        std::optional<std::int64_t> trips;
-        const ops::ScanSpec* spec = nullptr;
-        if (g.kind(n) == ops::OpKind::Scan) {
-          trips = scan_trips(g, n, model);
-          spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
-        }
-        const double cost = std::min(
-            kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec));
-        return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
-      },
+      eg, roots, extraction_cost(g, roots, model),
       forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
                 : egraph::ENodeFilter{});
   const egraph::Extraction x = egraph::extract(problem.problem, kind);

@@ -14,6 +14,7 @@
 #include "tensor_egraph.hpp"
 
 #include "backend/cost_model.hpp"
+#include "egraph/egraph_extraction.hpp"
 #include "egraph/extractor.hpp"
 
 #include <functional>
@@ -42,6 +43,12 @@ struct ExtractedTerms {
 // stabilizing rewrite replaced (docs/architecture.md decision 11), whatever sharing
 // would save. Asked once per visible e-node of the clean e-graph.
 using ForbiddenENode = std::function<bool(const TensorEGraph&, egraph::ENodeId)>;
+
+// The cost of each e-node of the clean e-graph as extract_terms counts it
+// (op cost times the run count of its class from `roots`, plus
+// kUnstableCost for a replaced form); `g` and `model` must outlive it.
+egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const egraph::EClassId> roots,
+                                  const backend::CostModel& model);
 
 // The cheapest terms for `roots` (a clean e-graph), never using a forbidden
 // e-node (when given) in a class that has another way to be built. Throws

@@ -91,15 +91,33 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     report_of[i] = static_cast<std::size_t>(same - per_rule.begin());
     if (same == per_rule.end()) per_rule.push_back({name, lowered.ruleset(i), 0, 0, 0});
   }
-  for (const ScheduleStep& step : rules.schedule().steps) {
+  const auto& steps = rules.schedule().steps;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const ScheduleStep& step = steps[s];
     const auto selected = lowered.select(step.rulesets);
+    const bool saturate = step.kind == ScheduleStep::Kind::Saturate;
     egraph::RunnerConfig config;
     config.iter_limit = static_cast<std::size_t>(step.limits.iterations);
     config.node_limit = static_cast<std::size_t>(step.limits.nodes);
     config.time_limit = step.limits.seconds;
+    if (options.iter_limit && saturate) config.iter_limit = *options.iter_limit;
+    if (options.node_limit) config.node_limit = *options.node_limit;
+    if (options.time_limit) config.time_limit = *options.time_limit;
     egraph::Runner runner(g.egraph(), config);
     runner.set_scheduler(std::make_unique<egraph::BackoffScheduler>());
+    // Progress after each iteration: the hook before the next one, then the end of the step.
+    auto tell = [&](std::size_t done) {
+      if (!options.progress || done == 0) return;
+      options.progress({s, saturate ? "saturate" : "run", step.rulesets, done,
+                        g.egraph().num_nodes(), g.egraph().num_classes(), seconds_since(start)});
+    };
+    if (options.progress)
+      runner.add_hook([&](egraph::Runner& r) -> std::optional<std::string> {
+        tell(r.report().iterations.size());
+        return std::nullopt;
+      });
     const egraph::RunReport run = runner.run(selected);
+    tell(run.iterations.size());
     for (const auto& it : run.iterations)
       for (std::size_t k = 0; k < it.rules.size() && k < selected.size(); ++k) {
         const std::size_t i =
@@ -126,6 +144,7 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.eclasses = g.egraph().num_classes();
   r.rewrite_seconds = seconds_since(rewrite_start);
 
+  if (options.saturated) options.saturated(g, roots);
   const auto extract_start = std::chrono::steady_clock::now();
   // A stable form always wins (docs/architecture.md decision 11): a form a stabilizing
   // rewrite replaced is left out of every class that has another.

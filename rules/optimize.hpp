@@ -18,8 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eqsat::rules {
@@ -61,9 +64,31 @@ struct OptimizeReport {
   nlohmann::json to_json() const;
 };
 
+// Where saturation is, after one iteration of one schedule step.
+struct OptimizeProgress {
+  std::size_t step = 0;   // index in the schedule
+  std::string_view kind;  // "run" or "saturate"
+  std::span<const std::string> rulesets;
+  std::size_t iteration = 0;  // within the step, from 1
+  std::size_t enodes = 0, eclasses = 0;
+  double seconds = 0;  // since optimize started
+};
+
+class TensorEGraph;
+
 struct OptimizeOptions {
   backend::CostWeights weights;
   egraph::ExtractorKind extractor = egraph::ExtractorKind::kGreedyDag;
+  // Command-line overrides of the schedule's limits: nodes and seconds for
+  // every step, iterations for `saturate` steps only (a `run` step's
+  // iteration count is what it asks for, not a limit).
+  std::optional<std::size_t> node_limit, iter_limit;
+  std::optional<double> time_limit;
+  // Called after each iteration of each step (a progress display).
+  std::function<void(const OptimizeProgress&)> progress;
+  // Called with the saturated (clean) e-graph and the outputs' classes,
+  // before extraction (an e-graph export).
+  std::function<void(const TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
 };
 
 // The cheapest graph equivalent to `graph` that the rules find within the

@@ -8,14 +8,21 @@
 // paths are checked before any work; the report may not be the graph or
 // OUT.eg; OUT.eg may be the graph itself, replaced only once the
 // optimization succeeded (files are written atomically).
+// `--egraph-json F.json` writes the saturated e-graph as egraph-serialize
+// JSON (readable by `eqsat extract`), with the extractor's costs.
+// Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
+#include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
 #include "backend/cost_profile.hpp"
+#include "egraph/egraph_extraction.hpp"
 #include "egraph/extraction.hpp"
+#include "egraph/serialize.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
+#include "rules/extract_graph.hpp"
 #include "rules/optimize.hpp"
 #include "rules/rule_parser.hpp"
 
@@ -38,11 +45,14 @@ struct OptimizeArgs {
   std::string out;
   std::string extractor = "greedy-dag";
   std::string cost_profile;
+  std::string egraph_json;
+  SaturationFlags saturation;
 };
 
 // Refuses output paths that would lose data or cannot be written.
 void check_outputs(const OptimizeArgs& args) {
   if (!args.out.empty()) check_output_file(args.out, "-o");
+  if (!args.egraph_json.empty()) check_output_file(args.egraph_json, "--egraph-json");
   if (args.report.empty()) return;
   if (same_file(args.report, args.graph))
     throw OutputPathError(
@@ -53,7 +63,7 @@ void check_outputs(const OptimizeArgs& args) {
   check_output_file(args.report, "--report");
 }
 
-int run_optimize(const OptimizeArgs& args) {
+int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
@@ -76,14 +86,32 @@ int run_optimize(const OptimizeArgs& args) {
     std::cerr << "error: " << e.what() << "\n";
     return kUserError;
   }
+  args.saturation.apply(options);
+  bool exported = true;
+  if (!args.egraph_json.empty())
+    options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
+      const backend::CostModel model(options.weights);
+      const auto data =
+          egraph::to_serialized(g.egraph(), roots, rules::extraction_cost(g, roots, model));
+      try {
+        ops::write_file_atomically(args.egraph_json,
+                                   {egraph::to_serialized_json(data).dump(1) + "\n"});
+      } catch (const ops::DiagnosticError& e) {
+        std::cerr << e.what() << "\n";
+        exported = false;
+      }
+    };
   rules::OptimizeReport report;
   ops::Graph best;
   try {
     best = rules::optimize(graph, program, &report, options);
   } catch (const egraph::ExtractionError&) {
+    args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return kUserError;
   }
+  args.saturation.finish(report);
+  if (!exported) return kUserError;
   const std::string text = ops::print_graph(best);
   try {
     if (!args.report.empty())
@@ -114,6 +142,9 @@ void add_optimize_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
   cmd->add_option("--cost-profile", args->cost_profile,
                   "the cost model's weights (a profile from `eqsat calibrate`)");
+  cmd->add_option("--egraph-json", args->egraph_json,
+                  "write the saturated e-graph to this file (egraph-serialize JSON)");
+  args->saturation.add_to(*cmd);
   cmd->callback([args, &action] {
     action = [args] {
       try {

@@ -113,10 +113,9 @@ int run(const RunOptions& o) {
     for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
   }
   const ops::Graph graph = graph_to_run(o, std::move(written));
-  std::optional<std::vector<ops::Array>> inputs =
-      gather_inputs(graph, o.inputs, o.seed, [&](const std::vector<ops::TensorType>& types) {
-        check_memory(o, graph, types);
-      });
+  std::optional<std::vector<ops::Array>> inputs = gather_inputs(
+      graph, o.inputs, o.seed,
+      [&](const std::vector<ops::TensorType>& types) { check_memory(o, graph, types); });
   if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
   const std::vector<ops::Array> outputs = program.run(std::move(*inputs));

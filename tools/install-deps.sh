@@ -7,6 +7,7 @@ packages=(
   libboost-dev libboost-graph-dev libeigen3-dev catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
   libsleef-dev libopenblas-dev
+  graphviz
   python3-numpy python3-numexpr python3-threadpoolctl python3-dev pybind11-dev python3-pytest
   clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer targets (.ci/sanitize)
 )

@@ -1,0 +1,181 @@
+#include "dot_picture.hpp"
+
+#include "extract_graph.hpp"
+
+#include "egraph/egraph_extraction.hpp"
+#include "egraph/extraction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using egraph::ProblemClassId;
+using egraph::ProblemNodeId;
+
+namespace {
+
+// A DOT string literal's content.
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The op and the attribute that tells e-nodes of one op apart at a glance.
+std::string op_label(ops::OpKind kind, const ops::Attrs& attrs) {
+  std::string label(ops::op_name(kind));
+  if (const auto* v = attrs.find(ops::AttrKey::Name); v && std::holds_alternative<std::string>(*v))
+    label += " " + std::get<std::string>(*v);
+  if (const auto* v = attrs.find(ops::AttrKey::Slot); v && std::holds_alternative<std::int64_t>(*v))
+    label += " " + std::to_string(std::get<std::int64_t>(*v));
+  if (const auto* v = attrs.find(ops::AttrKey::Value); v && std::holds_alternative<double>(*v))
+    label += fmt::format(" {}", std::get<double>(*v));
+  return label;
+}
+
+// Clusters nested as a tree; cluster 0 is the top level.
+struct Clusters {
+  struct Cluster {
+    std::string label;
+    std::vector<std::string> lines;  // nodes (and nested items) of this cluster
+    std::vector<std::size_t> children;
+  };
+  std::vector<Cluster> all{Cluster{}};
+
+  std::size_t open(std::size_t parent, std::string label) {
+    all.push_back({std::move(label), {}, {}});
+    all[parent].children.push_back(all.size() - 1);
+    return all.size() - 1;
+  }
+  void write(std::size_t k, std::string& out, int depth) const {
+    const std::string pad(static_cast<std::size_t>(2 * depth), ' ');
+    if (k != 0)
+      out += fmt::format("{}subgraph cluster_body{} {{\n{}  label=\"{}\"; style=dashed;\n", pad, k,
+                         pad, escape(all[k].label));
+    for (const auto& l : all[k].lines) out += pad + "  " + l + "\n";
+    for (std::size_t c : all[k].children) write(c, out, depth + 1);
+    if (k != 0) out += pad + "}\n";
+  }
+};
+
+}  // namespace
+
+std::string graph_dot(const ops::Graph& graph) {
+  Clusters clusters;
+  std::unordered_map<ops::TermRef, std::size_t> id;
+  std::vector<std::string> edges;
+  std::unordered_map<ops::TermRef, std::string> def_name;
+  for (const auto& d : graph.defs) def_name.emplace(d.term, d.name);
+  std::function<std::size_t(ops::TermRef, std::size_t)> visit = [&](ops::TermRef t,
+                                                                    std::size_t cluster) {
+    if (auto it = id.find(t); it != id.end()) return it->second;
+    const std::size_t me = id.size();
+    id.emplace(t, me);
+    std::size_t inner = cluster;
+    if (t->kind() == ops::OpKind::Fn) {
+      const auto named = def_name.find(t);
+      inner = clusters.open(cluster, named != def_name.end() ? "def " + named->second : "body");
+    }
+    const std::string type = t->is_tuple() ? "tuple" : ops::to_string(t->type());
+    clusters.all[inner].lines.push_back(fmt::format(
+        "t{} [label=\"{}\\n{}\"];", me, escape(op_label(t->kind(), t->attrs())), escape(type)));
+    for (std::size_t i = 0; i < t->arity(); ++i) {
+      const bool body =
+          (t->kind() == ops::OpKind::Scan || t->kind() == ops::OpKind::Call) && i == 0;
+      const std::size_t k = visit(t->operand(i), inner);
+      edges.push_back(fmt::format("t{} -> t{}{};", k, me, body ? " [style=dashed]" : ""));
+    }
+    return me;
+  };
+  for (const auto& o : graph.outputs) {
+    const std::size_t k = visit(o.term, 0);
+    edges.push_back(
+        fmt::format("out_{} [shape=box, label=\"output {}\"];", escape(o.name), escape(o.name)));
+    edges.push_back(fmt::format("t{} -> out_{};", k, escape(o.name)));
+  }
+  for (const auto& d : graph.defs) visit(d.term, 0);
+  std::string out = "digraph graph_terms {\n  node [shape=ellipse, fontsize=10];\n";
+  clusters.write(0, out, 0);
+  for (const auto& e : edges) out += "  " + e + "\n";
+  return out + "}\n";
+}
+
+std::string egraph_dot(const TensorEGraph& g, std::span<const EClassId> roots,
+                       const backend::CostModel& model) {
+  const egraph::EGraph& eg = g.egraph();
+  const egraph::EGraphProblem p = egraph::to_extraction_problem(
+      eg, roots, extraction_cost(g, roots, model),
+      [&](const egraph::EGraph&, egraph::ENodeId n) { return g.unstable(n); });
+  const egraph::Extraction x = egraph::extract(p.problem, egraph::ExtractorKind::kGreedyDag);
+  const std::size_t n_classes = p.problem.num_classes();
+
+  // The body cluster each class belongs to: the first body (a class holding
+  // an `fn` e-node) that reaches it from the roots, breadth first.
+  constexpr std::size_t kUnreached = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> cluster_of(n_classes, kUnreached);
+  Clusters clusters;
+  std::vector<ProblemClassId> queue;
+  for (ProblemClassId r : p.problem.roots())
+    if (cluster_of[r.value] == kUnreached) {
+      cluster_of[r.value] = 0;
+      queue.push_back(r);
+    }
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const ProblemClassId c = queue[q];
+    for (ProblemNodeId n : p.problem.nodes_of(c)) {
+      for (ProblemClassId k : p.problem.node(n).children) {
+        if (cluster_of[k.value] != kUnreached) continue;
+        std::size_t cl = cluster_of[c.value];
+        const bool is_body = std::ranges::any_of(p.problem.nodes_of(k), [&](ProblemNodeId m) {
+          return g.kind(p.enode[m.value]) == ops::OpKind::Fn;
+        });
+        if (is_body) cl = clusters.open(cl, fmt::format("body c{}", p.eclass[k.value].index()));
+        cluster_of[k.value] = cl;
+        queue.push_back(k);
+      }
+    }
+  }
+  std::vector<std::string> edges;
+  for (std::size_t ci = 0; ci < n_classes; ++ci) {
+    if (cluster_of[ci] == kUnreached) continue;
+    const ProblemClassId c{static_cast<std::uint32_t>(ci)};
+    const EClassId ec = p.eclass[ci];
+    const ops::Type& type = g.type(ec);
+    std::string text =
+        fmt::format("subgraph cluster_c{} {{ label=\"c{} {}\"; ", ec.index(), ec.index(),
+                    escape(std::holds_alternative<ops::TensorType>(type) ? ops::to_string(type)
+                                                                         : std::string("tuple")));
+    for (ProblemNodeId n : p.problem.nodes_of(c)) {
+      const egraph::ENodeId en = p.enode[n.value];
+      const bool chosen = x.choices[ci] && *x.choices[ci] == n;
+      text += fmt::format("n{} [label=\"{}\\n{:.4g}\"{}]; ", n.value,
+                          escape(op_label(g.kind(en), g.attrs(en))), p.problem.node(n).cost,
+                          chosen ? ", style=filled, fillcolor=gold" : "");
+      for (ProblemClassId k : p.problem.node(n).children) {
+        const auto kids = p.problem.nodes_of(k);
+        if (kids.empty()) continue;
+        if (k == c)  // a head inside its own tail cluster cannot clip
+          edges.push_back(fmt::format("n{} -> n{};", n.value, kids[0].value));
+        else
+          edges.push_back(fmt::format("n{} -> n{} [lhead=cluster_c{}];", n.value, kids[0].value,
+                                      p.eclass[k.value].index()));
+      }
+    }
+    clusters.all[cluster_of[ci]].lines.push_back(text + "}");
+  }
+  std::string out = "digraph egraph {\n  compound=true; node [shape=ellipse, fontsize=10];\n";
+  clusters.write(0, out, 0);
+  for (const auto& e : edges) out += "  " + e + "\n";
+  return out + "}\n";
+}
+
+}  // namespace eqsat::rules

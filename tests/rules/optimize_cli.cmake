@@ -1,0 +1,42 @@
+# `eqsat optimize` flags of issue 13: --egraph-json writes a file that
+# `eqsat extract` reads back; --node-limit overrides the schedule and its
+# stop gets a one-line warning on stderr, which --quiet hides.
+# Run with -DEQSAT=<eqsat program> -DSOURCE=<repository root> -DWORK=<scratch dir>.
+function(run_eqsat expected)
+  execute_process(COMMAND ${EQSAT} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL expected)
+    message(FATAL_ERROR "eqsat ${ARGN}: exit status ${rc}, expected ${expected}\n${err}")
+  endif()
+  set(last_out "${out}" PARENT_SCOPE)
+  set(last_err "${err}" PARENT_SCOPE)
+endfunction()
+
+file(MAKE_DIRECTORY ${WORK})
+set(graph ${SOURCE}/examples/02_matrix_chain.eg)
+set(json ${WORK}/matrix_chain.json)
+file(REMOVE ${json})
+run_eqsat(0 optimize ${graph} --egraph-json ${json})
+if(NOT EXISTS ${json})
+  message(FATAL_ERROR "--egraph-json wrote no file")
+endif()
+run_eqsat(0 extract ${json} --extractor greedy-dag)
+string(JSON n_choices LENGTH "${last_out}" choices)
+string(JSON dag_cost GET "${last_out}" dag_cost)
+if(n_choices LESS 3 OR dag_cost LESS_EQUAL 0)
+  message(FATAL_ERROR "unexpected extraction of the export:\n${last_out}")
+endif()
+
+run_eqsat(0 optimize ${graph} --node-limit 10)
+if(NOT last_err MATCHES "warning: saturate step [0-9]+ stopped at its node limit[^\n]*--node-limit")
+  message(FATAL_ERROR "no node-limit warning:\n${last_err}")
+endif()
+run_eqsat(0 optimize ${graph} --node-limit 10 --quiet)
+if(NOT last_err STREQUAL "")
+  message(FATAL_ERROR "--quiet still wrote to stderr:\n${last_err}")
+endif()
+run_eqsat(0 optimize ${graph} --iter-limit 1)
+if(NOT last_err MATCHES "iteration limit[^\n]*--iter-limit")
+  message(FATAL_ERROR "no iteration-limit warning:\n${last_err}")
+endif()
+run_eqsat(2 optimize ${graph} --node-limit 0)

@@ -1,0 +1,88 @@
+// `eqsat dot GRAPH [--egraph] [--rules F]... [-o F.dot]`: Graphviz of the
+// graph's terms, or (--egraph) of the e-graph after the optimizer's
+// saturation: e-classes as clusters, the extractor's choices filled,
+// costs on e-nodes, bodies as nested clusters (rules/dot_picture.hpp).
+#include "command.hpp"
+#include "optimize_flags.hpp"
+
+#include "egraph/extraction.hpp"
+#include "ops/graph_parser.hpp"
+#include "rules/dot_picture.hpp"
+#include "rules/optimize.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eqsat::tools {
+namespace {
+
+struct DotArgs {
+  std::string graph;
+  bool egraph = false;
+  std::vector<std::string> rules;
+  bool no_default_rules = false;
+  std::string out;
+  SaturationFlags saturation;
+};
+
+int run_dot(DotArgs& args) {
+  std::string text;
+  try {
+    const ops::Graph graph = ops::parse_graph_file(args.graph);
+    if (!args.egraph) {
+      text = rules::graph_dot(graph);
+    } else {
+      rules::LoadedRules loaded = rules::load_rules({args.rules, !args.no_default_rules, false});
+      for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+      rules::OptimizeOptions options;
+      args.saturation.apply(options);
+      options.saturated = [&](const rules::TensorEGraph& g,
+                              std::span<const egraph::EClassId> roots) {
+        text = rules::egraph_dot(g, roots, backend::CostModel(options.weights));
+      };
+      rules::OptimizeReport report;
+      rules::optimize(graph, loaded.program, &report, options);
+      args.saturation.finish(report);
+    }
+  } catch (const ops::DiagnosticError& e) {
+    std::cerr << e.what() << "\n";
+    return kUserError;
+  } catch (const egraph::ExtractionError&) {
+    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
+    return kUserError;
+  }
+  if (args.out.empty()) {
+    std::cout << text;
+    return kSuccess;
+  }
+  std::ofstream f(args.out, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) {
+    std::cerr << args.out << ": error: cannot write file\n";
+    return kUserError;
+  }
+  return kSuccess;
+}
+
+void add_dot_command(CLI::App& app, Action& action) {
+  auto args = std::make_shared<DotArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "dot", "Write Graphviz of a graph, or of its e-graph after saturation (--egraph)");
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_flag("--egraph", args->egraph,
+                "draw the saturated e-graph: classes as clusters, chosen e-nodes filled");
+  cmd->add_option("--rules", args->rules, "a rule file added to the shipped rule sets; repeatable");
+  cmd->add_flag("--no-default-rules", args->no_default_rules, "use only the --rules files");
+  cmd->add_option("-o", args->out, "write the DOT text to this file instead of stdout");
+  args->saturation.add_to(*cmd);
+  cmd->callback([args, &action] { action = [args] { return run_dot(*args); }; });
+}
+
+const CommandRegistration kRegistration{"dot", add_dot_command};
+
+}  // namespace
+}  // namespace eqsat::tools

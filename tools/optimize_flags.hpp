@@ -1,0 +1,37 @@
+// The saturation flags every command that optimizes shares (`optimize`,
+// `explore`, `dot --egraph`, `html`): `--node-limit`, `--iter-limit`,
+// `--time-limit` override the schedule's limits, `--quiet` hides progress.
+// Progress: once an optimization has run for a second, each iteration of
+// each schedule step is shown on stderr (one line rewritten in place on a
+// terminal, one line per iteration otherwise). After the run, a step that a
+// limit stopped before saturation gets a one-line warning saying which limit
+// and how to raise it.
+#pragma once
+
+#include "rules/optimize.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace eqsat::tools {
+
+struct SaturationFlags {
+  std::optional<std::size_t> node_limit, iter_limit;
+  std::optional<double> time_limit;
+  bool quiet = false;
+
+  // Adds the four options to `cmd`.
+  void add_to(CLI::App& cmd);
+  // Sets the overrides and (unless quiet) the progress display in `options`.
+  void apply(rules::OptimizeOptions& options);
+  // Ends the progress display and prints the limit warnings (unless quiet).
+  void finish(const rules::OptimizeReport& report) const;
+
+ private:
+  struct Display;
+  std::shared_ptr<Display> display_;
+};
+
+}  // namespace eqsat::tools
