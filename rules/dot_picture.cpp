@@ -36,7 +36,7 @@ std::string op_label(ops::OpKind kind, const ops::Attrs& attrs) {
   if (const auto* v = attrs.find(ops::AttrKey::Name); v && std::holds_alternative<std::string>(*v))
     label += " " + std::get<std::string>(*v);
   if (const auto* v = attrs.find(ops::AttrKey::Slot); v && std::holds_alternative<std::int64_t>(*v))
-    label += " " + std::to_string(std::get<std::int64_t>(*v));
+    label += fmt::format(" {}", std::get<std::int64_t>(*v));
   if (const auto* v = attrs.find(ops::AttrKey::Value); v && std::holds_alternative<double>(*v))
     label += fmt::format(" {}", std::get<double>(*v));
   return label;

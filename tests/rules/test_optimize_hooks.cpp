@@ -24,7 +24,7 @@ RuleProgram exploding() {
   const RuleSource s{"explode.rules", R"(
     (rewrite comm (add ?x ?y) (add ?y ?x))
     (birewrite assoc (add (add ?x ?y) ?z) (add ?x (add ?y ?z)))
-    (schedule (run default :iter 2) (saturate default :iter 1000 :nodes 100000000 :time 600))))"};
+    (schedule (run default :iter 2) (saturate default :iter 1000 :nodes 100000000 :time 600)))"};
   return parse_rules(std::span(&s, 1));
 }
 
@@ -105,5 +105,5 @@ TEST_CASE("the saturated e-graph exports to egraph-serialize JSON that extracts 
   };
   optimize(long_sum(6), exploding(), nullptr, options);
   CHECK(classes > 0);
-  CHECK(exported_cost == Catch::Approx(direct_cost));
+  CHECK(exported_cost == Approx(direct_cost));
 }
