@@ -118,6 +118,7 @@ class Renamer {
 
 TermRef rename_nominals(TermRef t, std::span<const std::int64_t> new_slot) {
   return Renamer(new_slot)(t);
+}
 
 std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView& s) {
   std::optional<std::int64_t> steps;
