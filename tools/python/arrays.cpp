@@ -30,7 +30,8 @@ ops::Array from_numpy(const py::handle& value, ops::DType want) {
   if (!np.attr("can_cast")(given.dtype(), numpy_dtype(want), "same_kind").cast<bool>())
     throw py::type_error("cannot cast an array of " + py::str(given.dtype()).cast<std::string>() +
                          " to " + std::string(ops::dtype_name(want)));
-  py::array a = np.attr("ascontiguousarray")(given, numpy_dtype(want));
+  // asarray, not ascontiguousarray: the latter turns a 0-d array into 1-d.
+  py::array a = np.attr("asarray")(given, numpy_dtype(want), py::arg("order") = "C");
   ops::Dims shape(a.shape(), a.shape() + a.ndim());
   ops::Array out(want, shape);
   if (out.nbytes() > 0) std::memcpy(out.bytes(), a.data(), out.nbytes());

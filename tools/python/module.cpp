@@ -311,7 +311,7 @@ void bind_pipeline(py::module_& m) {
 PYBIND11_MODULE(eqsat, m) {
   m.doc() = "eqsat: optimize and run array programs by equality saturation";
   m.attr("__version__") = EQSAT_VERSION;
-  static py::exception<Error> error(m, "Error");
+  static py::exception<Error> error = py::register_exception<Error>(m, "Error");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
