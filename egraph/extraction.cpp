@@ -167,4 +167,16 @@ Extraction make_extraction(const ExtractionProblem& problem,
   return result;
 }
 
+std::vector<std::optional<ProblemNodeId>> cheapest_tree_choices(const ExtractionProblem& problem) {
+  std::vector<double> tree(problem.num_classes(), 0.0);
+  const auto score = [&](ProblemNodeId n) {
+    const ProblemNode& node = problem.node(n);
+    double s = node.cost;
+    for (ProblemClassId c : node.children) s += tree[c.value];
+    return s;
+  };
+  return best_first_choices(problem, score,
+                            [&](ProblemClassId c, ProblemNodeId n) { tree[c.value] = score(n); });
+}
+
 }  // namespace eqsat::egraph

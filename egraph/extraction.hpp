@@ -70,6 +70,11 @@ std::vector<std::optional<ProblemNodeId>> acyclic_choices(
     const ExtractionProblem& problem, std::span<const std::optional<ProblemNodeId>> preferred,
     std::span<const double> fallback_score);
 
+// A node for every class that has an acyclic term: the one of cheapest
+// tree cost (as bottom-up extraction chooses). The starting point for
+// classes an extraction does not reach when a pass changes its choices.
+std::vector<std::optional<ProblemNodeId>> cheapest_tree_choices(const ExtractionProblem& problem);
+
 // Builds the extraction the choices give from the roots. Throws
 // ExtractionError if a root has no choice; std::logic_error if the chosen
 // graph has a cycle or reaches a class without a choice (an extractor bug).

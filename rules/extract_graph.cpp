@@ -1,6 +1,8 @@
 #include "extract_graph.hpp"
 
 #include "egraph/egraph_extraction.hpp"
+#include "egraph/extract_alternatives.hpp"
+#include "egraph/extract_shared_choice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -102,16 +104,32 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
   };
 }
 
-ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
-                             const backend::CostModel& model, egraph::ExtractorKind kind,
-                             const ForbiddenENode& forbidden) {
-  const egraph::EGraph& eg = g.egraph();
-  const egraph::EGraphProblem problem = egraph::to_extraction_problem(
-      eg, roots, extraction_cost(g, roots, model),
+namespace {
+
+egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassId> roots,
+                                  const backend::CostModel& model,
+                                  const ForbiddenENode& forbidden) {
+  return egraph::to_extraction_problem(
+      g.egraph(), roots, extraction_cost(g, roots, model),
       forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
                 : egraph::ENodeFilter{});
-  const egraph::Extraction x = egraph::extract(problem.problem, kind);
+}
 
+// Loops and multi-output calls are read through `get`s: the classes
+// share_candidates tries as producers of all their readers.
+std::vector<ProblemClassId> tuple_classes(const TensorEGraph& g,
+                                          const egraph::EGraphProblem& problem) {
+  std::vector<ProblemClassId> tuples;
+  for (std::uint32_t c = 0; c < problem.problem.num_classes(); ++c)
+    if (std::holds_alternative<ops::TupleType>(g.type(problem.eclass[c])))
+      tuples.push_back(ProblemClassId{c});
+  return tuples;
+}
+
+// The terms an extraction chose for `roots`.
+ExtractedTerms terms_of(const TensorEGraph& g, std::span<const EClassId> roots,
+                        const egraph::EGraphProblem& problem, const egraph::Extraction& x) {
+  const egraph::EGraph& eg = g.egraph();
   // Terms in the extraction's order: children before parents.
   std::vector<ops::TermRef> term_of(problem.problem.num_classes(), nullptr);
   std::vector<ops::TermRef> operands;
@@ -125,6 +143,35 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
   ExtractedTerms out;
   out.cost = x.dag_cost;
   for (EClassId r : roots) out.roots.push_back(term_of[problem.class_of(eg.find(r)).value]);
+  return out;
+}
+
+}  // namespace
+
+ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
+                             const backend::CostModel& model, egraph::ExtractorKind kind,
+                             const ForbiddenENode& forbidden) {
+  const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
+  // Give each loop the chance to serve all its readers at once
+  // (egraph/extract_shared_choice.hpp).
+  const egraph::Extraction x = egraph::share_candidates(
+      problem.problem, egraph::extract(problem.problem, kind), tuple_classes(g, problem));
+  return terms_of(g, roots, problem, x);
+}
+
+std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
+                                                      std::span<const EClassId> roots,
+                                                      const backend::CostModel& model,
+                                                      std::size_t count,
+                                                      const ForbiddenENode& forbidden) {
+  const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
+  const egraph::Extraction best = egraph::share_candidates(
+      problem.problem, egraph::extract(problem.problem, egraph::ExtractorKind::kGreedyDag),
+      tuple_classes(g, problem));
+  std::vector<ExtractedTerms> out;
+  for (const egraph::Extraction& x :
+       egraph::extract_alternatives(problem.problem, best, {.count = count}))
+    out.push_back(terms_of(g, roots, problem, x));
   return out;
 }
 

@@ -58,6 +58,15 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::ECla
                              egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag,
                              const ForbiddenENode& forbidden = {});
 
+// Up to `count` distinct term DAGs for `roots`, the greedy-dag extraction
+// first, then the cheapest alternatives egraph::extract_alternatives finds
+// in non-decreasing cost (`eqsat explore`).
+std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
+                                                      std::span<const egraph::EClassId> roots,
+                                                      const backend::CostModel& model,
+                                                      std::size_t count,
+                                                      const ForbiddenENode& forbidden = {});
+
 // The cost of the DAG of terms under `roots` as the extractor counts it
 // (scan bodies times their trip counts).
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);

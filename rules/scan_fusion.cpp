@@ -85,7 +85,7 @@ class ScanFusion final : public ScanApplier {
 
  private:
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& a) override {
-    if (made_by_fusion(eg, root)) return false;
+    if (made_by_fusion(eg, root) || keeps_last_steps(a)) return false;
     const TripCount count = trip_count(g(), a);
     bool changed = false;
     const std::vector<EClassId> scans(eg.classes_with_op(op_symbol(OpKind::Scan)).begin(),
@@ -98,7 +98,15 @@ class ScanFusion final : public ScanApplier {
       std::optional<ScanView> b;
       for (egraph::ENodeId n : eg.nodes(other))
         if ((b = view_scan(g(), n))) break;
-      if (!b || !count.same_as(trip_count(g(), *b))) continue;
+      if (!b || keeps_last_steps(*b) || !count.same_as(trip_count(g(), *b))) continue;
+      // Only loops outside bodies fuse here: parameters are shared by every
+      // body with the same parameter types, so two loops reading "p0" may
+      // sit in different bodies, and their fused loop, once a call inlines
+      // one of the bodies, would put the other body's work where it reads
+      // graph inputs. Loops in one body fuse after extraction instead
+      // (scan_fusion_extracted.hpp), where scopes are known.
+      if (!g().data(root).free_nominals.empty() || !g().data(other).free_nominals.empty())
+        continue;
       if (reaches(eg, b->operands, root) || reaches(eg, a.operands, other)) continue;
       changed |= fuse(eg, root, a, other, *b);
       root = eg.find(root);
@@ -132,6 +140,14 @@ class ScanFusion final : public ScanApplier {
   std::optional<EClassId> get(EClassId tuple, std::size_t i) {
     return g().add_op(OpKind::Get, {{AttrKey::Index, static_cast<std::int64_t>(i)}},
                       std::array{tuple});
+  }
+
+  // Loops that keep only their last steps are left alone: :keep is a
+  // storage choice scan-save-mem makes for the loops fusion built, and a
+  // loop fused with its own :keep variant would carry every state twice,
+  // then three times, without end.
+  static bool keeps_last_steps(const ScanView& s) {
+    return std::ranges::any_of(s.spec.keep, [](std::int64_t k) { return k != 0; });
   }
 
   bool made_by_fusion(const egraph::EGraph& eg, EClassId c) const {

@@ -74,20 +74,42 @@ bool depends(TermRef a, TermRef b) {
   return std::ranges::any_of(a->operands(), [&](TermRef o) { return occurs(o, b, seen); });
 }
 
-// Every scan under `roots` (loop bodies included, call bodies not), in
-// creation order.
-std::vector<TermRef> scans_under(std::span<const TermRef> roots) {
-  std::vector<TermRef> out, stack(roots.begin(), roots.end());
-  std::unordered_set<TermRef> seen;
-  while (!stack.empty()) {
-    const TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
-    if (t->kind() == OpKind::Scan) out.push_back(t);
-    const std::size_t first = t->kind() == OpKind::Call ? 1 : 0;
-    for (std::size_t i = first; i < t->arity(); ++i) stack.push_back(t->operand(i));
+// Hashes a (term, body) pair.
+struct PairHash {
+  std::size_t operator()(const std::pair<TermRef, TermRef>& p) const {
+    return std::hash<TermRef>{}(p.first) * 31 + std::hash<TermRef>{}(p.second);
   }
-  std::ranges::sort(out, {}, [](TermRef t) { return t->id(); });
+};
+
+// A scan under the roots and the body it runs in (nullptr: outside every
+// body), or several bodies when the same term is used in more than one.
+struct ScopedScan {
+  TermRef scan;
+  std::vector<TermRef> scopes;
+};
+
+// Every scan under `roots` (loop bodies included, call bodies not), in
+// creation order, with its scopes.
+std::vector<ScopedScan> scans_under(std::span<const TermRef> roots) {
+  std::vector<std::pair<TermRef, TermRef>> stack;  // (term, enclosing body)
+  for (TermRef r : roots) stack.emplace_back(r, nullptr);
+  std::unordered_set<std::pair<TermRef, TermRef>, PairHash> seen;
+  std::unordered_map<TermRef, std::vector<TermRef>> scopes;
+  while (!stack.empty()) {
+    const auto [t, scope] = stack.back();
+    stack.pop_back();
+    if (!seen.insert({t, scope}).second) continue;
+    if (t->kind() == OpKind::Scan) {
+      auto& s = scopes[t];
+      if (std::ranges::find(s, scope) == s.end()) s.push_back(scope);
+    }
+    const std::size_t first = t->kind() == OpKind::Call ? 1 : 0;
+    for (std::size_t i = first; i < t->arity(); ++i)
+      stack.emplace_back(t->operand(i), t->kind() == OpKind::Scan && i == 0 ? t->operand(0) : scope);
+  }
+  std::vector<ScopedScan> out;
+  for (auto& [scan, s] : scopes) out.push_back({scan, std::move(s)});
+  std::ranges::sort(out, {}, [](const ScopedScan& s) { return s.scan->id(); });
   return out;
 }
 
@@ -192,10 +214,12 @@ std::vector<TermRef> fuse_extracted_loops(std::span<const TermRef> roots,
   int trials = 0;
   for (bool improved = true; improved && trials < kMaxTrials;) {
     improved = false;
-    const std::vector<TermRef> scans = scans_under(best);
+    const std::vector<ScopedScan> scans = scans_under(best);
     for (std::size_t i = 0; i < scans.size() && !improved && trials < kMaxTrials; ++i)
       for (std::size_t j = i + 1; j < scans.size() && !improved && trials < kMaxTrials; ++j) {
-        const TermRef a = scans[i], b = scans[j];
+        const TermRef a = scans[i].scan, b = scans[j].scan;
+        // Loops fuse only within one body (or both outside every body).
+        if (scans[i].scopes.size() != 1 || scans[i].scopes != scans[j].scopes) continue;
         if (!same_steps(a, b) || depends(a, b) || depends(b, a)) continue;
         ++trials;
         FusedLoop f;

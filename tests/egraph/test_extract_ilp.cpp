@@ -7,7 +7,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
 
 using namespace eqsat::egraph;
@@ -168,15 +167,16 @@ ExtractionProblem large_problem(std::uint32_t seed, int classes) {
 
 }  // namespace
 
+// The limit is checked through what the extractor reports, not by timing
+// it here: a problem CBC cannot prove within a budget too small to start it
+// must come back unproven, stopped by the limit, and still valid.
 TEST_CASE("ilp honours its time limit and returns a valid extraction", "[extract_ilp]") {
   const ExtractionProblem p = large_problem(7, 3000);
   const Extraction greedy = extract_greedy_dag(p);
-  const auto start = std::chrono::steady_clock::now();
-  const Extraction e = extract_ilp(p, IlpOptions{0.5});
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  IlpStats stats;
+  const Extraction e = extract_ilp(p, IlpOptions{1e-6}, &stats);
   t::check_extraction(p, e);
   CHECK(e.dag_cost <= greedy.dag_cost);
-  CHECK(wall < 20.0);  // generous: the limit is 0.5 s
-  CHECK(e.seconds <= wall);
+  CHECK(stats.time_limit_reached);
+  CHECK_FALSE(e.optimal);
 }

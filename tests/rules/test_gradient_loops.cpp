@@ -251,7 +251,7 @@ TEST_CASE("checkpointed gradients equal the taped ones and finite differences",
 }
 
 TEST_CASE("grad with :checkpoint K through the optimize pipeline equals the taped gradient",
-          "[grad][checkpoint][!mayfail]") {
+          "[grad][checkpoint]") {
   const std::string head =
       "(input x (f64 12 3)) (input h (f64 3)) (input a (f64 3))\n"
       "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"

@@ -945,10 +945,10 @@ std::optional<std::string> unjustified_op(const ops::Graph& before, const ops::G
 }
 
 // Everything the property demands of one graph; the first violation, or nullopt.
-std::optional<std::string> check_case(const RandomCase& c, const RuleProgram& rules,
-                                      const std::vector<ops::Array>& inputs, ops::Graph* optimized,
-                                      bool* skipped,
-                                      std::map<std::string, int>* applied = nullptr) {
+std::optional<std::string> check_case_unguarded(const RandomCase& c, const RuleProgram& rules,
+                                                const std::vector<ops::Array>& inputs,
+                                                ops::Graph* optimized, bool* skipped,
+                                                std::map<std::string, int>* applied) {
   *skipped = false;
   std::vector<ops::Array> expected;
   try {
@@ -1007,6 +1007,20 @@ std::optional<std::string> check_case(const RandomCase& c, const RuleProgram& ru
   if (!timed_out && !(second == first))
     return "optimizing twice gave different graphs:\n" + ops::print_graph(second);
   return std::nullopt;
+}
+
+// check_case_unguarded with any exception it lets through (an optimizer or
+// comparison bug) turned into the failure it is, so the seed is reported and
+// the case shrunk like any other.
+std::optional<std::string> check_case(const RandomCase& c, const RuleProgram& rules,
+                                      const std::vector<ops::Array>& inputs, ops::Graph* optimized,
+                                      bool* skipped,
+                                      std::map<std::string, int>* applied = nullptr) {
+  try {
+    return check_case_unguarded(c, rules, inputs, optimized, skipped, applied);
+  } catch (const std::exception& e) {
+    return std::string("threw: ") + e.what();
+  }
 }
 
 // Shrinks a failing case: while some output can be replaced by one of its

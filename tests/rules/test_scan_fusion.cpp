@@ -96,7 +96,9 @@ TEST_CASE("until-loops with the same flag fuse") {
   CHECK(spec_of(loops[0]).until);
 }
 
-TEST_CASE("a loop reading another loop's output is not fused with it", "[!mayfail]") {
+// The last value of s1 must not be a sum (scan-to-reduction would compute
+// it without s1, and the loops could then fuse): tanh keeps it a loop.
+TEST_CASE("a loop reading another loop's output is not fused with it") {
   CHECK(loops_after(R"(
     (input xs (f64 30 4)) (input z0 (f64 4))
     (let s1 (scan :sequences (xs) :sit-sot (z0) (fn (x h) (add h x))))
@@ -105,7 +107,7 @@ TEST_CASE("a loop reading another loop's output is not fused with it", "[!mayfai
             .size() == 2);
   CHECK(loops_after(R"(
     (input xs (f64 30 4)) (input z0 (f64 4))
-    (let s1 (scan :sequences (xs) :sit-sot (z0) (fn (x h) (add h x))))
+    (let s1 (scan :sequences (xs) :sit-sot (z0) (fn (x h) (tanh (add h x)))))
     (let s2 (scan :sequences (xs) :sit-sot (z0) :non-sequences ((index (get 0 s1) -1))
       (fn (x h l) (mul h (add x l)))))
     (output (get 0 s1)) (output (get 0 s2)))")
@@ -132,7 +134,7 @@ TEST_CASE("loops in a def fuse") {
   CHECK(loops.size() == 1);
 }
 
-TEST_CASE("the forward and the reverse loops of two gradients fuse", "[!mayfail]") {
+TEST_CASE("the forward and the reverse loops of two gradients fuse") {
   const ops::Graph g = graph(R"(
     (input xs (f64 12 3)) (input h0 (f64 3)) (input w (f64 3))
     (let s1 (scan :sequences (xs) :sit-sot (h0) :non-sequences (w) (fn (x h v) (add (mul h v) x))))
@@ -143,7 +145,9 @@ TEST_CASE("the forward and the reverse loops of two gradients fuse", "[!mayfail]
   const ops::Graph out = optimized(g);
   INFO(ops::print_graph(before) << "\n" << ops::print_graph(out));
   check_same_values(before, out);
-  CHECK(scans_in(before).size() == 4);
+  // Without fusion: the two forward loops and two reverse ones, less the
+  // forward loop of s2 whose history its gradient never reads.
+  CHECK(scans_in(before).size() == 3);
   CHECK(scans_in(out).size() == 2);
 }
 

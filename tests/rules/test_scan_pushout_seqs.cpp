@@ -32,7 +32,7 @@ TEST_CASE("the input projection of a recurrence moves out of the loop") {
   CHECK(contains(out.outputs[0].term, ops::OpKind::Dot));
 }
 
-TEST_CASE("sequence work of several outputs moves out together", "[!mayfail]") {
+TEST_CASE("sequence work of several outputs moves out together") {
   const ops::Graph out = check(R"(
     (input xs (f64 30 4)) (input ys (f64 30 4)) (input h0 (f64 4))
     (let s (scan :sequences (xs ys) :sit-sot (h0 h0) :nit-sot 1

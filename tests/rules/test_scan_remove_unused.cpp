@@ -138,7 +138,7 @@ TEST_CASE("every output read with nothing unused keeps the loop as it is") {
   CHECK(spec(loops[0]) == spec(scans(g)[0]));
 }
 
-TEST_CASE("loops nested in loops and in def bodies lose their unread states", "[!mayfail]") {
+TEST_CASE("loops nested in loops and in def bodies lose their unread states") {
   const ops::Graph g = graph(R"(
     (input x0 (f64 3)) (input y0 (f64 3))
     (def f (fn ((a (f64 3)) (b (f64 3)))
