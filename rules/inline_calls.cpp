@@ -1,6 +1,6 @@
 #include "inline_calls.hpp"
 
-#include "op_symbols.hpp"
+#include "op_class_searcher.hpp"
 #include "substitute.hpp"
 
 #include <optional>
@@ -11,35 +11,6 @@ using egraph::EClassId;
 using ops::OpKind;
 
 namespace {
-
-// Finds every class holding a call, or a `get` of a call's tuple.
-class CallSearcher final : public egraph::Searcher {
- public:
-  const egraph::VarLayout& layout() const override { return layout_; }
-  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
-    out.layout = &layout_;
-    for (OpKind k : {OpKind::Call, OpKind::Get})
-      for (EClassId c : g.classes_with_op(op_symbol(k))) {
-        if (out.size() >= limit) return;
-        out.roots.push_back(c);
-      }
-  }
-  void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
-                     std::size_t limit) const override {
-    out.layout = &layout_;
-    for (egraph::ENodeId n : g.nodes(c)) {
-      const auto k = op_of_symbol(g.op(n));
-      if ((k == OpKind::Call || k == OpKind::Get) && out.size() < limit) {
-        out.roots.push_back(g.find(c));
-        return;
-      }
-    }
-  }
-  std::string to_string() const override { return "(call ?f ?args...)"; }
-
- private:
-  egraph::VarLayout layout_;
-};
 
 class InlineApplier final : public egraph::Applier {
  public:
@@ -92,7 +63,8 @@ class InlineApplier final : public egraph::Applier {
 }  // namespace
 
 egraph::Rewrite make_inline_calls(TensorEGraph& g) {
-  return egraph::Rewrite("inline-calls", std::make_shared<CallSearcher>(),
+  return egraph::Rewrite("inline-calls", std::make_shared<OpClassSearcher>(
+                             std::vector<OpKind>{OpKind::Call, OpKind::Get}, "(call ?f ?args...)"),
                          std::make_shared<InlineApplier>(g));
 }
 

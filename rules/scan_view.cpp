@@ -1,5 +1,6 @@
 #include "scan_view.hpp"
 
+#include "op_class_searcher.hpp"
 #include "op_symbols.hpp"
 
 #include <algorithm>
@@ -141,24 +142,6 @@ bool merge_same(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
   return eg.merge(a, *b);
 }
 
-void ScanSearcher::search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const {
-  out.layout = &layout_;
-  for (EClassId c : g.classes_with_op(op_symbol(OpKind::Scan))) {
-    if (out.size() >= limit) return;
-    out.roots.push_back(c);
-  }
-}
-
-void ScanSearcher::search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
-                                 std::size_t limit) const {
-  out.layout = &layout_;
-  for (egraph::ENodeId n : g.nodes(c))
-    if (g.op(n) == op_symbol(OpKind::Scan) && out.size() < limit) {
-      out.roots.push_back(g.find(c));
-      return;
-    }
-}
-
 bool ScanApplier::apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) {
   bool changed = false;
   const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
@@ -168,7 +151,8 @@ bool ScanApplier::apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&)
 }
 
 egraph::Rewrite make_scan_rewrite(std::string name, std::shared_ptr<ScanApplier> applier) {
-  return egraph::Rewrite(std::move(name), std::make_shared<ScanSearcher>(), std::move(applier));
+  return egraph::Rewrite(std::move(name), std::make_shared<OpClassSearcher>(
+                                              std::vector<ops::OpKind>{ops::OpKind::Scan}, "(scan ...)"), std::move(applier));
 }
 
 }  // namespace eqsat::rules

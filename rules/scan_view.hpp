@@ -102,19 +102,6 @@ std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView
 // when the e-graph changed.
 bool merge_same(TensorEGraph& g, egraph::EClassId a, std::optional<egraph::EClassId> b);
 
-// Finds every class holding a scan (bodies of other loops included).
-class ScanSearcher final : public egraph::Searcher {
- public:
-  const egraph::VarLayout& layout() const override { return layout_; }
-  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override;
-  void search_eclass(const egraph::EGraph& g, egraph::EClassId c, egraph::Matches& out,
-                     std::size_t limit) const override;
-  std::string to_string() const override { return "(scan ...)"; }
-
- private:
-  egraph::VarLayout layout_;
-};
-
 // Base of the scan appliers: calls `rewrite` for each scan e-node of the
 // matched class (a snapshot: nodes added meanwhile wait for the next
 // iteration).

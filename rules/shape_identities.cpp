@@ -1,6 +1,6 @@
 #include "shape_identities.hpp"
 
-#include "op_symbols.hpp"
+#include "op_class_searcher.hpp"
 
 #include "ops/slice.hpp"
 
@@ -23,39 +23,6 @@ constexpr OpKind kRoots[] = {OpKind::Slice,     OpKind::Reshape, OpKind::Broadca
 bool is_root(OpKind k) {
   return std::ranges::find(kRoots, k) != std::end(kRoots);
 }
-
-// Every class holding one of the ops above.
-class ShapeOpSearcher final : public egraph::Searcher {
- public:
-  const egraph::VarLayout& layout() const override { return layout_; }
-  void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
-    out.layout = &layout_;
-    std::vector<EClassId> found;
-    for (OpKind k : kRoots)
-      for (EClassId c : g.classes_with_op(op_symbol(k))) found.push_back(c);
-    std::ranges::sort(found);
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    for (EClassId c : found) {
-      if (out.size() >= limit) return;
-      out.roots.push_back(c);
-    }
-  }
-  void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
-                     std::size_t limit) const override {
-    out.layout = &layout_;
-    for (egraph::ENodeId n : g.nodes(c)) {
-      const auto k = op_of_symbol(g.op(n));
-      if (k && is_root(*k) && out.size() < limit) {
-        out.roots.push_back(g.find(c));
-        return;
-      }
-    }
-  }
-  std::string to_string() const override { return "(slice|reshape|transpose|... ?x)"; }
-
- private:
-  egraph::VarLayout layout_;
-};
 
 class ShapeIdentityApplier final : public egraph::Applier {
  public:
@@ -165,7 +132,9 @@ class ShapeIdentityApplier final : public egraph::Applier {
 }  // namespace
 
 egraph::Rewrite make_shape_identities(TensorEGraph& g) {
-  return egraph::Rewrite("shape-identities", std::make_shared<ShapeOpSearcher>(),
+  return egraph::Rewrite("shape-identities", std::make_shared<OpClassSearcher>(
+                             std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
+                             "(slice|reshape|transpose|... ?x)"),
                          std::make_shared<ShapeIdentityApplier>(g));
 }
 

@@ -22,8 +22,7 @@ namespace {
 struct DotArgs {
   std::string graph;
   bool egraph = false;
-  std::vector<std::string> rules;
-  bool no_default_rules = false;
+  RuleFileFlags rules;
   std::string out;
   SaturationFlags saturation;
 };
@@ -35,7 +34,7 @@ int run_dot(DotArgs& args) {
     if (!args.egraph) {
       text = rules::graph_dot(graph);
     } else {
-      rules::LoadedRules loaded = rules::load_rules({args.rules, !args.no_default_rules, false});
+      rules::LoadedRules loaded = rules::load_rules(args.rules.options());
       for (const auto& w : loaded.warnings) std::cerr << w << "\n";
       rules::OptimizeOptions options;
       args.saturation.apply(options);
@@ -75,8 +74,7 @@ void add_dot_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
   cmd->add_flag("--egraph", args->egraph,
                 "draw the saturated e-graph: classes as clusters, chosen e-nodes filled");
-  cmd->add_option("--rules", args->rules, "a rule file added to the shipped rule sets; repeatable");
-  cmd->add_flag("--no-default-rules", args->no_default_rules, "use only the --rules files");
+  args->rules.add_to(*cmd);
   cmd->add_option("-o", args->out, "write the DOT text to this file instead of stdout");
   args->saturation.add_to(*cmd);
   cmd->callback([args, &action] { action = [args] { return run_dot(*args); }; });

@@ -38,9 +38,7 @@ namespace {
 
 struct OptimizeArgs {
   std::string graph;
-  std::vector<std::string> rules;
-  bool no_default_rules = false;
-  bool trust_rules = false;
+  RuleFileFlags rules;
   std::string report;
   std::string out;
   std::string extractor = "greedy-dag";
@@ -70,7 +68,7 @@ int run_optimize(OptimizeArgs& args) {
     try {
       graph = ops::parse_graph_file(args.graph);
       rules::LoadedRules loaded =
-          rules::load_rules({args.rules, !args.no_default_rules, !args.trust_rules});
+          rules::load_rules(args.rules.options());
       for (const auto& w : loaded.warnings) std::cerr << w << "\n";
       return std::move(loaded.program);
     } catch (const ops::DiagnosticError& e) {
@@ -130,18 +128,12 @@ void add_optimize_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
-  cmd->add_option("--rules", args->rules,
-                  "a rule file (.rules) added to the shipped rule sets; repeatable");
-  cmd->add_flag("--no-default-rules", args->no_default_rules,
-                "use only the --rules files, not the shipped rule sets");
-  cmd->add_flag("--trust-rules", args->trust_rules,
-                "skip the quick numeric check of the --rules files' rewrites");
+  args->rules.add_to(*cmd);
   cmd->add_option("--report", args->report, "write the JSON report to this file");
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
   cmd->add_option("--extractor", args->extractor, "bottom-up, greedy-dag (default) or ilp")
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
-  cmd->add_option("--cost-profile", args->cost_profile,
-                  "the cost model's weights (a profile from `eqsat calibrate`)");
+  add_cost_profile_flag(*cmd, args->cost_profile);
   cmd->add_option("--egraph-json", args->egraph_json,
                   "write the saturated e-graph to this file (egraph-serialize JSON)");
   args->saturation.add_to(*cmd);

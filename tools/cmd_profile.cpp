@@ -13,6 +13,7 @@
 // from run to run; inputs excluded). Inputs come as in `run`;
 // --cost-profile as in `optimize`.
 #include "command.hpp"
+#include "optimize_flags.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
@@ -38,8 +39,7 @@ namespace {
 
 struct ProfileOptions {
   std::string graph;
-  std::vector<std::string> inputs;  // NAME=FILE.npy
-  std::optional<std::uint64_t> seed;
+  InputFlags input;
   int repeat = 10;
   std::string json;
   bool no_opt = false;
@@ -58,7 +58,7 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 
 int profile(const ProfileOptions& o) {
   const ops::Graph graph = graph_to_profile(o);
-  const std::optional<std::vector<ops::Array>> inputs = gather_inputs(graph, o.inputs, o.seed);
+  const std::optional<std::vector<ops::Array>> inputs = o.input.gather(graph);
   if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
   program.run(*inputs);  // warm-up: buffers allocated, pages touched
@@ -111,19 +111,12 @@ void add_profile_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<ProfileOptions>();
   CLI::App* cmd = app.add_subcommand("profile", "Time a graph on the CPU executor, op by op");
   cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
-  cmd->add_option("--input", o->inputs, "an input value: NAME=FILE.npy (repeatable)")
-      ->check([](const std::string& s) {
-        return s.find('=') == std::string::npos ? std::string("expected NAME=FILE.npy")
-                                                : std::string();
-      });
-  cmd->add_option("--random", o->seed,
-                  "fill missing inputs with reproducible random values (unknown dims: 8)");
+  o->input.add_to(*cmd);
   cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--json", o->json, "write the profile as JSON to this file");
   cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
-  cmd->add_option("--cost-profile", o->cost_profile,
-                  "the cost model's weights (a profile from `eqsat calibrate`)");
+  add_cost_profile_flag(*cmd, o->cost_profile);
   cmd->callback([o, &action] {
     action = [o] {
       try {

@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "memory_limit.hpp"
 #include "output_paths.hpp"
+#include "optimize_flags.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
@@ -35,12 +36,9 @@ namespace {
 
 struct RunOptions {
   std::string graph;
-  std::vector<std::string> inputs;  // NAME=FILE.npy
-  std::optional<std::uint64_t> seed;
+  InputFlags input;
   std::string out_dir;
-  std::vector<std::string> rules;
-  bool no_default_rules = false;
-  bool trust_rules = false;
+  RuleFileFlags rules;
   bool no_opt = false;
   std::string cost_profile;
   std::string memory_limit;  // empty: the available memory
@@ -79,7 +77,7 @@ std::string summary(const ops::Array& a) {
 ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   if (o.no_opt) return written;
   const rules::LoadedRules loaded =
-      rules::load_rules({o.rules, !o.no_default_rules, !o.trust_rules});
+      rules::load_rules(o.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
@@ -113,8 +111,8 @@ int run(const RunOptions& o) {
     for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
   }
   const ops::Graph graph = graph_to_run(o, std::move(written));
-  std::optional<std::vector<ops::Array>> inputs = gather_inputs(
-      graph, o.inputs, o.seed,
+  std::optional<std::vector<ops::Array>> inputs = o.input.gather(
+      graph,
       [&](const std::vector<ops::TensorType>& types) { check_memory(o, graph, types); });
   if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
@@ -132,23 +130,11 @@ void add_run_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a graph on the CPU executor");
   cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
-  cmd->add_option("--input", o->inputs, "an input value: NAME=FILE.npy (repeatable)")
-      ->check([](const std::string& s) {
-        return s.find('=') == std::string::npos ? std::string("expected NAME=FILE.npy")
-                                                : std::string();
-      });
-  cmd->add_option("--random", o->seed,
-                  "fill missing inputs with reproducible random values (unknown dims: 8)");
+  o->input.add_to(*cmd);
   cmd->add_option("--out", o->out_dir, "write DIR/NAME.npy for each output");
-  cmd->add_option("--rules", o->rules,
-                  "a rule file added to the shipped rules for the optimizer (repeatable)");
-  cmd->add_flag("--no-default-rules", o->no_default_rules,
-                "optimize with the --rules files only, not the shipped rule sets");
-  cmd->add_flag("--trust-rules", o->trust_rules,
-                "skip the quick numeric check of the --rules files' rewrites");
+  o->rules.add_to(*cmd);
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
-  cmd->add_option("--cost-profile", o->cost_profile,
-                  "the cost model's weights (a profile from `eqsat calibrate`)");
+  add_cost_profile_flag(*cmd, o->cost_profile);
   cmd->add_option("--memory-limit", o->memory_limit,
                   "refuse a run planned to need more memory: bytes, or with K/M/G/T "
                   "(default: the memory available now)")

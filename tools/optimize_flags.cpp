@@ -34,6 +34,20 @@ struct SaturationFlags::Display {
   }
 };
 
+void RuleFileFlags::add_to(CLI::App& cmd) {
+  cmd.add_option("--rules", files, "a rule file (.rules) added to the shipped rule sets; repeatable")
+      ->allow_extra_args(false);
+  cmd.add_flag("--no-default-rules", no_default_rules,
+               "use only the --rules files, not the shipped rule sets");
+  cmd.add_flag("--trust-rules", trust_rules,
+               "skip the quick numeric check of the --rules files' rewrites");
+}
+
+void add_cost_profile_flag(CLI::App& cmd, std::string& path) {
+  cmd.add_option("--cost-profile", path,
+                 "the cost model's weights (a profile from `eqsat calibrate`)");
+}
+
 void SaturationFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--node-limit", node_limit,
                  "stop a schedule step at this many e-nodes (overrides the schedule's :nodes)")

@@ -1,3 +1,7 @@
+// The flags every command that optimizes shares. The rule files:
+// `--rules FILE` (repeatable), `--no-default-rules`, `--trust-rules`; the
+// cost model's weights: `--cost-profile FILE`.
+//
 // The saturation flags every command that optimizes shares (`optimize`,
 // `explore`, `dot --egraph`, `html`): `--node-limit`, `--iter-limit`,
 // `--time-limit` override the schedule's limits, `--quiet` hides progress.
@@ -14,8 +18,22 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace eqsat::tools {
+
+struct RuleFileFlags {
+  std::vector<std::string> files;
+  bool no_default_rules = false;
+  bool trust_rules = false;
+
+  void add_to(CLI::App& cmd);
+  rules::RuleFileOptions options() const { return {files, !no_default_rules, !trust_rules}; }
+};
+
+// Adds `--cost-profile FILE` to `cmd`, read into `path`.
+void add_cost_profile_flag(CLI::App& cmd, std::string& path);
 
 struct SaturationFlags {
   std::optional<std::size_t> node_limit, iter_limit;

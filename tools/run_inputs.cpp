@@ -84,4 +84,15 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
   return inputs;
 }
 
+void InputFlags::add_to(CLI::App& cmd) {
+  cmd.add_option("--input", specs, "an input value: NAME=FILE.npy (repeatable)")
+      ->allow_extra_args(false)
+      ->check([](const std::string& s) {
+        return s.find('=') == std::string::npos ? std::string("expected NAME=FILE.npy")
+                                                : std::string();
+      });
+  cmd.add_option("--random", seed,
+                 "fill missing inputs with reproducible random values (unknown dims: 8)");
+}
+
 }  // namespace eqsat::tools

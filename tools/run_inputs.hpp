@@ -4,6 +4,8 @@
 
 #include "ops/graph.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,5 +28,19 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
                                                      const std::vector<std::string>& specs,
                                                      std::optional<std::uint64_t> seed,
                                                      const TypesCheck& before_allocating = {});
+
+// The input flags of `run` and `profile`: `--input NAME=FILE.npy`
+// (repeatable) and `--random SEED`.
+struct InputFlags {
+  std::vector<std::string> specs;
+  std::optional<std::uint64_t> seed;
+
+  void add_to(CLI::App& cmd);
+  // gather_inputs with these flags.
+  std::optional<std::vector<ops::Array>> gather(const ops::Graph& graph,
+                                                const TypesCheck& before_allocating = {}) const {
+    return gather_inputs(graph, specs, seed, before_allocating);
+  }
+};
 
 }  // namespace eqsat::tools
