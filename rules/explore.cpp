@@ -1,0 +1,75 @@
+#include "explore.hpp"
+
+#include "extract_graph.hpp"
+#include "scan_fusion_extracted.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace eqsat::rules {
+
+namespace {
+
+// The bodies called under `roots` (nested calls included).
+std::vector<ops::TermRef> called_fns(std::span<const ops::TermRef> roots) {
+  std::vector<ops::TermRef> out, stack(roots.begin(), roots.end());
+  std::unordered_set<ops::TermRef> seen;
+  while (!stack.empty()) {
+    const ops::TermRef t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (t->kind() == ops::OpKind::Call && std::ranges::find(out, t->operand(0)) == out.end())
+      out.push_back(t->operand(0));
+    for (ops::TermRef o : t->operands()) stack.push_back(o);
+  }
+  return out;
+}
+
+// `graph`'s inputs and output names over new output terms; the input's
+// defs that are still called keep their names.
+ops::Graph with_outputs(const ops::Graph& graph, std::span<const ops::TermRef> roots) {
+  ops::Graph out;
+  out.inputs = graph.inputs;
+  for (std::size_t i = 0; i < graph.outputs.size(); ++i)
+    out.outputs.push_back({graph.outputs[i].name, roots[i]});
+  const auto called = called_fns(roots);
+  for (const auto& d : graph.defs)
+    if (std::ranges::find(called, d.term) != called.end()) out.defs.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Alternative> explore(const ops::Graph& graph, const RuleProgram& rules,
+                                 std::size_t count, OptimizeReport* report,
+                                 OptimizeOptions options) {
+  const backend::CostModel model(options.weights);
+  const bool fuse =
+      std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; });
+  std::vector<std::vector<ops::TermRef>> found;
+  auto hook = options.saturated;
+  options.saturated = [&](const TensorEGraph& g, std::span<const egraph::EClassId> roots) {
+    if (hook) hook(g, roots);
+    for (ExtractedTerms& x : extract_alternative_terms(
+             g, roots, model, count,
+             [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); }))
+      found.push_back(fuse ? fuse_extracted_loops(x.roots, model) : std::move(x.roots));
+  };
+  optimize(graph, rules, report, options);
+
+  std::vector<ops::TermRef> original;
+  for (const auto& o : graph.outputs) original.push_back(o.term);
+  found.push_back(std::move(original));
+  std::vector<Alternative> out;
+  std::vector<std::vector<ops::TermRef>> kept;
+  for (const auto& roots : found) {
+    if (std::ranges::find(kept, roots) != kept.end()) continue;
+    kept.push_back(roots);
+    out.push_back({with_outputs(graph, roots), dag_cost(roots, model)});
+  }
+  std::ranges::stable_sort(out, {}, &Alternative::cost);
+  if (out.size() > count) out.resize(count);
+  return out;
+}
+
+}  // namespace eqsat::rules

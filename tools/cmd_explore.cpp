@@ -1,0 +1,140 @@
+// `eqsat explore GRAPH [--rules FILE]... [--top K] [--out DIR]`: saturates
+// like `optimize`, then lists the K cheapest distinct equivalent graphs it
+// finds (rules/explore.hpp), the input graph among the candidates: one
+// line each on stdout (rank, estimated cost, the ops whose counts differ
+// from rank 1), followed by the graph itself unless --out is given, in
+// which case each goes to DIR/rank-N.eg (the directory is created; paths
+// are checked before any work; files are written atomically).
+#include "command.hpp"
+#include "optimize_flags.hpp"
+#include "output_paths.hpp"
+
+#include "backend/cost_profile.hpp"
+#include "egraph/extraction.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+#include "ops/output_file.hpp"
+#include "rules/explore.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace eqsat::tools {
+namespace {
+
+struct ExploreArgs {
+  std::string graph;
+  RuleFileFlags rules;
+  std::size_t top = 5;
+  std::string out_dir;
+  std::string cost_profile;
+  SaturationFlags saturation;
+};
+
+// How many of each op the graph applies (loop and def bodies included,
+// each distinct term once).
+std::map<std::string, long> op_counts(const ops::Graph& g) {
+  std::map<std::string, long> counts;
+  std::vector<ops::TermRef> stack;
+  for (const auto& o : g.outputs) stack.push_back(o.term);
+  for (const auto& d : g.defs) stack.push_back(d.term);
+  std::unordered_set<ops::TermRef> seen;
+  while (!stack.empty()) {
+    const ops::TermRef t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (t->arity() > 0 && t->kind() != ops::OpKind::Fn && t->kind() != ops::OpKind::Get)
+      ++counts[std::string(ops::op_name(t->kind()))];
+    for (ops::TermRef o : t->operands()) stack.push_back(o);
+  }
+  return counts;
+}
+
+// "+2 dot -1 transpose": the op counts of `g` against `first`'s.
+std::string differences(const std::map<std::string, long>& first,
+                        const std::map<std::string, long>& g) {
+  std::map<std::string, long> delta = g;
+  for (const auto& [op, n] : first) delta[op] -= n;
+  std::string out;
+  for (const auto& [op, n] : delta)
+    if (n != 0) out += fmt::format("{}{}{} {}", out.empty() ? "" : " ", n > 0 ? "+" : "", n, op);
+  return out.empty() ? "the same ops, arranged differently" : out;
+}
+
+int run_explore(ExploreArgs& args) {
+  if (!args.out_dir.empty()) prepare_output_dir(args.out_dir, "--out");
+  const ops::Graph graph = ops::parse_graph_file(args.graph);
+  rules::LoadedRules loaded = rules::load_rules(args.rules.options());
+  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+  rules::OptimizeOptions options;
+  try {
+    options.weights = backend::cost_weights_for(args.cost_profile);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUserError;
+  }
+  args.saturation.apply(options);
+  rules::OptimizeReport report;
+  std::vector<rules::Alternative> found;
+  try {
+    found = rules::explore(graph, loaded.program, args.top, &report, options);
+  } catch (const egraph::ExtractionError&) {
+    args.saturation.finish(report);
+    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
+    return kUserError;
+  }
+  args.saturation.finish(report);
+  const auto first = op_counts(found.front().graph);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const std::string text = ops::print_graph(found[i].graph);
+    std::string what = i == 0 ? "" : differences(first, op_counts(found[i].graph));
+    if (found[i].graph.outputs == graph.outputs) what += what.empty() ? "the input graph" : " (the input graph)";
+    const std::string line = fmt::format("rank {}  cost {:.1f}{}{}", i + 1, found[i].cost,
+                                         what.empty() ? "" : "  ", what);
+    if (args.out_dir.empty()) {
+      std::cout << "; " << line << "\n" << text << "\n";
+    } else {
+      const std::string path = output_file_in(args.out_dir, fmt::format("rank-{}", i + 1), ".eg");
+      ops::write_file_atomically(path, {text});
+      std::cout << line << "  -> " << path << "\n";
+    }
+  }
+  return kSuccess;
+}
+
+void add_explore_command(CLI::App& app, Action& action) {
+  auto args = std::make_shared<ExploreArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "explore", "List the cheapest distinct equivalent graphs the rules reach, with their costs");
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  args->rules.add_to(*cmd);
+  cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--out", args->out_dir, "write DIR/rank-N.eg for each graph");
+  add_cost_profile_flag(*cmd, args->cost_profile);
+  args->saturation.add_to(*cmd);
+  cmd->callback([args, &action] {
+    action = [args] {
+      try {
+        return run_explore(*args);
+      } catch (const ops::DiagnosticError& e) {
+        std::cerr << e.what() << "\n";
+        return static_cast<int>(kUserError);
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
+        return static_cast<int>(kUserError);
+      }
+    };
+  });
+}
+
+const CommandRegistration kRegistration{"explore", add_explore_command};
+
+}  // namespace
+}  // namespace eqsat::tools
