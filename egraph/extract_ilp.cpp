@@ -1,16 +1,13 @@
 #include "egraph/extract_ilp.hpp"
 
+#include "egraph/child_with_deadline.hpp"
 #include "egraph/extract_bottom_up.hpp"
 #include "egraph/extract_greedy_dag.hpp"
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
 #include <coin/Cbc_C_Interface.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <csignal>
-#include <cstdio>
 #include <cstring>
 
 #include <algorithm>
@@ -126,65 +123,30 @@ Pruned prune(const ExtractionProblem& problem) {
 }
 
 // Strongly connected components of the active class graph (an edge from a
-// class to each child class of its kept nodes), by iterative Tarjan.
-// Returns a component number per class (-1 for inactive ones) and each
-// component's size.
+// class to each child class of its kept nodes). Returns a component number
+// per class (-1 for inactive ones) and each component's size.
 std::pair<std::vector<int>, std::vector<int>> class_components(const ExtractionProblem& problem,
                                                                const Pruned& pruned) {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
   const std::size_t num_classes = problem.num_classes();
-  std::vector<std::vector<ProblemClassId>> edges(num_classes);
+  Graph graph(num_classes);
+  for (ProblemClassId c : pruned.active)
+    for (ProblemNodeId n : pruned.nodes[c.value])
+      for (ProblemClassId d : pruned.children[n.value]) boost::add_edge(c.value, d.value, graph);
+  std::vector<int> all(num_classes);
+  boost::strong_components(graph, boost::make_iterator_property_map(
+                                      all.begin(), boost::get(boost::vertex_index, graph)));
+  // Inactive classes are singleton components of their own: renumber the
+  // active ones densely.
+  std::vector<int> component(num_classes, -1), sizes, renumbered(num_classes, -1);
   for (ProblemClassId c : pruned.active) {
-    auto& out = edges[c.value];
-    for (ProblemNodeId n : pruned.nodes[c.value]) {
-      out.insert(out.end(), pruned.children[n.value].begin(), pruned.children[n.value].end());
+    int& id = renumbered[static_cast<std::size_t>(all[c.value])];
+    if (id < 0) {
+      id = static_cast<int>(sizes.size());
+      sizes.push_back(0);
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-  }
-  std::vector<int> component(num_classes, -1), sizes;
-  std::vector<int> index(num_classes, -1), low(num_classes, 0);
-  std::vector<bool> on_stack(num_classes, false);
-  std::vector<ProblemClassId> stack;
-  std::vector<std::pair<ProblemClassId, std::size_t>> calls;
-  int counter = 0;
-  for (ProblemClassId start : pruned.active) {
-    if (index[start.value] >= 0) continue;
-    calls.emplace_back(start, 0);
-    while (!calls.empty()) {
-      auto [c, next] = calls.back();
-      if (next == 0 && index[c.value] < 0) {
-        index[c.value] = low[c.value] = counter++;
-        stack.push_back(c);
-        on_stack[c.value] = true;
-      }
-      if (next < edges[c.value].size()) {
-        calls.back().second = next + 1;
-        ProblemClassId d = edges[c.value][next];
-        if (index[d.value] < 0) {
-          calls.emplace_back(d, 0);
-        } else if (on_stack[d.value]) {
-          low[c.value] = std::min(low[c.value], index[d.value]);
-        }
-        continue;
-      }
-      calls.pop_back();
-      if (!calls.empty()) {
-        ProblemClassId parent = calls.back().first;
-        low[parent.value] = std::min(low[parent.value], low[c.value]);
-      }
-      if (low[c.value] == index[c.value]) {
-        const int id = static_cast<int>(sizes.size());
-        sizes.push_back(0);
-        ProblemClassId member;
-        do {
-          member = stack.back();
-          stack.pop_back();
-          on_stack[member.value] = false;
-          component[member.value] = id;
-          ++sizes[id];
-        } while (member != c);
-      }
-    }
+    component[c.value] = id;
+    ++sizes[static_cast<std::size_t>(id)];
   }
   return {std::move(component), std::move(sizes)};
 }
@@ -389,82 +351,37 @@ CbcResult run_cbc(const Program& program, const std::vector<int>& start, double 
   return result;
 }
 
-bool write_all(int fd, const void* data, std::size_t size) {
-  const char* bytes = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t written = ::write(fd, bytes, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return false;
-    bytes += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  return true;
-}
-
-// Runs CBC in a child process so the deadline holds even where CBC does not
-// check its own limit (the root LP, preprocessing): CBC gets 80% of
-// `seconds` (it overshoots its limit by up to a second on big programs),
-// and the child is killed just before `seconds`, its answer then
-// lost.
-// Falls back to running in this process if fork or pipe fails.
+// Runs CBC in a child process (child_with_deadline.hpp) so the deadline
+// holds: CBC gets 80% of `seconds` (it overshoots its limit by up to a
+// second on big programs), the child is killed at `seconds`.
 CbcResult run_cbc_with_deadline(const Program& program, const std::vector<int>& start,
                                 double seconds) {
-  int fds[2];
-  if (::pipe(fds) != 0) return run_cbc(program, start, seconds);
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return run_cbc(program, start, seconds);
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    const CbcResult result = run_cbc(program, start, 0.8 * seconds);
-    const std::int32_t header[3] = {result.found, result.proven,
-                                    static_cast<std::int32_t>(result.node_columns.size())};
-    const bool ok = write_all(fds[1], header, sizeof header) &&
-                    write_all(fds[1], result.node_columns.data(),
-                              result.node_columns.size() * sizeof(std::int32_t));
-    ::_exit(ok ? 0 : 1);
-  }
-  ::close(fds[1]);
-  // Killing and reaping the child takes a moment too.
-  const double margin = std::max(0.01, 0.02 * seconds);
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds - margin);
-  std::vector<char> bytes;
-  bool complete = false;
-  while (true) {
-    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (left <= 0.0) break;
-    pollfd waiting{fds[0], POLLIN, 0};
-    const int ready = ::poll(&waiting, 1, static_cast<int>(std::ceil(left * 1000.0)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
-    char buffer[1 << 16];
-    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      complete = got == 0;
-      break;
-    }
-    bytes.insert(bytes.end(), buffer, buffer + got);
-  }
-  ::close(fds[0]);
-  if (!complete) ::kill(child, SIGKILL);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  bool ran_here = false;
+  CbcResult here;
+  const auto bytes = run_in_child(
+      [&] {
+        const CbcResult result = run_cbc(program, start, 0.8 * seconds);
+        here = result;
+        const std::int32_t header[3] = {result.found, result.proven,
+                                        static_cast<std::int32_t>(result.node_columns.size())};
+        std::vector<char> out(sizeof header + result.node_columns.size() * sizeof(std::int32_t));
+        std::memcpy(out.data(), header, sizeof header);
+        std::memcpy(out.data() + sizeof header, result.node_columns.data(),
+                    result.node_columns.size() * sizeof(std::int32_t));
+        return out;
+      },
+      seconds, &ran_here);
+  if (ran_here) return here;
   CbcResult result;
   std::int32_t header[3];
-  if (!complete || bytes.size() < sizeof header) return result;
-  std::memcpy(header, bytes.data(), sizeof header);
+  if (!bytes || bytes->size() < sizeof header) return result;
+  std::memcpy(header, bytes->data(), sizeof header);
   const std::size_t count = static_cast<std::size_t>(std::max(header[2], 0));
-  if (bytes.size() != sizeof header + count * sizeof(std::int32_t)) return result;
+  if (bytes->size() != sizeof header + count * sizeof(std::int32_t)) return result;
   result.found = header[0] != 0;
   result.proven = header[1] != 0;
   result.node_columns.resize(count);
-  std::memcpy(result.node_columns.data(), bytes.data() + sizeof header,
+  std::memcpy(result.node_columns.data(), bytes->data() + sizeof header,
               count * sizeof(std::int32_t));
   return result;
 }
