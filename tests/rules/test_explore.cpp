@@ -5,7 +5,7 @@
 
 #include "ops/graph_printer.hpp"
 #include "rules/optimize.hpp"
-#include "scan_rewrite_testing.hpp"
+#include "loop_testing.hpp"
 
 #include <catch2/catch.hpp>
 

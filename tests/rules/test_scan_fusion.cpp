@@ -2,7 +2,7 @@
 // same length and stop condition end as one loop reading shared sequences
 // once; loops of other lengths, other stop conditions or reading each
 // other stay apart.
-#include "scan_rewrite_testing.hpp"
+#include "loop_testing.hpp"
 
 #include "rules/extract_graph.hpp"
 #include "rules/scan_fusion.hpp"

@@ -1,9 +1,9 @@
 // scan-merge-outputs: two outputs of a loop holding the same values become
 // one (then scan-remove-unused drops the other).
-#include "scan_checks.hpp"
+#include "loop_testing.hpp"
 
 using namespace eqsat;
-using namespace eqsat::scan_checks;
+using namespace eqsat::testing;
 
 TEST_CASE("two nit-sots returning the same value become one") {
   const ops::Graph g = graph(R"(
@@ -29,9 +29,9 @@ TEST_CASE("two sit-sots with the same start and the same recurrence become one")
     (input x0 (f64 3))
     (let s (scan :n-steps 5 :sit-sot (x0 x0) (fn (a b) (mul a 0.5) (mul b 0.5))))
     (output (sub (get 0 s) (exp (get 1 s)))))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 1);
 }
 
 TEST_CASE("states with different starts or recurrences stay apart") {
@@ -39,9 +39,9 @@ TEST_CASE("states with different starts or recurrences stay apart") {
     (input x0 (f64 3)) (input y0 (f64 3))
     (let s (scan :n-steps 5 :sit-sot (x0 y0 x0) (fn (a b c) (mul a 0.5) (mul b 0.5) (mul c 0.25))))
     (output (add (get 0 s) (add (get 1 s) (get 2 s)))))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 3);
+  CHECK(spec_of(loops[0]).num_sitsot == 3);
 }
 
 // The nit-sots read the state, so they cannot move out of the loop.
@@ -51,7 +51,7 @@ TEST_CASE("nit-sots with different :keep stay apart") {
     (let s (scan :sequences (xs) :sit-sot (h0) :nit-sot 2 :keep (all all 2)
       (fn (x h) (tanh (add h x)) (exp h) (exp h))))
     (output (get 1 s)) (output (get 2 s)))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_nitsot == 2);
+  CHECK(spec_of(loops[0]).num_nitsot == 2);
 }

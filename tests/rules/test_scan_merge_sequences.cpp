@@ -1,17 +1,17 @@
 // scan-merge-sequences: a sequence given twice is read once, its taps
 // joined; the trip count and the values do not change.
-#include "scan_checks.hpp"
+#include "loop_testing.hpp"
 
 using namespace eqsat;
-using namespace eqsat::scan_checks;
+using namespace eqsat::testing;
 
 TEST_CASE("a sequence given twice with the same taps is read once") {
   const ops::Graph g = graph(R"(
     (input xs (f64 6 3)) (input h0 (f64 3))
     (output (get 0 (scan :sequences (xs xs) :sit-sot (h0) (fn (a b h) (add h (mul a b)))))))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).sequence_taps == std::vector<ops::IntList>{{0}});
+  CHECK(spec_of(loops[0]).sequence_taps == std::vector<ops::IntList>{{0}});
   CHECK(num_params(loops[0]) == 2);
 }
 
@@ -20,9 +20,9 @@ TEST_CASE("a sequence given twice with different taps is read once at the union 
     (input xs (f64 ? 3)) (input ys (f64 ? 3)) (input h0 (f64 3))
     (output (get 0 (scan :sequences ((xs :taps (0 1)) ys (xs :taps (1 2))) :sit-sot (h0)
       (fn (a0 a1 y b1 b2 h) (add h (mul (sub a0 b2) (add a1 (mul b1 y)))))))))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).sequence_taps == std::vector<ops::IntList>{{0, 1, 2}, {0}});
+  CHECK(spec_of(loops[0]).sequence_taps == std::vector<ops::IntList>{{0, 1, 2}, {0}});
   CHECK(num_params(loops[0]) == 5);
 }
 
@@ -32,7 +32,7 @@ TEST_CASE("different sequences are not merged") {
     (input xs (f64 6 3)) (input zs (f64 6 3)) (input h0 (f64 3))
     (output (get 0 (scan :sequences (xs zs) :sit-sot (h0)
       (fn (a b h) (mul (tanh (add h a)) (tanh (sub h b))))))))");
-  const auto loops = scans(optimize_and_compare(g));
+  const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).sequence_taps.size() == 2);
+  CHECK(spec_of(loops[0]).sequence_taps.size() == 2);
 }

@@ -3,7 +3,7 @@
 // over its own axes) is computed outside on the whole sequences; a
 // loop-invariant nit-sot becomes a broadcast; until-loops and nit-sots
 // reading a state stay loops.
-#include "scan_rewrite_testing.hpp"
+#include "loop_testing.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // scan-push-out-seqs: body work that reads only sequence elements and
 // non-sequences moves out of the loop as a new sequence, computed on whole
 // sequences; work reading a state stays in the body.
-#include "scan_rewrite_testing.hpp"
+#include "loop_testing.hpp"
 
 using namespace eqsat;
 using namespace eqsat::testing;

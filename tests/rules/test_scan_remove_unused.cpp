@@ -1,10 +1,10 @@
 // scan-remove-unused: a loop keeps only the outputs read, the states they
 // depend on (and those the stop flag depends on) and the inputs those read;
 // the optimized graphs compute the same values.
-#include "scan_checks.hpp"
+#include "loop_testing.hpp"
 
 using namespace eqsat;
-using namespace eqsat::scan_checks;
+using namespace eqsat::testing;
 
 TEST_CASE("an unread state goes and its initial value is no longer read") {
   const ops::Graph g = graph(R"(
@@ -12,10 +12,10 @@ TEST_CASE("an unread state goes and its initial value is no longer read") {
     (let s (scan :n-steps 4 :sit-sot (x0 y0) (fn (x y) (add x 1.0) (mul y 0.5))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 1);
-  CHECK(spec(loops[0]).num_outputs() == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 1);
+  CHECK(spec_of(loops[0]).num_outputs() == 1);
   CHECK_FALSE(reads_input(out, "y0"));
 }
 
@@ -26,10 +26,10 @@ TEST_CASE("states feeding each other stay together, an independent one goes") {
       (fn (a b c) (add a (mul b 0.5)) (sub b (mul a 0.25)) (mul c 2.0))))
     (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 2);
-  CHECK(spec(loops[0]).num_outputs() == 2);
+  CHECK(spec_of(loops[0]).num_sitsot == 2);
+  CHECK(spec_of(loops[0]).num_outputs() == 2);
 }
 
 TEST_CASE("an unread sequence and an unread nit-sot go") {
@@ -39,10 +39,10 @@ TEST_CASE("an unread sequence and an unread nit-sot go") {
       (fn (x z h) (add h x) (exp h))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).sequence_taps.size() == 1);
-  CHECK(spec(loops[0]).num_nitsot == 0);
+  CHECK(spec_of(loops[0]).sequence_taps.size() == 1);
+  CHECK(spec_of(loops[0]).num_nitsot == 0);
   CHECK(num_params(loops[0]) == 2);
 }
 
@@ -53,10 +53,10 @@ TEST_CASE("a state whose past no kept output reads becomes a nit-sot") {
     (let s (scan :n-steps 4 :sit-sot (x0 y0) (fn (x y) (mul x 1.5) (exp x))))
     (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 1);
-  CHECK(spec(loops[0]).num_nitsot == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 1);
+  CHECK(spec_of(loops[0]).num_nitsot == 1);
   CHECK_FALSE(reads_input(out, "y0"));
 }
 
@@ -67,9 +67,9 @@ TEST_CASE("the stop flag keeps the state it reads") {
       (fn (x y) (add x 1.0) (add y 0.5) (gt y 3.0))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 2);
+  CHECK(spec_of(loops[0]).num_sitsot == 2);
 }
 
 TEST_CASE("an unread state the stop flag does not read goes from an until-loop") {
@@ -79,9 +79,9 @@ TEST_CASE("an unread state the stop flag does not read goes from an until-loop")
       (fn (x y) (add x 1.0) (add y 0.5) (gt x 3.0))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]).num_sitsot == 1);
+  CHECK(spec_of(loops[0]).num_sitsot == 1);
 }
 
 TEST_CASE("unread mit-sot taps go and the initial history is cut to the deepest one left") {
@@ -92,11 +92,11 @@ TEST_CASE("unread mit-sot taps go and the initial history is cut to the deepest 
       (fn (h3 h1 x) (mul h1 0.5) (add x h3))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  REQUIRE(spec(loops[0]).mitsot_taps.size() == 1);
-  CHECK(spec(loops[0]).mitsot_taps[0] == ops::IntList{-1});
-  CHECK(spec(loops[0]).num_sitsot == 0);
+  REQUIRE(spec_of(loops[0]).mitsot_taps.size() == 1);
+  CHECK(spec_of(loops[0]).mitsot_taps[0] == ops::IntList{-1});
+  CHECK(spec_of(loops[0]).num_sitsot == 0);
 }
 
 TEST_CASE("without n-steps a dropped sequence keeps the trip count") {
@@ -105,10 +105,10 @@ TEST_CASE("without n-steps a dropped sequence keeps the trip count") {
   const ops::Graph longer = graph(R"(
     (input xs (f64 4 2)) (input zs (f64 7 2)) (input h0 (f64 2))
     (output (get 0 (scan :sequences (xs zs) :sit-sot (h0) (fn (x z h) (add h x))))))");
-  const auto a = scans(optimize_and_compare(longer));
+  const auto a = scans_in(optimize_and_compare(longer));
   REQUIRE(a.size() == 1);
-  CHECK(spec(a[0]).sequence_taps.size() == 1);
-  CHECK_FALSE(spec(a[0]).has_n_steps);
+  CHECK(spec_of(a[0]).sequence_taps.size() == 1);
+  CHECK_FALSE(spec_of(a[0]).has_n_steps);
   CHECK(proves(R"(
     (input xs (f64 7 2)) (input zs (f64 4 2)) (input h0 (f64 2))
     (output (get 0 (scan :sequences (xs zs) :sit-sot (h0) (fn (x z h) (add h x)))))
@@ -121,10 +121,10 @@ TEST_CASE("without n-steps a dropped sequence keeps the trip count") {
     (input xs (f64 ? 2)) (input zs (f64 ? 2)) (input h0 (f64 2))
     (output (get 0 (scan :sequences (xs (zs :taps (0 2))) :sit-sot (h0)
       (fn (x z0 z2 h) (add h (mul x z0)))))))");
-  const auto b = scans(optimize_and_compare(unknown));
+  const auto b = scans_in(optimize_and_compare(unknown));
   REQUIRE(b.size() == 1);
-  CHECK(spec(b[0]).sequence_taps.size() == 2);
-  CHECK(spec(b[0]).sequence_taps[1] == ops::IntList{0, 2});
+  CHECK(spec_of(b[0]).sequence_taps.size() == 2);
+  CHECK(spec_of(b[0]).sequence_taps[1] == ops::IntList{0, 2});
 }
 
 TEST_CASE("every output read with nothing unused keeps the loop as it is") {
@@ -133,9 +133,9 @@ TEST_CASE("every output read with nothing unused keeps the loop as it is") {
     (let s (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 (fn (x h) (add h x) (mul h x))))
     (output (get 0 s)) (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans(out);
+  const auto loops = scans_in(out);
   REQUIRE(loops.size() == 1);
-  CHECK(spec(loops[0]) == spec(scans(g)[0]));
+  CHECK(spec_of(loops[0]) == spec_of(scans_in(g)[0]));
 }
 
 TEST_CASE("loops nested in loops and in def bodies lose their unread states") {
@@ -148,7 +148,7 @@ TEST_CASE("loops nested in loops and in def bodies lose their unread states") {
                 (sin v)))))
     (output (call f x0 y0)))");
   const ops::Graph out = optimize_and_compare(g);
-  for (ops::TermRef s : scans(out)) CHECK(spec(s).num_sitsot == 1);
+  for (ops::TermRef s : scans_in(out)) CHECK(spec_of(s).num_sitsot == 1);
 }
 
 TEST_CASE("the reverse loop of a gradient is pruned like any other") {
@@ -170,6 +170,6 @@ TEST_CASE("the reverse loop of a gradient is pruned like any other") {
   const auto a = backend::compile(with_y).run(in);
   const auto b = backend::compile(without_y).run(in);
   for (std::int64_t i = 0; i < a[0].size(); ++i) CHECK(a[0].element(i) == Approx(b[0].element(i)));
-  CHECK(scans(with_y).size() == scans(without_y).size());
-  for (ops::TermRef s : scans(with_y)) CHECK(spec(s).num_sitsot <= 2);
+  CHECK(scans_in(with_y).size() == scans_in(without_y).size());
+  for (ops::TermRef s : scans_in(with_y)) CHECK(spec_of(s).num_sitsot <= 2);
 }

@@ -2,6 +2,7 @@
 // outputs read only in their last steps keep fewer (`:keep`), and both
 // compute what the original loop computes. Cases after PyTensor's
 // save_mem tests (tests/scan/rewriting/test_trace.py).
+#include "loop_testing.hpp"
 #include "rules/optimize.hpp"
 
 #include "backend/cost_model.hpp"
@@ -12,36 +13,15 @@
 
 #include <catch2/catch.hpp>
 
-#include <functional>
 #include <random>
-#include <set>
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using eqsat::testing::graph;
+using eqsat::testing::scans_in;
+using eqsat::testing::spec_of;
 
 namespace {
-
-ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
-// Every scan term of the graph, inner loops included.
-std::vector<ops::TermRef> scans_of(const ops::Graph& g) {
-  std::vector<ops::TermRef> out;
-  std::set<ops::TermRef> seen;
-  std::function<void(ops::TermRef)> walk = [&](ops::TermRef t) {
-    if (!seen.insert(t).second) return;
-    if (t->kind() == ops::OpKind::Scan) out.push_back(t);
-    for (ops::TermRef o : t->operands()) walk(o);
-  };
-  for (const auto& o : g.outputs) walk(o.term);
-  for (const auto& d : g.defs) walk(d.term);
-  return out;
-}
-
-const ops::ScanSpec& spec_of(ops::TermRef scan) {
-  return scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
-}
 
 // Random inputs of the graph's declared shapes (`?` given `unknown` rows).
 std::vector<ops::Array> inputs_for(const ops::Graph& g, std::int64_t unknown = 10) {
@@ -105,7 +85,7 @@ TEST_CASE("a 20000-step loop read at its end keeps one step") {
     (output (index (get 0 s) -1)))");
   OptimizeReport r;
   const ops::Graph out = check_same(g, inputs_for(g), &r);
-  const auto scans = scans_of(out);
+  const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   // One row of 512 stored instead of the 82 MB history.
   CHECK(spec_of(scans[0]).keep == ops::IntList{1});
@@ -127,7 +107,7 @@ TEST_CASE("reads within the first steps run only those steps") {
     (output (index (get 3 s) -10))
     (output (index (get 4 s) -15)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  for (ops::TermRef s : scans_of(out)) CHECK(n_steps_of(s) <= 11);  // x4[-10] is step 10
+  for (ops::TermRef s : scans_in(out)) CHECK(n_steps_of(s) <= 11);  // x4[-10] is step 10
 }
 
 TEST_CASE("a constant step count is cut to the last step read") {
@@ -136,7 +116,7 @@ TEST_CASE("a constant step count is cut to the last step read") {
     (input x0 f64)
     (output (index (get 0 (scan :n-steps 10 :sit-sot (x0) (fn (h) (add h 1.0)))) -3)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  const auto scans = scans_of(out);
+  const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(n_steps_of(scans[0]) == 8);
   CHECK(spec_of(scans[0]).keep == ops::IntList{1});
@@ -150,7 +130,7 @@ TEST_CASE("an output read at its end keeps every step of the loop") {
     (output (slice (get 0 s) :stop 5))
     (output (index (get 1 s) -1)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  for (ops::TermRef s : scans_of(out)) {
+  for (ops::TermRef s : scans_in(out)) {
     CHECK(n_steps_of(s) == 10);
     // ys keeps its last step; xs keeps all it needs.
     if (!spec_of(s).keep.empty()) CHECK(spec_of(s).keep[1] == 1);
@@ -170,7 +150,7 @@ TEST_CASE("each output keeps the last steps its readers use") {
     (output (index (get 0 s) -1))
     (output (index (get 1 s) -1)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  const auto scans = scans_of(out);
+  const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   // The mit-sot keeps one step: its taps live in the executor's own ring.
   CHECK(spec_of(scans[0]).keep == ops::IntList{1, 1, 7, 3, 6});
@@ -183,7 +163,7 @@ TEST_CASE("an output also read whole is not cut") {
     (output (index (get 0 s) -1))
     (output (sum (get 0 s))))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  for (ops::TermRef s : scans_of(out)) {
+  for (ops::TermRef s : scans_in(out)) {
     CHECK(n_steps_of(s) == 50);
     CHECK(spec_of(s).keep.empty());
   }
@@ -195,7 +175,7 @@ TEST_CASE("an output read by a variable index is not cut") {
     (let s (scan :n-steps 50 :sit-sot (x0) (fn (h) (mul h 0.9))))
     (output (index (get 0 s) i)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  for (ops::TermRef s : scans_of(out)) {
+  for (ops::TermRef s : scans_in(out)) {
     CHECK(n_steps_of(s) == 50);
     CHECK(spec_of(s).keep.empty());
   }
@@ -209,7 +189,7 @@ TEST_CASE("the other outputs of a kept loop are shared with it") {
     (output (get 0 s))
     (output (index (get 1 s) -1)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  const auto scans = scans_of(out);
+  const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{0, 1});
 }
@@ -222,7 +202,7 @@ TEST_CASE("until-loops run fewer steps and keep their last ones") {
     (output (index (get 0 s) -1))
     (output (index (get 1 s) -1)))");
   const ops::Graph out = check_same(g, inputs_for(g));
-  const auto scans = scans_of(out);
+  const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{1, 1});
 
@@ -231,7 +211,7 @@ TEST_CASE("until-loops run fewer steps and keep their last ones") {
     (let s (scan :n-steps 1000 :sit-sot (x0) :until true (fn (h) (add h 1.0) (ge h 30.0))))
     (output (index (get 0 s) 2)))");
   const ops::Graph cut = check_same(first, {ops::Array::filled(ops::DType::F64, {}, 0)});
-  CHECK(n_steps_of(scans_of(cut).at(0)) == 3);
+  CHECK(n_steps_of(scans_in(cut).at(0)) == 3);
   // A flag that stops the loop before step 2 fails the read either way.
   check_same(first, {ops::Array::filled(ops::DType::F64, {}, 40)});
 }
@@ -248,8 +228,8 @@ TEST_CASE("until-loops over mit-sots and sequences keep one step") {
   CHECK(backend::compile(out).run({ones, ops::Array::filled(ops::DType::I64, {}, 1000)})[0].element(
             0) == 55);
   check_same(fib, {ones, ops::Array::filled(ops::DType::I64, {}, 1)});
-  REQUIRE(scans_of(out).size() == 1);
-  CHECK(spec_of(scans_of(out)[0]).keep == ops::IntList{1});
+  REQUIRE(scans_in(out).size() == 1);
+  CHECK(spec_of(scans_in(out)[0]).keep == ops::IntList{1});
 
   const ops::Graph map = graph(R"(
     (input xs (f64 ?))
@@ -289,7 +269,7 @@ TEST_CASE("loops nested in loops and in defs keep their last step") {
           (fn (g v) (tanh (add g v))))) -1))))))");
   const ops::Graph out = check_same(nested, inputs_for(nested));
   bool inner_kept = false;
-  for (ops::TermRef s : scans_of(out)) inner_kept |= spec_of(s).keep == ops::IntList{1};
+  for (ops::TermRef s : scans_in(out)) inner_kept |= spec_of(s).keep == ops::IntList{1};
   CHECK(inner_kept);
 
   const ops::Graph in_def = graph(R"(
@@ -299,7 +279,7 @@ TEST_CASE("loops nested in loops and in defs keep their last step") {
     (output (call last x0)))");
   const ops::Graph def_out = check_same(in_def, inputs_for(in_def));
   bool def_kept = false;
-  for (ops::TermRef s : scans_of(def_out)) def_kept |= spec_of(s).keep == ops::IntList{1};
+  for (ops::TermRef s : scans_in(def_out)) def_kept |= spec_of(s).keep == ops::IntList{1};
   CHECK(def_kept);
 }
 
@@ -313,7 +293,7 @@ TEST_CASE("the reverse loop of a gradient keeps its last step") {
   const ops::Graph out = optimize(g, load_default_rules());
   INFO(ops::print_graph(out));
   bool reverse_kept = false;
-  for (ops::TermRef s : scans_of(out))
+  for (ops::TermRef s : scans_in(out))
     for (auto k : spec_of(s).keep) reverse_kept |= k == 1 && spec_of(s).num_sitsot == 2;
   CHECK(reverse_kept);
   // The gradient against central differences of the loop as written.

@@ -1,6 +1,7 @@
 // scan-to-reduction: a sit-sot accumulating an elementwise function of the
 // sequences, read at its last step, becomes a reduction over the
 // vectorized function; the loop stays where it must.
+#include "loop_testing.hpp"
 #include "rules/optimize.hpp"
 
 #include "backend/program.hpp"
@@ -54,7 +55,7 @@ std::vector<ops::Array> inputs_for(const ops::Graph& g, std::int64_t unknown = 9
 ops::Graph optimized_same(const std::string& text, double tolerance = 1e-12,
                           std::int64_t unknown = 9) {
   INFO(text);
-  const ops::Graph g = ops::parse_graph(text, "t.eg", ".");
+  const ops::Graph g = eqsat::testing::graph(text);
   OptimizeReport r;
   const ops::Graph out = optimize(g, load_default_rules(), &r);
   INFO("optimized:\n" << ops::print_graph(out));
