@@ -204,4 +204,17 @@ inline ops::Graph optimize_and_compare(const ops::Graph& g, rules::OptimizeRepor
   return out;
 }
 
+// Optimizes the graph `text` with the shipped rules and checks that it
+// computes what the graph computes and what the graph optimized by
+// `without` (the rules less the ones under test) computes; returns the
+// optimized graph.
+inline ops::Graph optimized_checked(const std::string& text, const rules::RuleProgram& without) {
+  const ops::Graph g = graph(text);
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  check_same_values(rules::optimize(g, without), out);
+  check_same_values(g, out, 2);
+  return out;
+}
+
 }  // namespace eqsat::testing

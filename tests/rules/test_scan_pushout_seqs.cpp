@@ -11,12 +11,7 @@ namespace {
 ops::Graph check(const std::string& text) {
   static const rules::RuleProgram kWithout =
       default_rules_without({"scan-push-out-nitsots", "scan-push-out-seqs"});
-  const ops::Graph g = graph(text);
-  const ops::Graph out = optimized(g);
-  INFO(ops::print_graph(out));
-  check_same_values(rules::optimize(g, kWithout), out);
-  check_same_values(g, out, 3);
-  return out;
+  return optimized_checked(text, kWithout);
 }
 
 }  // namespace
