@@ -1,5 +1,7 @@
 #include "egraph/extract_alternatives.hpp"
 
+#include "egraph/dag_cost.hpp"
+
 #include <algorithm>
 #include <queue>
 #include <set>
@@ -26,9 +28,7 @@ std::vector<Extraction> extract_alternatives(const ExtractionProblem& problem,
   if (options.count == 0) return out;
   const std::vector<bool> usable = usable_nodes(problem);
   const auto base = cheapest_tree_choices(problem);
-  std::vector<double> own_cost(problem.num_nodes());
-  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n)
-    own_cost[n] = problem.node(ProblemNodeId{n}).cost;
+  DagCost dag_cost(problem);
 
   // Found extractions, and a queue of the unexpanded ones by (cost, index).
   std::vector<Extraction> found{best};
@@ -42,20 +42,24 @@ std::vector<Extraction> extract_alternatives(const ExtractionProblem& problem,
     open.pop();
     out.push_back(found[at]);
     const Extraction x = found[at];
+    // Its choices, and the cheapest trees where it reaches nothing.
+    std::vector<std::optional<ProblemNodeId>> full = x.choices;
+    for (std::size_t k = 0; k < full.size(); ++k)
+      if (!full[k]) full[k] = base[k];
     for (ProblemClassId c : x.order) {
       for (ProblemNodeId n : problem.nodes_of(c)) {
         if (!usable[n.value] || x.choices[c.value] == n) continue;
         if (trials >= options.max_trials) break;
         ++trials;
-        std::vector<std::optional<ProblemNodeId>> preferred = x.choices;
-        for (std::size_t k = 0; k < preferred.size(); ++k)
-          if (!preferred[k]) preferred[k] = base[k];
-        preferred[c.value] = n;
-        Extraction y = make_extraction(problem, acyclic_choices(problem, preferred, own_cost), 0.0,
-                                       false);
-        if (!seen.insert(signature(y)).second) continue;
-        open.emplace(y.dag_cost, found.size());
-        found.push_back(std::move(y));
+        const auto kept = full[c.value];
+        full[c.value] = n;
+        const bool acyclic = dag_cost(full).has_value();
+        std::optional<Extraction> y;
+        if (acyclic) y = make_extraction(problem, full, 0.0, false);
+        full[c.value] = kept;
+        if (!y || !seen.insert(signature(*y)).second) continue;
+        open.emplace(y->dag_cost, found.size());
+        found.push_back(std::move(*y));
       }
     }
   }

@@ -5,7 +5,7 @@
 // best-first search instead: starting from `best`, each extraction found
 // is expanded by changing the choice of one class it reaches to another
 // usable node (the classes that change then reaches take their cheapest
-// trees, cycles repaired as `acyclic_choices` does), and the cheapest
+// trees; a change that closes a cycle is skipped), and the cheapest
 // unexpanded extraction is expanded next. Two extractions are distinct
 // when the classes they reach or the nodes they choose there differ,
 // that is, when they extract different term DAGs.
@@ -20,7 +20,7 @@ namespace eqsat::egraph {
 
 struct AlternativesOptions {
   std::size_t count = 5;        // how many extractions to return, `best` included
-  std::size_t max_trials = 2000;  // extractions built in all (each costs O(E log N))
+  std::size_t max_trials = 2000;  // changes tried in all (each costs what it reaches)
 };
 
 // Up to `count` distinct extractions, `best` first, then the others found

@@ -1,5 +1,7 @@
 #include "egraph/extract_shared_choice.hpp"
 
+#include "egraph/dag_cost.hpp"
+
 #include <algorithm>
 #include <chrono>
 
@@ -25,33 +27,53 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
         }
     }
   }
-  std::vector<double> own_cost(problem.num_nodes());
-  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n)
-    own_cost[n] = problem.node(ProblemNodeId{n}).cost;
-
   // Classes the extraction does not reach take their cheapest tree, so a
   // candidate brought in by a trial comes with a sensible term below it.
   const auto base = cheapest_tree_choices(problem);
-
   Extraction best = x;
+  std::vector<std::optional<ProblemNodeId>> full;
+  const auto fill = [&] {
+    full = best.choices;
+    for (std::size_t c = 0; c < full.size(); ++c)
+      if (!full[c]) full[c] = base[c];
+  };
+  fill();
+  DagCost dag_cost(problem);
+  const auto reads = [&](std::optional<ProblemNodeId> n, ProblemClassId c) {
+    return n && std::ranges::count(problem.node(*n).children, c) > 0;
+  };
+  std::vector<std::pair<ProblemClassId, std::optional<ProblemNodeId>>> changed;
   for (int pass = 0; pass < max_passes; ++pass) {
     bool kept = false;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-      if (readers[i].size() < 2) continue;
-      std::vector<std::optional<ProblemNodeId>> preferred = best.choices;
-      for (std::size_t c = 0; c < preferred.size(); ++c)
-        if (!preferred[c]) preferred[c] = base[c];
+      // Only a candidate that two reached classes could read, one of them
+      // not reading it yet, can save anything.
+      std::size_t reached = 0;
+      bool all_read = true;
       for (ProblemNodeId n : readers[i]) {
-        auto& choice = preferred[problem.node(n).eclass.value];
-        const bool reads_candidate =
-            choice && std::ranges::count(problem.node(*choice).children, candidates[i]) > 0;
-        if (!reads_candidate || own_cost[n.value] < own_cost[choice->value]) choice = n;
+        const ProblemClassId c = problem.node(n).eclass;
+        if (!best.choices[c.value]) continue;
+        ++reached;
+        all_read = all_read && reads(best.choices[c.value], candidates[i]);
       }
-      const auto choices = acyclic_choices(problem, preferred, own_cost);
-      Extraction trial = make_extraction(problem, choices, 0.0, false);
-      if (trial.dag_cost < best.dag_cost) {
-        best = std::move(trial);
+      if (reached < 2 || all_read) continue;
+      changed.clear();
+      for (ProblemNodeId n : readers[i]) {
+        const ProblemClassId c = problem.node(n).eclass;
+        auto& choice = full[c.value];
+        if (reads(choice, candidates[i]) &&
+            problem.node(*choice).cost <= problem.node(n).cost)
+          continue;
+        changed.emplace_back(c, choice);
+        choice = n;
+      }
+      const auto cost = dag_cost(full);
+      if (cost && *cost < best.dag_cost) {
+        best = make_extraction(problem, full, 0.0, false);
+        fill();
         kept = true;
+      } else {
+        for (auto it = changed.rbegin(); it != changed.rend(); ++it) full[it->first.value] = it->second;
       }
     }
     if (!kept) break;

@@ -11,13 +11,15 @@
 
 namespace eqsat::egraph {
 
-// Tries each candidate class T in turn: every class with a usable node
-// reading T takes such a node (the cheapest by its own cost), the rest keep
-// their choices, and the result is completed acyclically; the trial is kept
-// when its DAG cost is lower. Repeats over the candidates until a pass
-// keeps nothing (at most `max_passes`). Never returns a costlier
-// extraction than `x`; `optimal` and `seconds` carry over, the seconds
-// plus this pass's.
+// Tries each candidate class T that two classes of the extraction could
+// read, one of them not reading it yet: every class with a usable node
+// reading T takes such a node (the cheapest by its own cost), the others
+// keep their choices (classes the extraction did not reach take their
+// cheapest tree), and the trial is kept when it is acyclic and its DAG cost
+// is lower. A trial costs what the extraction reaches, not the problem's
+// size. Repeats over the candidates until a pass keeps nothing (at most
+// `max_passes`). Never returns a costlier extraction than `x`; `optimal`
+// and `seconds` carry over, the seconds plus this pass's.
 Extraction share_candidates(const ExtractionProblem& problem, const Extraction& x,
                             std::span<const ProblemClassId> candidates, int max_passes = 3);
 

@@ -306,8 +306,13 @@ class Printer {
     switch (t->kind()) {
       case OpKind::Input:
         return t->attrs().get<std::string>(AttrKey::Name);
-      case OpKind::Nominal:
-        return scope.params.at(t->attrs().get<std::int64_t>(AttrKey::Slot));
+      case OpKind::Nominal: {
+        const auto slot = t->attrs().get<std::int64_t>(AttrKey::Slot);
+        if (slot < 0 || static_cast<std::size_t>(slot) >= scope.params.size())
+          throw std::logic_error(fmt::format(
+              "print_graph: parameter {} is read where no body gives it (an invalid graph)", slot));
+        return scope.params[static_cast<std::size_t>(slot)];
+      }
       case OpKind::Const:
         return const_text(t);
       case OpKind::Get:

@@ -114,7 +114,9 @@ std::string egraph_dot(const TensorEGraph& g, std::span<const EClassId> roots,
   const egraph::EGraph& eg = g.egraph();
   const egraph::EGraphProblem p = egraph::to_extraction_problem(
       eg, roots, extraction_cost(g, roots, model),
-      [&](const egraph::EGraph&, egraph::ENodeId n) { return g.unstable(n); });
+      [&](const egraph::EGraph&, egraph::ENodeId n) {
+        return g.unstable(n) || reads_out_of_scope(g, n);
+      });
   const egraph::Extraction x = egraph::extract(p.problem, egraph::ExtractorKind::kGreedyDag);
   const std::size_t n_classes = p.problem.num_classes();
 

@@ -4,6 +4,7 @@
 #include "scan_fusion_extracted.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace eqsat::rules {
@@ -38,6 +39,28 @@ ops::Graph with_outputs(const ops::Graph& graph, std::span<const ops::TermRef> r
   return out;
 }
 
+// A key equal for graphs that differ only in the operand order of
+// commutative ops: each such op's two operands sorted by their own key.
+class CommutedKey {
+ public:
+  ops::TermRef operator()(ops::TermRef t) {
+    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
+    std::vector<ops::TermRef> kids;
+    for (ops::TermRef o : t->operands()) kids.push_back((*this)(o));
+    if (ops::is_commutative(t->kind()) && kids.size() == 2 && kids[1]->id() < kids[0]->id())
+      std::swap(kids[0], kids[1]);
+    const ops::TermRef key =
+        kids == std::vector<ops::TermRef>(t->operands().begin(), t->operands().end())
+            ? t
+            : ops::Term::make(t->kind(), t->attrs(), std::move(kids));
+    memo_.emplace(t, key);
+    return key;
+  }
+
+ private:
+  std::unordered_map<ops::TermRef, ops::TermRef> memo_;
+};
+
 }  // namespace
 
 std::vector<Alternative> explore(const ops::Graph& graph, const RuleProgram& rules,
@@ -55,16 +78,24 @@ std::vector<Alternative> explore(const ops::Graph& graph, const RuleProgram& rul
              [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); }))
       found.push_back(fuse ? fuse_extracted_loops(x.roots, model) : std::move(x.roots));
   };
-  optimize(graph, rules, report, options);
+  const ops::Graph best = optimize(graph, rules, report, options);
 
-  std::vector<ops::TermRef> original;
-  for (const auto& o : graph.outputs) original.push_back(o.term);
-  found.push_back(std::move(original));
+  // What optimize prints comes first among equals, the input graph last.
+  const auto outputs_of = [](const ops::Graph& g) {
+    std::vector<ops::TermRef> roots;
+    for (const auto& o : g.outputs) roots.push_back(o.term);
+    return roots;
+  };
+  found.insert(found.begin(), outputs_of(best));
+  found.push_back(outputs_of(graph));
   std::vector<Alternative> out;
   std::vector<std::vector<ops::TermRef>> kept;
+  CommutedKey key;
   for (const auto& roots : found) {
-    if (std::ranges::find(kept, roots) != kept.end()) continue;
-    kept.push_back(roots);
+    std::vector<ops::TermRef> k;
+    for (ops::TermRef r : roots) k.push_back(key(r));
+    if (std::ranges::find(kept, k) != kept.end()) continue;
+    kept.push_back(std::move(k));
     out.push_back({with_outputs(graph, roots), dag_cost(roots, model)});
   }
   std::ranges::stable_sort(out, {}, &Alternative::cost);

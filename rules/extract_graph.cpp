@@ -111,8 +111,9 @@ egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassI
                                   const ForbiddenENode& forbidden) {
   return egraph::to_extraction_problem(
       g.egraph(), roots, extraction_cost(g, roots, model),
-      forbidden ? [&](const egraph::EGraph&, egraph::ENodeId n) { return forbidden(g, n); }
-                : egraph::ENodeFilter{});
+      [&](const egraph::EGraph&, egraph::ENodeId n) {
+        return reads_out_of_scope(g, n) || (forbidden && forbidden(g, n));
+      });
 }
 
 // Loops and multi-output calls are read through `get`s: the classes
@@ -148,6 +149,14 @@ ExtractedTerms terms_of(const TensorEGraph& g, std::span<const EClassId> roots,
 
 }  // namespace
 
+bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n) {
+  if (g.kind(n) == ops::OpKind::Fn) return false;  // a body binds its parameters
+  const auto& mine = g.data(g.egraph().class_of(n)).free_nominals;
+  return std::ranges::any_of(g.egraph().children(n), [&](EClassId k) {
+    return !std::ranges::includes(mine, g.data(k).free_nominals);
+  });
+}
+
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
                              const backend::CostModel& model, egraph::ExtractorKind kind,
                              const ForbiddenENode& forbidden) {
@@ -164,7 +173,22 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
                                                       const backend::CostModel& model,
                                                       std::size_t count,
                                                       const ForbiddenENode& forbidden) {
-  const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
+  // `(add b a)` beside `(add a b)` in one class is the same program: only
+  // the form with the operand classes in id order is offered.
+  const auto commuted_twin = [](const TensorEGraph& t, egraph::ENodeId n) {
+    const egraph::EGraph& eg = t.egraph();
+    const auto kids = eg.children(n);
+    if (!ops::is_commutative(t.kind(n)) || kids.size() != 2 || !(kids[1] < kids[0])) return false;
+    return std::ranges::any_of(eg.nodes(eg.class_of(n)), [&](egraph::ENodeId m) {
+      const auto other = eg.children(m);
+      return m != n && eg.op(m) == eg.op(n) && eg.payload(m) == eg.payload(n) &&
+             other.size() == 2 && other[0] == kids[1] && other[1] == kids[0];
+    });
+  };
+  const egraph::EGraphProblem problem =
+      problem_for(g, roots, model, [&](const TensorEGraph& t, egraph::ENodeId n) {
+        return commuted_twin(t, n) || (forbidden && forbidden(t, n));
+      });
   const egraph::Extraction best = egraph::share_candidates(
       problem.problem, egraph::extract(problem.problem, egraph::ExtractorKind::kGreedyDag),
       tuple_classes(g, problem));

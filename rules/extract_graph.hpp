@@ -44,6 +44,15 @@ struct ExtractedTerms {
 // would save. Asked once per visible e-node of the clean e-graph.
 using ForbiddenENode = std::function<bool(const TensorEGraph&, egraph::ENodeId)>;
 
+// True when e-node `n` reads a parameter its class does not depend on: a
+// class holds every form of a value, and when a form reading no parameter
+// (or fewer) joins one that reads some, the class's value depends on the
+// common ones only (TensorData::free_nominals), so the class may stand
+// where the others are not in scope, e.g. outside the body. Extraction
+// takes such a node only where its class has no other (as a forbidden
+// node): then every extracted term reads only parameters in scope.
+bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n);
+
 // The cost of each e-node of the clean e-graph as extract_terms counts it
 // (op cost times the run count of its class from `roots`, plus
 // kUnstableCost for a replaced form); `g` and `model` must outlive it.
