@@ -151,9 +151,13 @@ ExtractedTerms terms_of(const TensorEGraph& g, std::span<const EClassId> roots,
 
 bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n) {
   if (g.kind(n) == ops::OpKind::Fn) return false;  // a body binds its parameters
-  const auto& mine = g.data(g.egraph().class_of(n)).free_nominals;
+  const TensorData& mine = g.data(g.egraph().class_of(n));
+  // A class's representative reads a graph input only when every form does.
+  const bool closed = !mine.rep->uses_input();
   return std::ranges::any_of(g.egraph().children(n), [&](EClassId k) {
-    return !std::ranges::includes(mine, g.data(k).free_nominals);
+    const TensorData& child = g.data(k);
+    return !std::ranges::includes(mine.free_nominals, child.free_nominals) ||
+           (closed && child.rep->uses_input());
   });
 }
 

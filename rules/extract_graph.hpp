@@ -44,13 +44,16 @@ struct ExtractedTerms {
 // would save. Asked once per visible e-node of the clean e-graph.
 using ForbiddenENode = std::function<bool(const TensorEGraph&, egraph::ENodeId)>;
 
-// True when e-node `n` reads a parameter its class does not depend on: a
-// class holds every form of a value, and when a form reading no parameter
-// (or fewer) joins one that reads some, the class's value depends on the
-// common ones only (TensorData::free_nominals), so the class may stand
-// where the others are not in scope, e.g. outside the body. Extraction
-// takes such a node only where its class has no other (as a forbidden
-// node): then every extracted term reads only parameters in scope.
+// True when e-node `n` reads a parameter its class does not depend on, or
+// a graph input where its class has a form reading none: a class holds
+// every form of a value, and when a form reading no parameter (or fewer)
+// joins one that reads some, the class's value depends on the common ones
+// only (TensorData::free_nominals), so the class may stand where the
+// others are not in scope, e.g. outside the body; likewise a form free of
+// graph inputs lets the class stand inside a body, where inputs are not in
+// scope. Extraction takes such a node only where its class has no other
+// (as a forbidden node): then every extracted term reads only what is in
+// scope where it stands.
 bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n);
 
 // The cost of each e-node of the clean e-graph as extract_terms counts it
