@@ -1137,13 +1137,12 @@ TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
   CHECK(run_seeds(10000, 3000, &built, 12) >= 2400);  // loop-heavy graphs
 }
 
-// Loops nested in loop bodies. Kept apart until body substitution works on
-// e-classes (issue 9 point 9, docs/architecture.md decision 6): today a rebuilt outer
-// body can take a stale representative whose nominals were renumbered by
-// scan-inline-constants and scan-remove-unused ("fn: nominal 5 is not one of
-// the 5 parameters": seeds 1133, 1689 and 1970 here; 1133 fails the same
-// without the loop-memory rewrites). More originals fail at run time here
-// (a read past the end of a nested loop), hence the lower count.
+// Loops nested in loop bodies: hidden ([.long], about 12 minutes). Seed
+// 1527 fails here ("tensor analysis: merging classes of types (f32 3 1)
+// and (f64 3 1)") only after the seeds before it ran in the same process;
+// the same graph optimizes in a fresh process: an order-dependent bug not
+// found yet. More originals fail at run time here (a read past the end of a
+// nested loop), hence the lower count.
 TEST_CASE("random well-typed graphs with loops nested in loops", "[.long]") {
   std::map<std::string, int> built;
   CHECK(run_seeds(1001, 1000, &built, 12, true) >= 650);
