@@ -11,21 +11,6 @@ namespace eqsat::rules {
 
 namespace {
 
-// The bodies called under `roots` (nested calls included).
-std::vector<ops::TermRef> called_fns(std::span<const ops::TermRef> roots) {
-  std::vector<ops::TermRef> out, stack(roots.begin(), roots.end());
-  std::unordered_set<ops::TermRef> seen;
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
-    if (t->kind() == ops::OpKind::Call && std::ranges::find(out, t->operand(0)) == out.end())
-      out.push_back(t->operand(0));
-    for (ops::TermRef o : t->operands()) stack.push_back(o);
-  }
-  return out;
-}
-
 // `graph`'s inputs and output names over new output terms; the input's
 // defs that are still called keep their names.
 ops::Graph with_outputs(const ops::Graph& graph, std::span<const ops::TermRef> roots) {
@@ -33,7 +18,7 @@ ops::Graph with_outputs(const ops::Graph& graph, std::span<const ops::TermRef> r
   out.inputs = graph.inputs;
   for (std::size_t i = 0; i < graph.outputs.size(); ++i)
     out.outputs.push_back({graph.outputs[i].name, roots[i]});
-  const auto called = called_fns(roots);
+  const auto called = called_bodies(roots);
   for (const auto& d : graph.defs)
     if (std::ranges::find(called, d.term) != called.end()) out.defs.push_back(d);
   return out;

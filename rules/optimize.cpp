@@ -22,21 +22,6 @@ namespace eqsat::rules {
 
 namespace {
 
-// The bodies that calls under `roots` apply, in first-use order.
-std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
-  std::vector<ops::TermRef> bodies, stack(roots.rbegin(), roots.rend());
-  std::unordered_set<ops::TermRef> seen;
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
-    if (t->kind() == ops::OpKind::Call && std::ranges::find(bodies, t->operand(0)) == bodies.end())
-      bodies.push_back(t->operand(0));
-    for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it) stack.push_back(*it);
-  }
-  return bodies;
-}
-
 // How many terms of the DAG under `roots` a stabilizing rewrite replaced.
 std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
   if (!g.has_unstable()) return 0;
@@ -58,6 +43,20 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
+  std::vector<ops::TermRef> bodies, stack(roots.rbegin(), roots.rend());
+  std::unordered_set<ops::TermRef> seen;
+  while (!stack.empty()) {
+    const ops::TermRef t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (t->kind() == ops::OpKind::Call && std::ranges::find(bodies, t->operand(0)) == bodies.end())
+      bodies.push_back(t->operand(0));
+    for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it) stack.push_back(*it);
+  }
+  return bodies;
+}
 
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,
                     const OptimizeOptions& options) {

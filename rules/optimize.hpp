@@ -99,6 +99,10 @@ struct OptimizeOptions {
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
                     OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
 
+// The bodies that calls under `roots` apply (nested calls included), in
+// first-use order: the defs an optimized graph still needs.
+std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots);
+
 // Rule files parsed and checked together, `use` accepting the built-in
 // appliers. Throws ops::DiagnosticError listing every error.
 RuleProgram load_rule_files(std::span<const std::string> paths);
