@@ -27,10 +27,30 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
         }
     }
   }
+  const auto reads = [&](std::optional<ProblemNodeId> n, ProblemClassId c) {
+    return n && std::ranges::count(problem.node(*n).children, c) > 0;
+  };
+  Extraction best = x;
+  // Only a candidate that two reached classes could read, one of them not
+  // reading it yet, can save anything.
+  const auto promising = [&](std::size_t i) {
+    std::size_t reached = 0;
+    bool all_read = true;
+    for (ProblemNodeId n : readers[i]) {
+      const ProblemClassId c = problem.node(n).eclass;
+      if (!best.choices[c.value]) continue;
+      ++reached;
+      all_read = all_read && reads(best.choices[c.value], candidates[i]);
+    }
+    return reached >= 2 && !all_read;
+  };
+  // Most extractions have none: then nothing more is computed.
+  bool any = false;
+  for (std::size_t i = 0; i < candidates.size() && !any; ++i) any = promising(i);
+  if (!any) return x;
   // Classes the extraction does not reach take their cheapest tree, so a
   // candidate brought in by a trial comes with a sensible term below it.
   const auto base = cheapest_tree_choices(problem);
-  Extraction best = x;
   std::vector<std::optional<ProblemNodeId>> full;
   const auto fill = [&] {
     full = best.choices;
@@ -39,24 +59,11 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
   };
   fill();
   DagCost dag_cost(problem);
-  const auto reads = [&](std::optional<ProblemNodeId> n, ProblemClassId c) {
-    return n && std::ranges::count(problem.node(*n).children, c) > 0;
-  };
   std::vector<std::pair<ProblemClassId, std::optional<ProblemNodeId>>> changed;
   for (int pass = 0; pass < max_passes; ++pass) {
     bool kept = false;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-      // Only a candidate that two reached classes could read, one of them
-      // not reading it yet, can save anything.
-      std::size_t reached = 0;
-      bool all_read = true;
-      for (ProblemNodeId n : readers[i]) {
-        const ProblemClassId c = problem.node(n).eclass;
-        if (!best.choices[c.value]) continue;
-        ++reached;
-        all_read = all_read && reads(best.choices[c.value], candidates[i]);
-      }
-      if (reached < 2 || all_read) continue;
+      if (!promising(i)) continue;
       changed.clear();
       for (ProblemNodeId n : readers[i]) {
         const ProblemClassId c = problem.node(n).eclass;
