@@ -21,6 +21,31 @@ int rank_of(TermRef t) {
   return t->tensor_type().rank();
 }
 
+// How `dot`'s product at every step is one product of the stacked operands
+// (numpy.matmul semantics; the step axis leads every per-step value).
+enum class DotForm {
+  None,
+  Direct,      // dot of the stacked or invariant operands as they are
+  Swapped,     // W · x_t (x_t a vector) for every t is xs · Wᵀ (or xs · w)
+  VectorDot,   // x_t · y_t of vectors: sum(xs * ys) along axis 1
+  MatrixVector,  // X_t · y_t: a unit axis after ys, dropped from the product
+  VectorMatrix,  // x_t · Y_t: a unit axis before xs's row, dropped after
+};
+
+DotForm dot_form(TermRef t, Batch ka, Batch kb) {
+  const int ra = rank_of(t->operand(0)), rb = rank_of(t->operand(1));
+  if (ka == Batch::PerStep && kb == Batch::Invariant)
+    return ra >= 1 && rb <= 2 ? DotForm::Direct : DotForm::None;
+  if (ka == Batch::Invariant && kb == Batch::PerStep) {
+    if (rb >= 2 && ra <= 2) return DotForm::Direct;  // W broadcasts over the steps
+    return rb == 1 && ra <= 2 ? DotForm::Swapped : DotForm::None;
+  }
+  if (ra == rb) return ra >= 2 ? DotForm::Direct : DotForm::VectorDot;
+  if (ra == 2 && rb == 1) return DotForm::MatrixVector;
+  if (ra == 1 && rb == 2) return DotForm::VectorMatrix;
+  return DotForm::None;
+}
+
 }  // namespace
 
 StepBatcher::StepBatcher(TensorEGraph& g, const ScanView& s) : g_(g), s_(s) {
@@ -55,9 +80,8 @@ StepBatcher::StepBatcher(TensorEGraph& g, const ScanView& s) : g_(g), s_(s) {
     ok_ = true;
     return;
   }
-  // ...or the length of the one sequence, read at tap 0.
-  ok_ = !n && !s.spec.has_n_steps && s.num_sequences() == 1 &&
-        s.spec.sequence_taps[0] == ops::IntList{0};
+  // ...or it follows from the length of the one sequence.
+  ok_ = !n && !s.spec.has_n_steps && s.num_sequences() == 1;
 }
 
 void StepBatcher::read_state_outputs(EClassId scan) {
@@ -82,7 +106,7 @@ Batch StepBatcher::classify(TermRef t) {
              t->is_tuple() || (state && (state_output_.empty() || leaf))) {
     b = Batch::No;  // reads a state other than through its next value
   } else if (!state && (free.empty() || free.front() >= s_.nonsequence_param(0))) {
-    b = (leaf || steps_) ? Batch::Invariant : Batch::No;
+    b = (leaf || steps_ || invariant_work_) ? Batch::Invariant : Batch::No;
   } else if (t->kind() == OpKind::Nominal) {
     b = Batch::PerStep;
   } else {
@@ -96,14 +120,10 @@ Batch StepBatcher::classify(TermRef t) {
                group == OpGroup::Softmax) {
       b = Batch::PerStep;
     } else if (t->kind() == OpKind::Dot) {
-      // x_t · W (W a vector or a matrix), or W · x_t (W a matrix, x_t a vector).
-      const TermRef a = t->operand(0), w = t->operand(1);
-      if (kids[0] == Batch::PerStep && kids[1] == Batch::Invariant && rank_of(a) >= 1 &&
-          rank_of(w) <= 2)
-        b = Batch::PerStep;
-      else if (kids[0] == Batch::Invariant && kids[1] == Batch::PerStep && rank_of(a) == 2 &&
-               rank_of(w) == 1)
-        b = Batch::PerStep;
+      b = dot_form(t, kids[0], kids[1]) == DotForm::None ? Batch::No : Batch::PerStep;
+    } else if (t->kind() == OpKind::ExpandDims || t->kind() == OpKind::Squeeze ||
+               t->kind() == OpKind::Transpose) {
+      b = Batch::PerStep;  // the same axes moved one place right
     }
   }
   kinds_.emplace(t, b);
@@ -113,11 +133,18 @@ Batch StepBatcher::classify(TermRef t) {
 std::optional<EClassId> StepBatcher::window(std::int64_t slot) {
   const auto [i, tap] = seq_tap_[static_cast<std::size_t>(slot)];
   const EClassId seq = s_.operands[s_.sequence_operand(i)];
-  if (!steps_) return seq;  // one sequence at tap 0: all of it
-  const std::int64_t len = g_.data(seq).tensor_type().dims[0];
-  if (tap == 0 && *steps_ == len) return seq;
-  ops::Attrs a{
-      {AttrKey::Axis, std::int64_t{0}}, {AttrKey::Start, tap}, {AttrKey::Stop, tap + *steps_}};
+  ops::Attrs a{{AttrKey::Axis, std::int64_t{0}}};
+  if (tap != 0) a.set(AttrKey::Start, tap);
+  if (steps_) {
+    if (tap == 0 && *steps_ == g_.data(seq).tensor_type().dims[0]) return seq;
+    a.set(AttrKey::Stop, tap + *steps_);
+  } else {
+    // The one sequence of unknown length: the steps stop where its deepest
+    // tap reads the last row.
+    const std::int64_t deepest = s_.spec.sequence_taps[i].back();
+    if (tap == 0 && deepest == 0) return seq;
+    if (tap != deepest) a.set(AttrKey::Stop, tap - deepest);
+  }
   return g_.add_op(OpKind::Slice, std::move(a), std::array{seq});
 }
 
@@ -169,13 +196,59 @@ std::optional<EClassId> StepBatcher::add_per_step(TermRef t) {
     attrs.set(AttrKey::Axis, axes);
   } else if (t->info().group == OpGroup::Softmax) {
     attrs.set(AttrKey::Axis, attrs.get<std::int64_t>(AttrKey::Axis) + 1);
-  } else if (t->kind() == OpKind::Dot && classify(t->operand(0)) == Batch::Invariant) {
-    // W · x_t for every t is xs · Wᵀ.
-    auto wt = g_.add_op(OpKind::Transpose, {}, std::array{kids[0]});
-    if (!wt) return std::nullopt;
-    kids = {kids[1], *wt};
+  } else if (t->kind() == OpKind::ExpandDims) {
+    attrs.set(AttrKey::Axis, attrs.get<std::int64_t>(AttrKey::Axis) + 1);
+  } else if (t->kind() == OpKind::Squeeze) {
+    ops::IntList axes = attrs.get<ops::IntList>(AttrKey::Axis);
+    for (auto& a : axes) ++a;
+    attrs.set(AttrKey::Axis, axes);
+  } else if (t->kind() == OpKind::Transpose) {
+    ops::IntList perm{0};
+    for (auto p : attrs.get<ops::IntList>(AttrKey::Perm)) perm.push_back(p + 1);
+    attrs.set(AttrKey::Perm, perm);
+  } else if (t->kind() == OpKind::Dot) {
+    return add_dot(t, kids[0], kids[1]);
   }
-  const auto c = g_.add_op(t->kind(), std::move(attrs), kids);
+  return checked(t, g_.add_op(t->kind(), std::move(attrs), kids));
+}
+
+std::optional<EClassId> StepBatcher::add_dot(TermRef t, EClassId a, EClassId b) {
+  auto op = [&](OpKind k, ops::Attrs attrs, auto... xs) {
+    return g_.add_op(k, std::move(attrs), std::array{xs...});
+  };
+  auto axis = [](std::int64_t k) { return ops::Attrs{{AttrKey::Axis, k}}; };
+  auto axes = [](std::int64_t k) { return ops::Attrs{{AttrKey::Axis, ops::IntList{k}}}; };
+  std::optional<EClassId> c;
+  switch (dot_form(t, classify(t->operand(0)), classify(t->operand(1)))) {
+    case DotForm::None:
+      return std::nullopt;
+    case DotForm::Direct:
+      c = op(OpKind::Dot, {}, a, b);
+      break;
+    case DotForm::Swapped:
+      if (rank_of(t->operand(0)) == 2) {
+        const auto wt = op(OpKind::Transpose, {}, a);
+        if (!wt) return std::nullopt;
+        a = *wt;
+      }
+      c = op(OpKind::Dot, {}, b, a);
+      break;
+    case DotForm::VectorDot:
+      if (const auto m = op(OpKind::Mul, {}, a, b)) c = op(OpKind::Sum, axes(1), *m);
+      break;
+    case DotForm::MatrixVector:
+      if (const auto col = op(OpKind::ExpandDims, axis(2), b))
+        if (const auto p = op(OpKind::Dot, {}, a, *col)) c = op(OpKind::Squeeze, axes(2), *p);
+      break;
+    case DotForm::VectorMatrix:
+      if (const auto row = op(OpKind::ExpandDims, axis(1), a))
+        if (const auto p = op(OpKind::Dot, {}, *row, b)) c = op(OpKind::Squeeze, axes(1), *p);
+      break;
+  }
+  return checked(t, c);
+}
+
+std::optional<EClassId> StepBatcher::checked(TermRef t, std::optional<EClassId> c) const {
   if (!c) return std::nullopt;
   // The stacked value has the body value's type behind the step axis.
   const ops::TensorType& got = g_.data(*c).tensor_type();

@@ -16,18 +16,19 @@ namespace eqsat::rules {
 enum class Batch {
   No,         // it reads a state, or an op without a vectorized form
   Invariant,  // it reads only non-sequences and constants: the same every step
-  PerStep,    // elementwise, reductions over its own axes, dot with an invariant
+  PerStep,    // elementwise, reductions, softmax, dot, axis moves (expand_dims, squeeze, transpose)
 };
 
 // Builds the step-stacked outer value of the subterms of one scan's body.
 //
 // The loop's steps must be laid out outside: never an until-loop (it may
 // stop early); its trip count n is a constant >= 1 with every sequence
-// statically long enough, or the loop has one sequence read at tap 0 and
-// no :n-steps (n is that sequence's length). Sequence i read at tap k is
-// then the window seq_i[k : k + n]. When n is not known to be >= 1, only
-// leaves may be invariant parts: computing other invariant work outside
-// would run it for a loop that may run no step (and it can fail).
+// statically long enough, or the loop has one sequence and no :n-steps (n
+// is that sequence's length less its deepest tap). Sequence i read at tap
+// k is then the window seq_i[k : k + n]. When n is not known to be >= 1,
+// only leaves may be invariant parts (unless allow_invariant_work):
+// computing other invariant work outside would run it for a loop that may
+// run no step (and it can fail).
 class StepBatcher {
  public:
   StepBatcher(TensorEGraph& g, const ScanView& s);
@@ -37,6 +38,13 @@ class StepBatcher {
   // (get J scan), scan being the loop's class. Only for values merged with
   // the loop's own outputs, never for inputs of a new loop.
   void read_state_outputs(egraph::EClassId scan);
+
+  // Lets invariant work run outside when n is unknown: for a rewrite of a
+  // value that fails anyway when the loop runs no step (its last step read).
+  void allow_invariant_work() {
+    invariant_work_ = true;
+    kinds_.clear();
+  }
 
   // False when the loop's steps cannot be laid out outside.
   bool ok() const { return ok_; }
@@ -54,10 +62,14 @@ class StepBatcher {
   bool is_state_slot(std::int64_t slot) const;
   std::optional<egraph::EClassId> window(std::int64_t slot);
   std::optional<egraph::EClassId> add_per_step(ops::TermRef t);
+  std::optional<egraph::EClassId> add_dot(ops::TermRef t, egraph::EClassId a, egraph::EClassId b);
+  // `c` when it has t's type behind the step axis, else nullopt.
+  std::optional<egraph::EClassId> checked(ops::TermRef t, std::optional<egraph::EClassId> c) const;
 
   TensorEGraph& g_;
   const ScanView& s_;
   bool ok_ = false;
+  bool invariant_work_ = false;
   std::optional<std::int64_t> steps_;
   std::vector<std::pair<std::size_t, std::int64_t>> seq_tap_;  // per sequence slot
   std::vector<egraph::EClassId> invariant_args_;               // non-sequence slots bound

@@ -5,20 +5,24 @@
 //                   (fn (x h) (add h (f x))))) -1)
 //   = (add h0 (sum (f xs) :axis (0)))
 //
-// for `add`, `mul`, `maximum` and `minimum` (→ sum, prod, max, min over
-// axis 0), where f is elementwise (unary, binary, where, cast) in the
-// sequence elements, non-sequences and constants, reads no state, and has
-// the state's dtype. f is vectorized: each sequence tap becomes the rows of
-// the sequence the steps read (a slice), the other operands stay outside
-// and broadcast. Not for :until loops, nor for :n-steps unknown while
-// optimizing. The old loop stays; the cost model chooses.
+// for `add`, `sub` (state first), `mul`, `maximum` and `minimum` (→ sum,
+// prod, max, min over axis 0), where f reads no state, has the state's
+// dtype and vectorizes over the steps (StepBatcher: elementwise ops,
+// reductions, dot, axis moves, in the sequence elements, non-sequences and
+// constants). f's values at every step are computed at once: each
+// sequence tap becomes the rows the steps read, the rest stays outside.
+// Not for :until loops, nor for :n-steps unknown while optimizing. The old
+// loop stays; the cost model chooses. A sum of per-step outer products
+// becomes a batched product summed over the steps, which the linalg rule
+// `sum-batched-outer` turns into one matrix product.
 //
-// Rounding: `maximum` and `minimum` give exactly the loop's values. `add`
-// and `mul` re-associate: the loop computes ((h0 + f0) + f1) + ..., the
-// reduction h0 + (f0 + f1 + ...) in the executor's order, so float results
-// differ by rounding (and, at the edge of the float range, may overflow
-// where the loop did not, or the reverse); integer results are exact. A
-// loop that runs no step fails at its read, while `sum`/`prod` give h0.
+// Rounding: `maximum` and `minimum` give exactly the loop's values. `add`,
+// `sub` and `mul` re-associate: the loop computes ((h0 + f0) + f1) + ...,
+// the reduction h0 + (f0 + f1 + ...) in the executor's order, so float
+// results differ by rounding (and, at the edge of the float range, may
+// overflow where the loop did not, or the reverse); integer results are
+// exact. A loop that runs no step fails at its read, while `sum`/`prod`
+// give h0.
 #pragma once
 
 #include "tensor_egraph.hpp"

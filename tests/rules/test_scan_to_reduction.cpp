@@ -1,6 +1,6 @@
-// scan-to-reduction: a sit-sot accumulating an elementwise function of the
-// sequences, read at its last step, becomes a reduction over the
-// vectorized function; the loop stays where it must.
+// scan-to-reduction: a sit-sot accumulating a function of the sequences
+// (elementwise, products, reductions), read at its last step, becomes a
+// reduction over the vectorized function; the loop stays where it must.
 #include "loop_testing.hpp"
 #include "rules/optimize.hpp"
 
@@ -9,6 +9,7 @@
 #include "ops/graph_printer.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <functional>
 #include <random>
@@ -82,9 +83,9 @@ std::string accumulate(const char* op, const char* f, const char* init = "h0") {
 }  // namespace
 
 TEST_CASE("accumulating loops read at their end become reductions") {
-  for (const char* op : {"add", "mul", "maximum", "minimum"}) {
+  for (const char* op : {"add", "sub", "mul", "maximum", "minimum"}) {
     INFO(op);
-    // add/mul re-associate: equal within rounding; maximum/minimum exactly.
+    // add/sub/mul re-associate: equal within rounding; maximum/minimum exactly.
     const bool exact = op[0] == 'm' && op[1] != 'u';
     const ops::Graph out = optimized_same(accumulate(op, "(tanh (mul x w_))"), exact ? 0 : 1e-12);
     CHECK(count_ops(out, ops::OpKind::Scan) == 0);
@@ -122,6 +123,32 @@ TEST_CASE("a long float sum differs from the loop only by rounding") {
   CHECK(count_ops(out, ops::OpKind::Scan) == 0);
 }
 
+TEST_CASE("a sum of outer products becomes one matrix product") {
+  // PyTensor's push-out-add case: Σₜ aₜ bₜᵀ accumulated by a loop is aᵀ·b.
+  for (const char* seqs : {"(a b) (fn (x y acc) (add acc (dot (expand_dims x :axis 1) "
+                           "(expand_dims y :axis 0))))",
+                           "((expand_dims a :axis 2) (expand_dims b :axis 1)) "
+                           "(fn (x y acc) (add acc (dot x y)))"}) {
+    const ops::Graph out = optimized_same(fmt::format(R"((input a (f64 30 4)) (input b (f64 30 3))
+      (input z (f64 4 3)) (output (index (get 0 (scan :sit-sot (z) :sequences {})) -1)))",
+                                                      seqs),
+                                          1e-12);
+    CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+    CHECK(count_ops(out, ops::OpKind::Dot) == 1);
+    CHECK(count_ops(out, ops::OpKind::Sum) == 0);
+  }
+}
+
+TEST_CASE("per-step products of sequences accumulate as reductions") {
+  const ops::Graph out = optimized_same(R"((input a (f64 20 4)) (input b (f64 20 4))
+    (input w (f64 3 4)) (input h0 f64) (input g0 (f64 3))
+    (let s (scan :sequences (a b) :sit-sot (h0 g0) :non-sequences (w)
+      (fn (x y h g ww) (sub h (dot x y)) (add g (dot ww (mul x y))))))
+    (output (index (get 0 s) -1)) (output (index (get 1 s) -1)))",
+                                        1e-12);
+  CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+}
+
 TEST_CASE("a reduction inside the accumulated function is no obstacle") {
   // (sum x) moves out as a sequence of row sums; the loop then adds them up.
   const ops::Graph out = optimized_same(accumulate("add", "(sum x)"), 1e-12);
@@ -130,7 +157,7 @@ TEST_CASE("a reduction inside the accumulated function is no obstacle") {
 
 TEST_CASE("loops that do not only accumulate stay loops") {
   // The state is read whole; the function reads the state; an until-loop;
-  // a state updated by sub.
+  // a state subtracted from the step's value (h_t = x_t - h_{t-1} alternates).
   for (const std::string& text : {
            std::string(R"((input xs (f64 10 3)) (input h0 (f64 3))
              (output (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (add h x))))))"),
@@ -138,7 +165,8 @@ TEST_CASE("loops that do not only accumulate stay loops") {
            std::string(R"((input xs (f64 10 3)) (input h0 (f64 3))
              (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) :until true
                (fn (x h) (add h x) (gt (sum h) 2.0)))) -1)))"),
-           accumulate("sub", "x"),
+           std::string(R"((input xs (f64 10 3)) (input h0 (f64 3))
+             (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) (fn (x h) (sub x h)))) -1)))"),
        }) {
     const ops::Graph out = optimized_same(text);
     CHECK(count_ops(out, ops::OpKind::Scan) == 1);
