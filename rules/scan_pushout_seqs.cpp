@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <unordered_set>
 
 namespace eqsat::rules {
@@ -33,8 +34,6 @@ class PushOutSeqs final : public ScanApplier {
       find_targets(batch, out, targets, seen);
     }
     if (targets.empty()) return false;
-    // Outer targets first: a subterm was made before the terms holding it.
-    std::ranges::sort(targets, std::greater{}, [](TermRef t) { return t->id(); });
     std::vector<EClassId> values;
     for (TermRef t : targets) {
       const auto v = batch.add(t);
@@ -42,22 +41,33 @@ class PushOutSeqs final : public ScanApplier {
       values.push_back(*v);
     }
 
+    // Each target's class becomes a new parameter after the old ones (a
+    // generalization of the body's classes: substitute.hpp).
+    const std::int64_t nparams = s.num_params();
+    const auto added = static_cast<std::int64_t>(targets.size());
+    auto params = s.fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+    std::vector<Replace> lift;
+    for (TermRef t : targets) {
+      lift.push_back({g().add_term(t), nominal_class(g(), static_cast<std::int64_t>(params.size()),
+                                                     t->tensor_type())});
+      params.push_back(t->tensor_type());
+    }
+    Substitution generalize(g(), std::move(lift));
+    std::vector<EClassId> outs;
+    std::vector<bool> read(params.size(), false);
+    for (EClassId o : body_outputs(g(), s.operands[0])) {
+      const auto image = generalize(o);
+      if (!image) return false;
+      outs.push_back(*image);
+      for (std::int64_t k : g().data(*image).free_nominals) read[static_cast<std::size_t>(k)] = true;
+    }
+    const auto lifted = add_body(g(), params, outs);
+    if (!lifted) return false;
+
     // The new sequences come after the old ones the body still reads (an
     // old one it no longer reads is dropped: each new sequence holds
     // exactly the steps the loop runs, so the trip count stays); the state
     // and non-sequence parameters follow.
-    const std::int64_t nparams = s.num_params();
-    const auto added = static_cast<std::int64_t>(targets.size());
-    TermRef body = s.fn;
-    for (std::int64_t k = 0; k < added; ++k) {
-      const ops::TensorType& t = targets[static_cast<std::size_t>(k)]->tensor_type();
-      body = replace_in_body(body, targets[static_cast<std::size_t>(k)],
-                             ops::Term::nominal(nparams + k, t), t);
-    }
-    std::vector<bool> read(static_cast<std::size_t>(nparams + added), false);
-    for (TermRef o : body->operands())
-      for (std::int64_t k : o->free_nominals()) read[static_cast<std::size_t>(k)] = true;
-    const auto& params = body->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
     std::vector<std::int64_t> new_slot(params.size(), -1);
     std::vector<ops::TensorType> moved;
     ops::ScanSpec spec = s.spec;
@@ -87,9 +97,12 @@ class PushOutSeqs final : public ScanApplier {
     operands.insert(operands.end(),
                     s.operands.begin() + static_cast<std::ptrdiff_t>(s.mitsot_operand(0)),
                     s.operands.end());
-    std::vector<TermRef> outputs;
-    for (TermRef o : body->operands()) outputs.push_back(rename_nominals(o, new_slot));
-    operands[0] = g().add_term(ops::Term::fn(std::move(moved), std::move(outputs)));
+    std::vector<std::size_t> all(outs.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    const std::vector<EClassId> no_values(params.size());
+    const auto body = remap_body(g(), *lifted, new_slot, no_values, std::move(moved), all);
+    if (!body) return false;
+    operands[0] = *body;
     const auto scan = add_scan(g(), s.attrs, spec, operands);
     return scan && eg.merge(root, *scan);
   }

@@ -177,42 +177,6 @@ std::optional<EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
   return Substitution(g, std::move(map))(g.add_term(t));
 }
 
-namespace {
-
-// Replaces one subterm of a body term, memoized per subterm.
-class ReplaceSubterm {
- public:
-  ReplaceSubterm(ops::TermRef target, ops::TermRef replacement)
-      : target_(target), replacement_(replacement) {}
-
-  ops::TermRef operator()(ops::TermRef t) {
-    if (t == target_) return replacement_;
-    if (t->free_nominals().empty()) return t;  // the target reads nominals: not in here
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    std::vector<ops::TermRef> kids;
-    for (ops::TermRef o : t->operands()) kids.push_back((*this)(o));
-    const ops::TermRef out = ops::Term::make(t->kind(), t->attrs(), std::move(kids));
-    memo_.emplace(t, out);
-    return out;
-  }
-
- private:
-  ops::TermRef target_, replacement_;
-  std::unordered_map<ops::TermRef, ops::TermRef> memo_;
-};
-
-}  // namespace
-
-ops::TermRef replace_in_body(ops::TermRef fn, ops::TermRef target, ops::TermRef replacement,
-                             const ops::TensorType& extra) {
-  auto params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
-  params.push_back(extra);
-  std::vector<ops::TermRef> outputs;
-  ReplaceSubterm replace(target, replacement);
-  for (ops::TermRef o : fn->operands()) outputs.push_back(replace(o));
-  return ops::Term::fn(std::move(params), std::move(outputs));
-}
-
 std::optional<EClassId> remap_body(TensorEGraph& g, EClassId fn,
                                    std::span<const std::int64_t> slot_of,
                                    std::span<const EClassId> value,

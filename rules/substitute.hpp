@@ -98,14 +98,6 @@ Substitution bind_parameters(TensorEGraph& g, egraph::EClassId fn,
 std::optional<egraph::EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
                                             std::span<const egraph::EClassId> args);
 
-// The body term `fn` with every occurrence of `target` (a subterm at its
-// own level) replaced by `replacement`, and `extra` appended to its
-// parameters: the term-level generalization for appliers that choose their
-// targets in representative terms (a Substitution whose `from` is a class
-// does the same on e-classes).
-ops::TermRef replace_in_body(ops::TermRef fn, ops::TermRef target, ops::TermRef replacement,
-                             const ops::TensorType& extra);
-
 // The body `fn` with its parameters mapped to new slots: parameter k becomes
 // `slot_of[k]` of `params` (or, when `slot_of[k]` is negative, the outer
 // class `value[k]`, or nothing when that is invalid too), returning

@@ -1,7 +1,7 @@
 // The e-class substitution (docs/architecture.md decision 6): renumbering through
 // nested loops, e-nodes reading a dropped parameter skipped in favour of
-// their equals, cycles skipped, identity where nothing changes; and the
-// term-level helpers instantiate and replace_in_body.
+// their equals, cycles skipped, identity where nothing changes, a class
+// lifted to a new parameter; and the term-level helper instantiate.
 #include "rules/substitute.hpp"
 
 #include "ops/graph_parser.hpp"
@@ -108,12 +108,14 @@ TEST_CASE("instantiate binds a body term's nominals to outer classes") {
   CHECK_FALSE(instantiate(g, body, missing));
 }
 
-TEST_CASE("replace_in_body turns a subterm into a new parameter") {
+TEST_CASE("a subterm's class becomes a new parameter (a generalization)") {
+  TensorEGraph g;
   const ops::TermRef inner = ops::Term::make(ops::OpKind::Exp, {}, {nominal(1)});
-  const ops::TermRef fn =
-      ops::Term::fn({kVec, kVec}, {ops::Term::make(ops::OpKind::Add, {}, {nominal(0), inner})});
-  const ops::TermRef out = replace_in_body(fn, inner, nominal(2), kVec);
-  const ops::TermRef expected = ops::Term::fn(
-      {kVec, kVec, kVec}, {ops::Term::make(ops::OpKind::Add, {}, {nominal(0), nominal(2)})});
-  CHECK(out == expected);
+  const EClassId out = g.add_term(ops::Term::make(ops::OpKind::Add, {}, {nominal(0), inner}));
+  Substitution lift(g, {{g.add_term(inner), nominal_class(g, 2, kVec)}});
+  const auto image = lift(out);
+  REQUIRE(image);
+  CHECK(g.egraph().find(*image) ==
+        g.add_term(ops::Term::make(ops::OpKind::Add, {}, {nominal(0), nominal(2)})));
+  CHECK(g.data(*image).free_nominals == std::vector<std::int64_t>{0, 2});
 }
