@@ -96,6 +96,7 @@ class ToReduction final : public ScanApplier {
     // step, stacked, are what the loop accumulates.
     StepBatcher batch(g(), s);
     batch.allow_invariant_work();
+    if (invariant(s, f)) return repeated(s, j, f, state_first);
     if (!batch.ok() || batch.classify(f) != Batch::PerStep) return std::nullopt;
     const auto all = batch.add(f);
     if (!all) return std::nullopt;
@@ -105,6 +106,48 @@ class ToReduction final : public ScanApplier {
     const EClassId init = s.operands[s.sitsot_operand(j - s.num_mitsot())];
     const std::array pair = state_first ? std::array{init, *reduced} : std::array{*reduced, init};
     return g().add_op(out->kind(), {}, pair);
+  }
+
+  // True when f reads only non-sequences and constants.
+  static bool invariant(const ScanView& s, TermRef f) {
+    const auto& free = f->free_nominals();
+    return free.empty() || free.front() >= s.nonsequence_param(0);
+  }
+
+  // The last state when every step accumulates the same value v, n steps
+  // (the constant or run-time :n-steps, or the sequences' static length):
+  // h0 + n·v, h0 − n·v, h0·vⁿ (floats), max(h0, v), min(h0, v). PyTensor's
+  // first scan example, A**k by repeated products, is h0·Aᵏ. With no step
+  // the loop's read fails, so n >= 1 may be assumed.
+  std::optional<EClassId> repeated(const ScanView& s, std::size_t j, TermRef f, bool state_first) {
+    const TermRef out = s.body_output(j);
+    const ops::DType dtype = out->tensor_type().dtype;
+    std::vector<EClassId> outside(static_cast<std::size_t>(s.num_params()));
+    for (std::size_t i = 0; i < s.num_nonsequences(); ++i)
+      outside[static_cast<std::size_t>(s.nonsequence_param(i))] =
+          s.operands[s.nonsequence_operand(i)];
+    const auto v = instantiate(g(), f, outside);
+    if (!v) return std::nullopt;
+    const EClassId init = s.operands[s.sitsot_operand(j - s.num_mitsot())];
+    auto op = [&](OpKind k, ops::Attrs attrs, auto... xs) {
+      return g().add_op(k, std::move(attrs), std::array{xs...});
+    };
+    if (out->kind() == OpKind::Maximum || out->kind() == OpKind::Minimum)
+      return state_first ? op(out->kind(), {}, init, *v) : op(out->kind(), {}, *v, init);
+    if (out->kind() == OpKind::Mul && !ops::is_float(dtype)) return std::nullopt;
+    std::optional<EClassId> n;
+    if (s.spec.has_n_steps) {
+      n = s.operands[s.n_steps_operand()];
+    } else if (const auto steps = sequence_steps(g(), s)) {
+      n = g().add_term(ops::Term::scalar(ops::DType::I64, static_cast<double>(*steps)));
+    }
+    if (!n) return std::nullopt;
+    const auto count = op(OpKind::Cast, {{AttrKey::Dtype, dtype}}, *n);
+    if (!count) return std::nullopt;
+    const auto total = out->kind() == OpKind::Mul ? op(OpKind::Pow, {}, *v, *count)
+                                                  : op(OpKind::Mul, {}, *count, *v);
+    if (!total) return std::nullopt;
+    return state_first ? op(out->kind(), {}, init, *total) : op(out->kind(), {}, *total, init);
   }
 };
 

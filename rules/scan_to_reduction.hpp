@@ -12,7 +12,9 @@
 // constants). f's values at every step are computed at once: each
 // sequence tap becomes the rows the steps read, the rest stays outside.
 // Not for :until loops, nor for :n-steps unknown while optimizing. The old
-// loop stays; the cost model chooses. A sum of per-step outer products
+// loop stays; the cost model chooses. An f that is the same every step
+// has a closed form (h0 + n·v, h0·vⁿ, max(h0, v), ...). A sum of per-step
+// outer products
 // becomes a batched product summed over the steps, which the linalg rule
 // `sum-batched-outer` turns into one matrix product.
 //

@@ -149,6 +149,32 @@ TEST_CASE("per-step products of sequences accumulate as reductions") {
   CHECK(count_ops(out, ops::OpKind::Scan) == 0);
 }
 
+TEST_CASE("a loop accumulating the same value every step has a closed form") {
+  // PyTensor's first scan example, A**k: k products of A.
+  for (const char* op : {"add", "sub", "mul", "maximum", "minimum"}) {
+    INFO(op);
+    const ops::Graph out = optimized_same(fmt::format(R"((input a (f64 6)) (input h0 (f64 6))
+      (output (index (get 0 (scan :n-steps 5 :sit-sot (h0) :non-sequences (a)
+        (fn (h w) ({} h (exp w))))) -1)))",
+                                                      op),
+                                          1e-12);
+    CHECK(count_ops(out, ops::OpKind::Scan) == 0);
+  }
+  // A run-time step count (values not compared: a count below 1 makes the
+  // loop's read fail), and a count from the sequences' length.
+  const ops::Graph power = optimize(eqsat::testing::graph(R"((input a (f64 6)) (input k i64)
+    (output (index (get 0 (scan :n-steps k :sit-sot ((ones_like a)) :non-sequences (a)
+      (fn (h w) (mul h w)))) -1)))"),
+                                    load_default_rules());
+  CHECK(count_ops(power, ops::OpKind::Scan) == 0);
+  CHECK(count_ops(power, ops::OpKind::Pow) == 1);
+  const ops::Graph by_length = optimized_same(R"((input xs (f64 9 2)) (input h0 i64) (input c i64)
+    (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) :non-sequences (c)
+      (fn (x h w) (add h w)))) -1)))",
+                                              0);
+  CHECK(count_ops(by_length, ops::OpKind::Scan) == 0);
+}
+
 TEST_CASE("a reduction inside the accumulated function is no obstacle") {
   // (sum x) moves out as a sequence of row sums; the loop then adds them up.
   const ops::Graph out = optimized_same(accumulate("add", "(sum x)"), 1e-12);
