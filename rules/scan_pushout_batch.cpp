@@ -25,9 +25,9 @@ int rank_of(TermRef t) {
 // (numpy.matmul semantics; the step axis leads every per-step value).
 enum class DotForm {
   None,
-  Direct,      // dot of the stacked or invariant operands as they are
-  Swapped,     // W · x_t (x_t a vector) for every t is xs · Wᵀ (or xs · w)
-  VectorDot,   // x_t · y_t of vectors: sum(xs * ys) along axis 1
+  Direct,        // dot of the stacked or invariant operands as they are
+  Swapped,       // W · x_t (x_t a vector) for every t is xs · Wᵀ (or xs · w)
+  VectorDot,     // x_t · y_t of vectors: sum(xs * ys) along axis 1
   MatrixVector,  // X_t · y_t: a unit axis after ys, dropped from the product
   VectorMatrix,  // x_t · Y_t: a unit axis before xs's row, dropped after
 };
@@ -85,10 +85,18 @@ StepBatcher::StepBatcher(TensorEGraph& g, const ScanView& s) : g_(g), s_(s) {
 }
 
 void StepBatcher::read_state_outputs(EClassId scan) {
-  scan_ = scan;
+  std::vector<std::pair<TermRef, std::size_t>> states;
   for (std::size_t j = 0; j < s_.num_mitsot() + s_.num_sitsot(); ++j)
-    if (s_.spec.keep.empty() || s_.spec.keep[j] == 0) state_output_.emplace(s_.body_output(j), j);
+    if (s_.spec.keep.empty() || s_.spec.keep[j] == 0) states.emplace_back(s_.body_output(j), j);
+  read_outputs(scan, states);
+}
+
+void StepBatcher::read_outputs(EClassId scan,
+                               std::span<const std::pair<TermRef, std::size_t>> outputs) {
+  scan_ = scan;
+  state_output_.insert(outputs.begin(), outputs.end());
   kinds_.clear();
+  added_.clear();
 }
 
 bool StepBatcher::is_state_slot(std::int64_t slot) const {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,11 @@ class StepBatcher {
   // (get J scan), scan being the loop's class. Only for values merged with
   // the loop's own outputs, never for inputs of a new loop.
   void read_state_outputs(egraph::EClassId scan);
+  // The same for any body terms: outputs[i].first stacked is (get
+  // outputs[i].second scan), `scan` a loop with these steps (one extended
+  // with nit-sots returning them).
+  void read_outputs(egraph::EClassId scan,
+                    std::span<const std::pair<ops::TermRef, std::size_t>> outputs);
 
   // Lets invariant work run outside when n is unknown: for a rewrite of a
   // value that fails anyway when the loop runs no step (its last step read).
@@ -74,7 +80,7 @@ class StepBatcher {
   std::vector<std::pair<std::size_t, std::int64_t>> seq_tap_;  // per sequence slot
   std::vector<egraph::EClassId> invariant_args_;               // non-sequence slots bound
   std::optional<egraph::EClassId> scan_;
-  std::unordered_map<ops::TermRef, std::size_t> state_output_;  // next value -> output
+  std::unordered_map<ops::TermRef, std::size_t> state_output_;  // body term -> output of scan_
   std::unordered_map<ops::TermRef, Batch> kinds_;
   std::unordered_map<ops::TermRef, egraph::EClassId> added_;
 };

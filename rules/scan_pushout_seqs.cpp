@@ -59,7 +59,8 @@ class PushOutSeqs final : public ScanApplier {
       const auto image = generalize(o);
       if (!image) return false;
       outs.push_back(*image);
-      for (std::int64_t k : g().data(*image).free_nominals) read[static_cast<std::size_t>(k)] = true;
+      for (std::int64_t k : g().data(*image).free_nominals)
+        read[static_cast<std::size_t>(k)] = true;
     }
     const auto lifted = add_body(g(), params, outs);
     if (!lifted) return false;

@@ -3,8 +3,10 @@
 #include "scan_pushout_batch.hpp"
 #include "substitute.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace eqsat::rules {
@@ -58,7 +60,7 @@ class ToReduction final : public ScanApplier {
       for (ENodeId q : readers) {
         if (!reads_last_step(q, got)) continue;
         if (!tried) {
-          value = reduction(s, j);
+          value = reduction(s, j, root);
           tried = true;
         }
         if (!value) break;
@@ -79,7 +81,7 @@ class ToReduction final : public ScanApplier {
 
   // The last state of sit-sot output j as a reduction, when its body
   // output accumulates a function of the sequences that vectorizes.
-  std::optional<EClassId> reduction(const ScanView& s, std::size_t j) {
+  std::optional<EClassId> reduction(const ScanView& s, std::size_t j, EClassId root) {
     const std::int64_t state = s.sitsot_param(j - s.num_mitsot());
     const TermRef out = s.body_output(j);
     const auto reduce = reduction_of(out->kind());
@@ -92,13 +94,14 @@ class ToReduction final : public ScanApplier {
     if (f->tensor_type().dtype != dtype) return std::nullopt;
     if (*reduce == OpKind::Sum || *reduce == OpKind::Prod)
       if (!ops::is_float(dtype) && !ops::is_integer(dtype)) return std::nullopt;
-    // f reads no state and varies along the steps: its values at every
-    // step, stacked, are what the loop accumulates.
+    if (std::ranges::binary_search(f->free_nominals(), state)) return std::nullopt;
+    if (invariant(s, f)) return repeated(s, j, f, state_first);
+    // f's values at every step, stacked, are what the loop accumulates.
     StepBatcher batch(g(), s);
     batch.allow_invariant_work();
-    if (invariant(s, f)) return repeated(s, j, f, state_first);
-    if (!batch.ok() || batch.classify(f) != Batch::PerStep) return std::nullopt;
-    const auto all = batch.add(f);
+    if (!batch.ok()) return std::nullopt;
+    const auto all =
+        batch.classify(f) == Batch::PerStep ? batch.add(f) : through_outputs(s, root, f);
     if (!all) return std::nullopt;
     const std::array one{*all};
     const auto reduced = g().add_op(*reduce, {{AttrKey::Axis, ops::IntList{0}}}, one);
@@ -106,6 +109,102 @@ class ToReduction final : public ScanApplier {
     const EClassId init = s.operands[s.sitsot_operand(j - s.num_mitsot())];
     const std::array pair = state_first ? std::array{init, *reduced} : std::array{*reduced, init};
     return g().add_op(out->kind(), {}, pair);
+  }
+
+  // f's values at every step when f reads other states: the parts of f
+  // that do not vectorize become nit-sots of the loop (a copy of it with
+  // them as extra outputs, unless it returns them already), and f is
+  // built outside from their stacked values (PyTensor's push-out-add:
+  // Σₜ xₜ·δₜᵀ becomes Xᵀ·Δ with Δ returned by the loop).
+  std::optional<EClassId> through_outputs(const ScanView& s, EClassId root, TermRef f) {
+    StepBatcher probe(g(), s);
+    std::vector<TermRef> cuts;
+    // Only where a product gains: an elementwise sum of returned values
+    // would store every step to save an add per step.
+    if (!find_cuts(probe, f, cuts)) return std::nullopt;
+    std::vector<std::pair<TermRef, std::size_t>> outputs;
+    std::vector<TermRef> missing;
+    for (TermRef c : cuts) {
+      std::optional<std::size_t> at;
+      for (std::size_t k = s.num_mitsot() + s.num_sitsot(); k < s.num_outputs() && !at; ++k)
+        if (s.body_output(k) == c) at = k;
+      if (at)
+        outputs.emplace_back(c, *at);
+      else
+        missing.push_back(c);
+    }
+    EClassId loop = root;
+    if (!missing.empty()) {
+      const auto wider = with_outputs(s, root, missing);
+      if (!wider) return std::nullopt;
+      for (std::size_t k = 0; k < missing.size(); ++k)
+        outputs.emplace_back(missing[k], s.num_outputs() + k);
+      loop = *wider;
+    }
+    StepBatcher batch(g(), s);
+    batch.allow_invariant_work();
+    batch.read_outputs(loop, outputs);
+    if (batch.classify(f) != Batch::PerStep) return std::nullopt;
+    return batch.add(f);
+  }
+
+  // The subterms of t that become loop outputs: descending through linear
+  // ops (sums, dot, axis moves, a product with one invariant factor), every
+  // maximal part that does not vectorize. True when a `dot` was crossed.
+  static bool find_cuts(StepBatcher& probe, TermRef t, std::vector<TermRef>& cuts) {
+    if (probe.classify(t) != Batch::No) return false;
+    const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
+    bool descend = false;
+    switch (t->kind()) {
+      case OpKind::Dot:
+      case OpKind::ExpandDims:
+      case OpKind::Squeeze:
+      case OpKind::Transpose:
+      case OpKind::Neg:
+      case OpKind::Sum:
+        descend = true;
+        break;
+      case OpKind::Mul:
+      case OpKind::Add:
+      case OpKind::Sub:
+        descend = !varies(t->operand(0)) || !varies(t->operand(1)) || t->kind() != OpKind::Mul;
+        break;
+      default:
+        break;
+    }
+    if (!descend) {
+      if (std::ranges::find(cuts, t) == cuts.end()) cuts.push_back(t);
+      return false;
+    }
+    bool dot = t->kind() == OpKind::Dot;
+    for (TermRef o : t->operands()) dot |= find_cuts(probe, o, cuts);
+    return dot;
+  }
+
+  // The loop with `extra` appended to its nit-sots; its other outputs are
+  // the old loop's.
+  std::optional<EClassId> with_outputs(const ScanView& s, EClassId root,
+                                       std::span<const TermRef> extra) {
+    std::vector<EClassId> outs = body_outputs(g(), s.operands[0]);
+    if (outs.size() != s.num_outputs()) return std::nullopt;
+    for (TermRef t : extra) outs.push_back(g().add_term(t));
+    const auto body =
+        add_body(g(), s.fn->attrs().get<std::vector<ops::TensorType>>(AttrKey::Params), outs);
+    if (!body) return std::nullopt;
+    ops::ScanSpec spec = s.spec;
+    spec.num_nitsot += static_cast<std::int64_t>(extra.size());
+    if (!spec.keep.empty()) spec.keep.resize(spec.keep.size() + extra.size(), 0);
+    std::vector<EClassId> operands = s.operands;
+    operands[0] = *body;
+    const auto wider = add_scan(g(), s.attrs, spec, operands);
+    if (!wider) return std::nullopt;
+    egraph::EGraph& eg = g().egraph();
+    for (std::size_t i = 0; i < s.num_outputs(); ++i) {
+      const auto idx = ops::Attrs{{AttrKey::Index, static_cast<std::int64_t>(i)}};
+      const auto old = g().add_op(OpKind::Get, idx, std::array{eg.find(root)});
+      if (old) merge_same(g(), *old, g().add_op(OpKind::Get, idx, std::array{eg.find(*wider)}));
+    }
+    return eg.find(*wider);
   }
 
   // True when f reads only non-sequences and constants.

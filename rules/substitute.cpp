@@ -28,7 +28,8 @@ Substitution::Substitution(TensorEGraph& g, std::vector<Replace> map) : g_(g) {
     map_.emplace(from, r.to);
     const TensorData& d = g_.data(from);
     if (d.rep->kind() == OpKind::Nominal)
-      slot_map_.emplace(d.rep->attrs().get<std::int64_t>(ops::AttrKey::Slot), r.to);
+      slot_map_.emplace(d.rep->attrs().get<std::int64_t>(ops::AttrKey::Slot),
+                        SlotImage{r.to, d.rep->tensor_type()});
     else
       generalize_ = true;
     touched_.insert(touched_.end(), d.rep->free_nominals().begin(), d.rep->free_nominals().end());
@@ -46,7 +47,10 @@ Substitution::Image Substitution::lookup(EClassId c) const {
   if (auto it = map_.find(c); it != map_.end()) return image(it->second);
   if (auto it = memo_.find(c); it != memo_.end())
     return Image{true, it->second ? std::optional(eg.find(*it->second)) : std::nullopt};
-  const auto& reads = g_.data(c).rep->free_nominals();
+  // The class's facts, not its representative: a class with one form
+  // reading none of the touched slots (a constant, say) is independent of
+  // them, whichever form happens to represent it.
+  const auto& reads = g_.data(c).free_nominals;
   if (std::ranges::none_of(reads,
                            [&](std::int64_t s) { return std::ranges::binary_search(touched_, s); }))
     return Image{true, c};
@@ -59,8 +63,12 @@ std::optional<EClassId> Substitution::rebuild(ENodeId n, std::span<const EClassI
   if (kind == OpKind::Nominal) {
     const auto it = slot_map_.find(g_.attrs(n).get<std::int64_t>(ops::AttrKey::Slot));
     if (it == slot_map_.end()) return g_.egraph().class_of(n);
-    if (!it->second.valid()) return std::nullopt;
-    return g_.egraph().find(it->second);
+    // A nominal of this slot with another type is another body's parameter,
+    // reached through a class shared by both (equal constants, say): not
+    // this body's to substitute, and no form of this body.
+    if (g_.data(g_.egraph().class_of(n)).tensor_type() != it->second.type) return std::nullopt;
+    if (!it->second.to.valid()) return std::nullopt;
+    return g_.egraph().find(it->second.to);
   }
   return g_.add_op(kind, g_.attrs(n), kids);
 }

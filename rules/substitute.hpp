@@ -67,8 +67,13 @@ class Substitution {
 
   TensorEGraph& g_;
   std::unordered_map<egraph::EClassId, egraph::EClassId> map_;
-  std::unordered_map<std::int64_t, egraph::EClassId> slot_map_;  // nominal entries, by slot
-  std::vector<std::int64_t> touched_;  // sorted slots the `from` classes read
+  // A nominal entry: the image of the slot's nominal of this type.
+  struct SlotImage {
+    egraph::EClassId to;
+    ops::TensorType type;
+  };
+  std::unordered_map<std::int64_t, SlotImage> slot_map_;  // nominal entries, by slot
+  std::vector<std::int64_t> touched_;                     // sorted slots the `from` classes read
   std::unordered_map<egraph::EClassId, std::optional<egraph::EClassId>> memo_;
   std::unordered_set<egraph::EClassId> on_stack_;
   bool generalize_ = false;  // a `from` is not a nominal: one form per class

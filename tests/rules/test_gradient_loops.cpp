@@ -272,3 +272,31 @@ TEST_CASE("grad with :checkpoint K through the optimize pipeline equals the tape
   const auto inputs = random_inputs(with_k, rng);
   check_close(run1(taped, inputs), run1(ck, inputs), 1e-9);
 }
+
+TEST_CASE("an RNN's weight gradients are one matrix product each, outside the reverse loop",
+          "[grad][clean]") {
+  // PyTensor's push-out-add: the reverse loop accumulates xₜ·δₜᵀ per step;
+  // optimized, it returns the δₜ and dW = Xᵀ·Δ is one product.
+  const ops::Graph g = parse(
+      "(input xs (f64 12 3)) (input W (f64 4 4)) (input U (f64 3 4)) (input h0 (f64 4))\n"
+      "(let s (scan :sequences (xs) :sit-sot (h0) :non-sequences (W U)"
+      " (fn (x h w u) (tanh (add (dot h w) (dot x u))))))\n"
+      "(let loss (sum (index (get 0 s) -1)))\n"
+      "(output (grad loss W)) (output (grad loss U))");
+  const ops::Graph opt = rules::optimize(g, default_rules());
+  INFO(ops::print_graph(opt));
+  for (std::size_t o = 0; o < 2; ++o) {
+    // No loop carries an accumulator of the gradient: every loop has one sit-sot.
+    for_each_term(opt.outputs[o].term, [&](ops::TermRef t) {
+      if (t->kind() == ops::OpKind::Scan)
+        CHECK(t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan).num_sitsot == 1);
+    });
+    CHECK(opt.outputs[o].term->kind() == ops::OpKind::Dot);
+  }
+  std::mt19937_64 rng(5);
+  const auto inputs = random_inputs(g, rng);
+  const auto got = backend::compile(opt).run(inputs);
+  const ops::Graph cost = with_output(g, g.outputs[0].term->operand(0));
+  check_close(finite_difference(cost, inputs, 1), got[0], 1e-6);
+  check_close(finite_difference(cost, inputs, 2), got[1], 1e-6);
+}

@@ -73,17 +73,18 @@ TEST_CASE("products of two sequences and axis moves vectorize") {
   // Every form of a per-step product: vector·vector, matrix·vector,
   // vector·matrix, matrix·matrix, and an invariant matrix or vector on the
   // left of a per-step matrix or vector.
-  for (const char* body : {"(dot a v)", "(dot m v)", "(dot v m)", "(dot m (transpose m))",
-                           "(dot w m)", "(dot u m)", "(dot u v)", "(dot w v)",
-                           "(squeeze (dot (expand_dims v :axis 0) (expand_dims a :axis 1)) :axis (0))",
-                           "(transpose (dot (expand_dims v :axis 1) (expand_dims a :axis 0)))"}) {
+  for (const char* body :
+       {"(dot a v)", "(dot m v)", "(dot v m)", "(dot m (transpose m))", "(dot w m)", "(dot u m)",
+        "(dot u v)", "(dot w v)",
+        "(squeeze (dot (expand_dims v :axis 0) (expand_dims a :axis 1)) :axis (0))",
+        "(transpose (dot (expand_dims v :axis 1) (expand_dims a :axis 0)))"}) {
     INFO(body);
     CHECK(loops_after(fmt::format(R"(
       (input vs (f64 6 3)) (input as (f64 6 3)) (input ms (f64 6 3 3))
       (input W (f64 2 3)) (input U (f64 3))
       (output (get 0 (scan :sequences (vs as ms) :nit-sot 1 :non-sequences (W U)
         (fn (v a m w u) {})))))",
-                              body)) == 0);
+                                  body)) == 0);
   }
 }
 

@@ -8,8 +8,8 @@
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <functional>
 #include <random>
@@ -173,6 +173,34 @@ TEST_CASE("a loop accumulating the same value every step has a closed form") {
       (fn (x h w) (add h w)))) -1)))",
                                               0);
   CHECK(count_ops(by_length, ops::OpKind::Scan) == 0);
+}
+
+TEST_CASE("an accumulated product of sequence elements and states becomes one product") {
+  // PyTensor's push-out-add: acc + xₜ·δₜᵀ with δₜ read from the states; the
+  // loop returns δₜ, and the sum is Xᵀ·Δ outside.
+  const ops::Graph out = optimized_same(R"((input xs (f64 30 4)) (input W (f64 3 3))
+    (input h0 (f64 3)) (input acc0 (f64 4 3))
+    (let s (scan :sequences (xs) :sit-sot (h0 acc0) :non-sequences (W)
+      (fn (x h acc w)
+        (tanh (add (dot w h) (sum x)))
+        (add acc (dot (expand_dims x :axis 1) (expand_dims (mul h (sum x)) :axis 0))))))
+    (output (index (get 1 s) -1)) (output (index (get 0 s) -1)))",
+                                        1e-12);
+  REQUIRE(count_ops(out, ops::OpKind::Scan) == 1);
+  int sitsots = 0;
+  std::function<void(ops::TermRef)> walk = [&](ops::TermRef t) {
+    if (t->kind() == ops::OpKind::Scan)
+      sitsots += static_cast<int>(t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan).num_sitsot);
+    for (ops::TermRef o : t->operands()) walk(o);
+  };
+  walk(out.outputs[0].term);
+  CHECK(sitsots == 1);  // the accumulator left the loop
+  // An elementwise accumulation of a state stays in the loop (storing every
+  // step to save an add would not pay).
+  const ops::Graph stays = optimized_same(R"((input x0 (f64 3))
+    (let s (scan :n-steps 50 :sit-sot (x0 x0) (fn (x y) (tanh x) (add y x))))
+    (output (index (get 1 s) -1)))");
+  CHECK(count_ops(stays, ops::OpKind::Scan) == 1);
 }
 
 TEST_CASE("a reduction inside the accumulated function is no obstacle") {

@@ -119,3 +119,29 @@ TEST_CASE("a subterm's class becomes a new parameter (a generalization)") {
         g.add_term(ops::Term::make(ops::OpKind::Add, {}, {nominal(0), nominal(2)})));
   CHECK(g.data(*image).free_nominals == std::vector<std::int64_t>{0, 2});
 }
+
+TEST_CASE("a nominal of the slot with another type is another body's, never substituted") {
+  // Classes are shared between bodies: one class may hold a form of a body
+  // whose parameter 0 is f64 and one of a body whose parameter 0 is f32.
+  TensorEGraph g;
+  auto& eg = g.egraph();
+  const ops::TensorType f32{ops::DType::F32, {3}};
+  const ops::TermRef p64 = ops::Term::nominal(0, kVec);
+  const ops::TermRef p32 = ops::Term::nominal(0, f32);
+  const EClassId a = g.add_term(ops::Term::make(ops::OpKind::Exp, {}, {p64}));
+  const ops::TermRef widened =
+      ops::Term::make(ops::OpKind::Cast, {{ops::AttrKey::Dtype, ops::DType::F64}}, {p32});
+  const EClassId b = g.add_term(ops::Term::make(ops::OpKind::Exp, {}, {widened}));
+  eg.merge(a, b);
+  eg.rebuild();
+  const EClassId x = g.add_term(ops::Term::input("x", f32));
+  Substitution bind(g, {{g.add_term(p32), x}});
+  const auto image = bind(a);  // the f64 form is skipped, not rebuilt as f32
+  REQUIRE(image);
+  const ops::TermRef x_term = g.data(x).rep;
+  CHECK(eg.find(*image) ==
+        g.add_term(ops::Term::make(
+            ops::OpKind::Exp, {},
+            {ops::Term::make(ops::OpKind::Cast, {{ops::AttrKey::Dtype, ops::DType::F64}},
+                             {x_term})})));
+}
