@@ -105,6 +105,10 @@ TEST_CASE("html: the page renders in chromium and answers clicks") {
   SECTION("a scan loop") {
     check_page_renders(kScan);
   }
+  // The data cannot end its script element early, and names show as text.
+  SECTION("names that look like markup") {
+    check_page_renders("(input </script><b>x (f64 2)) (output (neg </script><b>x))\n");
+  }
 }
 
 TEST_CASE("html: the same graph and rules give the same bytes") {
