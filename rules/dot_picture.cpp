@@ -1,13 +1,9 @@
 #include "dot_picture.hpp"
 
-#include "extract_graph.hpp"
-
-#include "egraph/egraph_extraction.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph_picture.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -28,18 +24,6 @@ std::string escape(std::string_view s) {
     out += c;
   }
   return out;
-}
-
-// The op and the attribute that tells e-nodes of one op apart at a glance.
-std::string op_label(ops::OpKind kind, const ops::Attrs& attrs) {
-  std::string label(ops::op_name(kind));
-  if (const auto* v = attrs.find(ops::AttrKey::Name); v && std::holds_alternative<std::string>(*v))
-    label += " " + std::get<std::string>(*v);
-  if (const auto* v = attrs.find(ops::AttrKey::Slot); v && std::holds_alternative<std::int64_t>(*v))
-    label += fmt::format(" {}", std::get<std::int64_t>(*v));
-  if (const auto* v = attrs.find(ops::AttrKey::Value); v && std::holds_alternative<double>(*v))
-    label += fmt::format(" {}", std::get<double>(*v));
-  return label;
 }
 
 // Clusters nested as a tree; cluster 0 is the top level.
@@ -111,45 +95,17 @@ std::string graph_dot(const ops::Graph& graph) {
 
 std::string egraph_dot(const TensorEGraph& g, std::span<const EClassId> roots,
                        const backend::CostModel& model) {
-  const egraph::EGraph& eg = g.egraph();
-  const egraph::EGraphProblem p = egraph::to_extraction_problem(
-      eg, roots, extraction_cost(g, roots, model),
-      [&](const egraph::EGraph&, egraph::ENodeId n) {
-        return g.unstable(n) || reads_out_of_scope(g, n);
-      });
-  const egraph::Extraction x = egraph::extract(p.problem, egraph::ExtractorKind::kGreedyDag);
+  const EGraphPicture pic = egraph_picture(g, roots, model);
+  const egraph::EGraphProblem& p = pic.problem;
   const std::size_t n_classes = p.problem.num_classes();
-
-  // The body cluster each class belongs to: the first body (a class holding
-  // an `fn` e-node) that reaches it from the roots, breadth first.
-  constexpr std::size_t kUnreached = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> cluster_of(n_classes, kUnreached);
   Clusters clusters;
-  std::vector<ProblemClassId> queue;
-  for (ProblemClassId r : p.problem.roots())
-    if (cluster_of[r.value] == kUnreached) {
-      cluster_of[r.value] = 0;
-      queue.push_back(r);
-    }
-  for (std::size_t q = 0; q < queue.size(); ++q) {
-    const ProblemClassId c = queue[q];
-    for (ProblemNodeId n : p.problem.nodes_of(c)) {
-      for (ProblemClassId k : p.problem.node(n).children) {
-        if (cluster_of[k.value] != kUnreached) continue;
-        std::size_t cl = cluster_of[c.value];
-        const bool is_body = std::ranges::any_of(p.problem.nodes_of(k), [&](ProblemNodeId m) {
-          return g.kind(p.enode[m.value]) == ops::OpKind::Fn;
-        });
-        if (is_body) cl = clusters.open(cl, fmt::format("body c{}", p.eclass[k.value].index()));
-        cluster_of[k.value] = cl;
-        queue.push_back(k);
-      }
-    }
-  }
+  for (std::size_t b = 1; b < pic.bodies.size(); ++b)
+    clusters.open(pic.bodies[b].parent,
+                  fmt::format("body c{}", p.eclass[pic.bodies[b].fn.value].index()));
   std::vector<std::string> edges;
   for (std::size_t ci = 0; ci < n_classes; ++ci) {
-    if (cluster_of[ci] == kUnreached) continue;
     const ProblemClassId c{static_cast<std::uint32_t>(ci)};
+    if (!pic.reached(c)) continue;
     const EClassId ec = p.eclass[ci];
     const ops::Type& type = g.type(ec);
     std::string text =
@@ -158,7 +114,7 @@ std::string egraph_dot(const TensorEGraph& g, std::span<const EClassId> roots,
                                                                          : std::string("tuple")));
     for (ProblemNodeId n : p.problem.nodes_of(c)) {
       const egraph::ENodeId en = p.enode[n.value];
-      const bool chosen = x.choices[ci] && *x.choices[ci] == n;
+      const bool chosen = pic.chosen(c, n);
       text += fmt::format("n{} [label=\"{}\\n{:.4g}\"{}]; ", n.value,
                           escape(op_label(g.kind(en), g.attrs(en))), p.problem.node(n).cost,
                           chosen ? ", style=filled, fillcolor=gold" : "");
@@ -172,7 +128,7 @@ std::string egraph_dot(const TensorEGraph& g, std::span<const EClassId> roots,
                                       p.eclass[k.value].index()));
       }
     }
-    clusters.all[cluster_of[ci]].lines.push_back(text + "}");
+    clusters.all[pic.body_of[ci]].lines.push_back(text + "}");
   }
   std::string out = "digraph egraph {\n  compound=true; node [shape=ellipse, fontsize=10];\n";
   clusters.write(0, out, 0);

@@ -24,7 +24,7 @@ std::string graph_dot(const ops::Graph& graph);
 
 // The clean e-graph `g`: one cluster per e-class reached from `roots`
 // (label: class id and type), its e-nodes inside with their extraction cost
-// (extraction_cost), the e-node the extractor chooses filled; an edge from
+// and the e-node the extractor chooses filled (egraph_picture.hpp); an edge from
 // an e-node to each child class; the classes of a body grouped in a cluster.
 // Throws egraph::ExtractionError if a root has no acyclic term.
 std::string egraph_dot(const TensorEGraph& g, std::span<const egraph::EClassId> roots,

@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
   libsleef-dev libopenblas-dev
   graphviz
+  chromium  # renders `eqsat html`'s page headless in tests/tools/test_cmd_html.cpp
   python3-numpy python3-numexpr python3-threadpoolctl python3-dev pybind11-dev python3-pytest
   clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer targets (.ci/sanitize)
 )

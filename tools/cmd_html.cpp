@@ -1,0 +1,108 @@
+// `eqsat html GRAPH -o F.html [--rules FILE]... [--top K]`: saturates like
+// `optimize` and writes one self-contained page (no network: its script and
+// style are inline) to browse the result: the extractor's choice drawn,
+// every e-class reached with its e-nodes, types, costs and chosen e-node,
+// the report's per-rule counts, and the K cheapest alternatives of
+// `explore` (rules/explore.hpp). The data is one JSON object in the page
+// (html_data.hpp); the page is tools/html_page.html. The -o path is
+// checked before any work (it may not be the graph) and written
+// atomically. Saturation flags (limits, --quiet): optimize_flags.hpp.
+#include "command.hpp"
+#include "html_data.hpp"
+#include "html_page.hpp"
+#include "optimize_flags.hpp"
+#include "output_paths.hpp"
+
+#include "backend/cost_profile.hpp"
+#include "egraph/extraction.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/output_file.hpp"
+#include "rules/egraph_picture.hpp"
+#include "rules/explore.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eqsat::tools {
+namespace {
+
+struct HtmlArgs {
+  std::string graph;
+  std::string out;
+  RuleFileFlags rules;
+  std::size_t top = 5;
+  std::string cost_profile;
+  SaturationFlags saturation;
+};
+
+int run_html(HtmlArgs& args) {
+  if (same_file(args.out, args.graph))
+    throw OutputPathError(
+        fmt::format("error: -o {}: is the input graph; it would be lost", args.out));
+  check_output_file(args.out, "-o");
+  const ops::Graph graph = ops::parse_graph_file(args.graph);
+  rules::LoadedRules loaded = rules::load_rules(args.rules.options());
+  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+  rules::OptimizeOptions options;
+  try {
+    options.weights = backend::cost_weights_for(args.cost_profile);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kUserError;
+  }
+  args.saturation.apply(options);
+  nlohmann::json data = {{"graph", args.graph}};
+  options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
+    const auto picture = rules::egraph_picture(g, roots, backend::CostModel(options.weights));
+    data["egraph"] = egraph_json(g, picture, graph);
+  };
+  rules::OptimizeReport report;
+  std::vector<rules::Alternative> found;
+  try {
+    found = rules::explore(graph, loaded.program, args.top, &report, options);
+  } catch (const egraph::ExtractionError&) {
+    args.saturation.finish(report);
+    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
+    return kUserError;
+  }
+  args.saturation.finish(report);
+  data["report"] = report_json(report);
+  data["alternatives"] = alternatives_json(found, graph);
+  ops::write_file_atomically(args.out, {html_page(data)});
+  return kSuccess;
+}
+
+void add_html_command(CLI::App& app, Action& action) {
+  auto args = std::make_shared<HtmlArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("html", "Write one self-contained page to browse the saturated e-graph");
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("-o", args->out, "the page to write (.html)")->required();
+  args->rules.add_to(*cmd);
+  cmd->add_option("--top", args->top, "how many alternative graphs to show (default 5)")
+      ->check(CLI::Range(1, 1000));
+  add_cost_profile_flag(*cmd, args->cost_profile);
+  args->saturation.add_to(*cmd);
+  cmd->callback([args, &action] {
+    action = [args] {
+      try {
+        return run_html(*args);
+      } catch (const ops::DiagnosticError& e) {
+        std::cerr << e.what() << "\n";
+        return static_cast<int>(kUserError);
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
+        return static_cast<int>(kUserError);
+      }
+    };
+  });
+}
+
+const CommandRegistration kRegistration{"html", add_html_command};
+
+}  // namespace
+}  // namespace eqsat::tools
