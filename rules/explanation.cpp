@@ -55,6 +55,8 @@ class TermsOfIds {
 
 TermExplanation explain_terms(TensorEGraph& g, ops::TermRef a, ops::TermRef b) {
   const egraph::EClassId ia = g.term_id(a), ib = g.term_id(b);
+  if (!g.egraph().clean())
+    g.egraph().rebuild();  // a term new to the e-graph may join by congruence
   TermExplanation out{"", a, b, {}};
   TermsOfIds term(g);
   for (const egraph::ProofStep& s : g.egraph().explain(ia, ib)) {

@@ -38,9 +38,9 @@ struct TermExplanation {
   std::vector<TermStep> steps;  // empty when start is end
 };
 
-// Why `a` equals `b` in `g` (explanations on, clean): both are added as
-// exact terms. Throws std::invalid_argument when they are not in one
-// e-class, std::length_error when the chain is too long.
+// Why `a` equals `b` in `g` (explanations on): both are added as exact
+// terms (and the e-graph rebuilt if that changed it). Throws std::invalid_argument when they are
+// not in one e-class, std::length_error when the chain is too long.
 TermExplanation explain_terms(TensorEGraph& g, ops::TermRef a, ops::TermRef b);
 
 // `t` with the subterm at `position` replaced by `by`.

@@ -152,3 +152,16 @@ TEST_CASE("prove_equal: proves (log (exp x)) = x, not (exp x) = (log x)") {
   CHECK_FALSE(no.explanation);
   CHECK_FALSE(no.report.stop_reason.empty());
 }
+
+TEST_CASE("explanation: off by default, the e-graph records nothing") {
+  rules::OptimizeReport report;
+  rules::OptimizeOptions options;
+  bool recorded = true;
+  options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId>) {
+    recorded = g.egraph().explaining() || g.egraph().proofs() != nullptr;
+  };
+  rules::optimize(graph("(input x (f64 4)) (output (log (exp (add x 0))))"), shipped(), &report,
+                  options);
+  CHECK_FALSE(recorded);
+  CHECK(report.explanations.empty());
+}
