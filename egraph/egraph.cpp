@@ -89,14 +89,16 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
   if (auto it = memo_->set.find(key); it != memo_->set.end()) {
-    if (proofs_) return term_for_hit(*it, op, payload, children);
+    if (proofs_) [[unlikely]]
+      return term_for_hit(*it, op, payload, children);
     return find(records_[it->index()].cls);
   }
   if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
-  if (proofs_) proofs_->add_term(c, op, payload, children);
+  if (proofs_) [[unlikely]]
+    proofs_->add_term(c, op, payload, children);
   NodeRecord r{};
   r.payload = payload;
   r.op = op.id();
@@ -149,8 +151,6 @@ EClassId EGraph::term_for_hit(ENodeId m, Symbol op, Payload payload,
   // e-node of its own.
   const EClassId root = uf_.find_compress(cm);
   const EClassId u = uf_.make_set();
-  reserve_one_more(slot_);
-  reserve_one_more(touched_flag_);
   slot_.push_back(slot_[root.index()]);
   touched_flag_.push_back(0);
   uf_.link(root, u);
@@ -230,13 +230,21 @@ void EGraph::queue_analysis(std::span<const ENodeId> nodes) {
 }
 
 bool EGraph::merge(EClassId a, EClassId b, Symbol why) {
+  const Symbol outer = std::exchange(reason_, why);
+  const bool merged = merge(a, b);
+  reason_ = outer;
+  return merged;
+}
+
+bool EGraph::merge(EClassId a, EClassId b) {
   check_id(a, "EGraph::merge");
   check_id(b, "EGraph::merge");
   const EClassId term_a = a, term_b = b;
   a = uf_.find_compress(a);
   b = uf_.find_compress(b);
   if (a == b) return false;
-  if (proofs_) proofs_->add_edge(term_a, term_b, why);
+  if (proofs_) [[unlikely]]
+    proofs_->add_edge(term_a, term_b, reason_);
   // The class with more parents stays the root: fewer e-nodes to repair.
   if (cls(a).parents.size() < cls(b).parents.size()) std::swap(a, b);
   uf_.link(a, b);
@@ -315,7 +323,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
   const EClassId* ch = kids(r);
   for (std::uint32_t i = 0; i < r.arity; ++i) touch(ch[i]);  // their parent lists hold n
   EClassId cn = r.cls, cm = rm.cls;
-  if (merge(cn, cm, congruence_reason())) ++unions;
+  if (proofs_ ? merge(cn, cm, congruence_reason()) : merge(cn, cm)) ++unions;
 }
 
 std::size_t EGraph::rebuild() {

@@ -98,7 +98,7 @@ class EGraph {
   // Asserts that a and b are equal, because of `why` (with explanations on;
   // `reason()` by default). Returns true when they were in different
   // classes. Congruence is restored by the next `rebuild`.
-  bool merge(EClassId a, EClassId b) { return merge(a, b, reason_); }
+  bool merge(EClassId a, EClassId b);
   bool merge(EClassId a, EClassId b, Symbol why);
 
   // The reason recorded for merges that name none (with explanations on):

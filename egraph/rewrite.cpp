@@ -67,7 +67,7 @@ EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
 }
 
 bool PatternApplier::apply(EGraph& g, EClassId root, const Subst& subst) {
-  if (g.explaining() && lhs_) {
+  if (g.explaining() && lhs_) [[unlikely]] {
     const EClassId from = egraph::instantiate(g, *lhs_, subst);
     return g.merge(from, instantiate(g, subst));
   }

@@ -22,15 +22,16 @@ struct Tree {
 
   std::string to_string() const {
     if (kids.empty()) return head;
-    std::string s = "(" + head;
-    for (const Tree& k : kids) s += " " + k.to_string();
-    return s + ")";
+    std::string s = "(";
+    s += head;
+    for (const Tree& k : kids) s.append(" ").append(k.to_string());
+    return s += ')';
   }
 };
 
 Tree tree_of(const ProofForest& f, EClassId t) {
   Tree out{std::string(f.op(t).name()), {}};
-  if (f.payload(t) != 0) out.head += "@" + std::to_string(f.payload(t));
+  if (f.payload(t) != 0) out.head.append("@").append(std::to_string(f.payload(t)));
   for (EClassId k : f.children(t)) out.kids.push_back(tree_of(f, k));
   return out;
 }
