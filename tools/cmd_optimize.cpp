@@ -33,6 +33,7 @@
 
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,10 @@ int run_optimize(OptimizeArgs& args) {
   } catch (const egraph::ExtractionError&) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
+    return kUserError;
+  } catch (const std::length_error& e) {  // an explanation past its cap
+    args.saturation.finish(report);
+    std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";
     return kUserError;
   }
   args.saturation.finish(report);
