@@ -4,7 +4,7 @@
 // subterm at its position, a `.rules` step replays (the rule, run once on
 // `before` in a fresh e-graph, gives `after`), a `constant-fold` step
 // replays through the analysis alone, and a graph with nothing to rewrite
-// gives an empty chain.
+// gives an empty chain; the examples' chains all replay.
 #include "rules/explanation.hpp"
 #include "rules/optimize.hpp"
 #include "rules/prove_equal.hpp"
@@ -16,6 +16,8 @@
 #include "ops/graph_printer.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 using namespace eqsat;
 
@@ -164,4 +166,12 @@ TEST_CASE("explanation: off by default, the e-graph records nothing") {
                   options);
   CHECK_FALSE(recorded);
   CHECK(report.explanations.empty());
+}
+
+TEST_CASE("explanation: every example's chains replay") {
+  for (const auto& entry : std::filesystem::directory_iterator(EQSAT_RULES_DIR "/../examples")) {
+    if (entry.path().extension() != ".eg") continue;
+    INFO(entry.path().filename().string());
+    explained(ops::parse_graph_file(entry.path().string()));
+  }
 }
