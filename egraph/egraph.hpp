@@ -106,16 +106,6 @@ class EGraph {
   Symbol set_reason(Symbol why) { return std::exchange(reason_, why); }
   Symbol reason() const { return reason_; }
 
-  // ---- explanations (explain.hpp) ------------------------------------------
-
-  bool explaining() const { return proofs_ != nullptr; }
-  // The recorded terms and unions; null with explanations off.
-  const ProofForest* proofs() const { return proofs_.get(); }
-  // The steps turning term a into term b (ids as returned by `add`). Throws
-  // std::logic_error with explanations off, std::invalid_argument when a
-  // and b are not in one class.
-  std::vector<ProofStep> explain(EClassId a, EClassId b) const;
-
   // Hides every e-node of class c for which `keep` is false: it stays in
   // the hash-cons (adding it again gives c) but is no longer listed in
   // `nodes(c)`, matched or extracted (egg's pruning of constant-folded
@@ -199,6 +189,16 @@ class EGraph {
   const A& analysis() const {
     return static_cast<const A&>(*analysis_);
   }
+
+  // ---- explanations (explain.hpp) ------------------------------------------
+
+  bool explaining() const { return proofs_ != nullptr; }
+  // The recorded terms and unions; null with explanations off.
+  const ProofForest* proofs() const { return proofs_.get(); }
+  // The steps turning term a into term b (ids as returned by `add`). Throws
+  // std::logic_error with explanations off, std::invalid_argument when a
+  // and b are not in one class.
+  std::vector<ProofStep> explain(EClassId a, EClassId b) const;
 
   // Checks every invariant listed above; throws std::logic_error naming the
   // first one violated. The e-graph must be clean.
