@@ -41,8 +41,11 @@ struct EGraph::Memo {
   absl::flat_hash_set<ENodeId, MemoHash, MemoEq> set;
 };
 
-EGraph::EGraph(std::unique_ptr<Analysis> analysis)
-    : analysis_(std::move(analysis)), memo_(std::make_unique<Memo>(this)) {
+EGraph::EGraph(std::unique_ptr<Analysis> analysis, Explanations explanations)
+    : analysis_(std::move(analysis)),
+      proofs_(explanations == Explanations::On ? std::make_unique<ProofForest>() : nullptr),
+      reason_("asserted"),
+      memo_(std::make_unique<Memo>(this)) {
   if (analysis_) analysis_->attach(this);
 }
 
@@ -85,12 +88,17 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     c = uf_.find_compress(c);
   }
   Key key{op, payload, canon, hash_enode(op, payload, canon)};
-  if (auto it = memo_->set.find(key); it != memo_->set.end())
+  if (auto it = memo_->set.find(key); it != memo_->set.end()) {
+    if (proofs_) [[unlikely]]
+      return term_for_hit(*it, op, payload, children);
     return find(records_[it->index()].cls);
+  }
   if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
+  if (proofs_) [[unlikely]]
+    proofs_->add_term(c, op, payload, children);
   NodeRecord r{};
   r.payload = payload;
   r.op = op.id();
@@ -129,7 +137,36 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     analysis_->on_make(*this, c, node(n));
     analysis_->on_modify(*this, c);
   }
-  return find(c);
+  return proofs_ ? c : find(c);
+}
+
+EClassId EGraph::term_for_hit(ENodeId m, Symbol op, Payload payload,
+                              std::span<const EClassId> children) {
+  const EClassId cm = records_[m.index()].cls;  // the id m was added with: its term
+  if (proofs_->op(cm) == op && proofs_->payload(cm) == payload &&
+      std::ranges::equal(proofs_->children(cm), children))
+    return cm;
+  if (std::optional<EClassId> t = proofs_->find_term(op, payload, children)) return *t;
+  // A new term equal to m's by congruence: an id in m's class, without an
+  // e-node of its own.
+  const EClassId root = uf_.find_compress(cm);
+  const EClassId u = uf_.make_set();
+  slot_.push_back(slot_[root.index()]);
+  touched_flag_.push_back(0);
+  uf_.link(root, u);
+  if (clean_) snapshot_root_.push_back(root);  // adds no e-node: the snapshot stays valid
+  proofs_->add_term(u, op, payload, children);
+  proofs_->add_edge(u, cm, congruence_reason());
+  return u;
+}
+
+std::vector<ProofStep> EGraph::explain(EClassId a, EClassId b) const {
+  if (!proofs_) throw std::logic_error("EGraph::explain: explanations are off");
+  check_id(a, "EGraph::explain");
+  check_id(b, "EGraph::explain");
+  if (find(a) != find(b))
+    throw std::invalid_argument("EGraph::explain: the terms are not in one e-class");
+  return proofs_->explain(a, b);
 }
 
 EClassId EGraph::add_expr(const RecExpr& expr) {
@@ -192,12 +229,22 @@ void EGraph::queue_analysis(std::span<const ENodeId> nodes) {
   }
 }
 
+bool EGraph::merge(EClassId a, EClassId b, Symbol why) {
+  const Symbol outer = std::exchange(reason_, why);
+  const bool merged = merge(a, b);
+  reason_ = outer;
+  return merged;
+}
+
 bool EGraph::merge(EClassId a, EClassId b) {
   check_id(a, "EGraph::merge");
   check_id(b, "EGraph::merge");
+  const EClassId term_a = a, term_b = b;
   a = uf_.find_compress(a);
   b = uf_.find_compress(b);
   if (a == b) return false;
+  if (proofs_) [[unlikely]]
+    proofs_->add_edge(term_a, term_b, reason_);
   // The class with more parents stays the root: fewer e-nodes to repair.
   if (cls(a).parents.size() < cls(b).parents.size()) std::swap(a, b);
   uf_.link(a, b);
@@ -276,7 +323,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
   const EClassId* ch = kids(r);
   for (std::uint32_t i = 0; i < r.arity; ++i) touch(ch[i]);  // their parent lists hold n
   EClassId cn = r.cls, cm = rm.cls;
-  if (merge(cn, cm)) ++unions;
+  if (proofs_ ? merge(cn, cm, congruence_reason()) : merge(cn, cm)) ++unions;
 }
 
 std::size_t EGraph::rebuild() {
@@ -525,6 +572,7 @@ std::size_t EGraph::bytes() const {
   }
   for (const std::vector<EClassId>& v : by_op_) b += v.capacity() * sizeof(EClassId);
   if (analysis_) b += analysis_->bytes();
+  if (proofs_) b += proofs_->bytes();
   return b;
 }
 

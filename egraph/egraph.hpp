@@ -37,10 +37,18 @@
 //
 // Ids are deterministic: the same sequence of calls gives the same ids.
 // Not thread-safe.
+//
+// Explanations (explain.hpp), off by default, are chosen at construction:
+// with them on, `add` returns the id of exactly the term asked for (not
+// always canonical: `find` it), every merge records its reason (the one
+// passed, else `reason()`, which a runner sets to each rule's name) and
+// `explain(a, b)` gives the rewrite steps between two terms. Off, nothing
+// is recorded.
 #pragma once
 
 #include "egraph/analysis.hpp"
 #include "egraph/enode.hpp"
+#include "egraph/explain.hpp"
 #include "egraph/id.hpp"
 #include "egraph/id_list.hpp"
 #include "egraph/rec_expr.hpp"
@@ -54,6 +62,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eqsat::egraph {
@@ -61,7 +70,8 @@ namespace eqsat::egraph {
 class EGraph {
  public:
   // An e-graph with the given analysis (none when null).
-  explicit EGraph(std::unique_ptr<Analysis> analysis = nullptr);
+  explicit EGraph(std::unique_ptr<Analysis> analysis = nullptr,
+                  Explanations explanations = Explanations::Off);
   ~EGraph();
   EGraph(const EGraph&) = delete;
   EGraph& operator=(const EGraph&) = delete;
@@ -70,7 +80,8 @@ class EGraph {
 
   // The class of the e-node (op, payload, children), adding it as a new
   // class if the hash-cons does not hold it yet. Children need not be
-  // canonical. Calls the analysis's make and modify for a new class.
+  // canonical. Calls the analysis's make and modify for a new class. With
+  // explanations on, the id of the term op@payload(children) itself.
   // `add`, `lookup`, `merge` and `prune` throw std::out_of_range for an id
   // that is not of this e-graph.
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
@@ -84,9 +95,16 @@ class EGraph {
                                  std::span<const EClassId> children) const;
   std::optional<EClassId> lookup_expr(const RecExpr& expr) const;
 
-  // Asserts that a and b are equal. Returns true when they were in
-  // different classes. Congruence is restored by the next `rebuild`.
+  // Asserts that a and b are equal, because of `why` (with explanations on;
+  // `reason()` by default). Returns true when they were in different
+  // classes. Congruence is restored by the next `rebuild`.
   bool merge(EClassId a, EClassId b);
+  bool merge(EClassId a, EClassId b, Symbol why);
+
+  // The reason recorded for merges that name none (with explanations on):
+  // "asserted" unless set. Returns the previous one.
+  Symbol set_reason(Symbol why) { return std::exchange(reason_, why); }
+  Symbol reason() const { return reason_; }
 
   // Hides every e-node of class c for which `keep` is false: it stays in
   // the hash-cons (adding it again gives c) but is no longer listed in
@@ -172,6 +190,16 @@ class EGraph {
     return static_cast<const A&>(*analysis_);
   }
 
+  // ---- explanations (explain.hpp) ------------------------------------------
+
+  bool explaining() const { return proofs_ != nullptr; }
+  // The recorded terms and unions; null with explanations off.
+  const ProofForest* proofs() const { return proofs_.get(); }
+  // The steps turning term a into term b (ids as returned by `add`). Throws
+  // std::logic_error with explanations off, std::invalid_argument when a
+  // and b are not in one class.
+  std::vector<ProofStep> explain(EClassId a, EClassId b) const;
+
   // Checks every invariant listed above; throws std::logic_error naming the
   // first one violated. The e-graph must be clean.
   void check_invariants() const;
@@ -229,12 +257,17 @@ class EGraph {
   // Throws std::out_of_range naming `where` if c is not an id of this e-graph.
   void check_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
+  // `add` with explanations on, after the hash-cons found e-node m for the
+  // canonical content: the id of exactly op@payload(children).
+  EClassId term_for_hit(ENodeId m, Symbol op, Payload payload, std::span<const EClassId> children);
   void touch(EClassId c);
   void normalize_touched();
   void rebuild_index();
   bool visible(const NodeRecord& r) const { return !r.dead && !r.pruned; }
 
   std::unique_ptr<Analysis> analysis_;
+  std::unique_ptr<ProofForest> proofs_;  // with explanations on
+  Symbol reason_;
   UnionFind uf_;
   std::vector<NodeRecord> records_;
   std::vector<EClassId> children_;          // children of e-nodes with more than kInline

@@ -7,7 +7,15 @@
 
 namespace eqsat::egraph {
 
-PatternApplier::PatternApplier(Pattern rhs) : rhs_(std::move(rhs)) {
+PatternApplier::PatternApplier(Pattern rhs, std::optional<Pattern> lhs)
+    : rhs_(std::move(rhs)), lhs_(std::move(lhs)) {
+  // A left side with an `any` payload has no instance to explain from.
+  if (lhs_)
+    for (std::size_t i = 0; i < lhs_->size(); ++i)
+      if (!lhs_->node(i).is_var && lhs_->node(i).payload.kind == PayloadMatch::Kind::Any) {
+        lhs_.reset();
+        break;
+      }
   if (rhs_.empty()) throw std::invalid_argument("empty right-hand side");
   for (std::size_t i = 0; i < rhs_.size(); ++i) {
     const Pattern::Node& n = rhs_.node(i);
@@ -59,7 +67,30 @@ EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
 }
 
 bool PatternApplier::apply(EGraph& g, EClassId root, const Subst& subst) {
+  if (g.explaining() && lhs_) [[unlikely]] {
+    const EClassId from = egraph::instantiate(g, *lhs_, subst);
+    return g.merge(from, instantiate(g, subst));
+  }
   return g.merge(root, instantiate(g, subst));
+}
+
+EClassId instantiate(EGraph& g, const Pattern& p, const Subst& subst) {
+  std::vector<EClassId> ids(p.size());
+  std::vector<EClassId> kids;
+  for (std::uint32_t i = 0; i < p.size(); ++i) {
+    const Pattern::Node& n = p.node(i);
+    if (n.is_var) {
+      ids[i] = subst.get(p.vars()[n.var]);
+      continue;
+    }
+    kids.clear();
+    for (std::uint32_t c : p.children(i)) kids.push_back(ids[c]);
+    const Payload payload = n.payload.kind == PayloadMatch::Kind::Var
+                                ? subst.get_payload(p.payload_vars()[n.payload.var])
+                                : n.payload.value;
+    ids[i] = g.add(n.op, payload, kids);
+  }
+  return ids[p.root()];
 }
 
 Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
@@ -67,6 +98,7 @@ Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
     : name_(std::move(name)), searcher_(std::move(searcher)), applier_(std::move(applier)) {
   if (name_.empty()) throw std::invalid_argument("a rewrite needs a name");
   if (!searcher_ || !applier_) throw std::invalid_argument("rewrite " + name_ + ": missing part");
+  reason_ = Symbol(name_);
   try {
     applier_->bind(searcher_->layout());
   } catch (const std::invalid_argument& e) {
@@ -81,7 +113,7 @@ Rewrite::Rewrite(std::string name, const MultiPattern& lhs, std::shared_ptr<Appl
     : Rewrite(std::move(name), std::make_shared<PatternSearcher>(lhs), std::move(applier)) {}
 
 Rewrite::Rewrite(std::string name, const Pattern& lhs, const Pattern& rhs)
-    : Rewrite(std::move(name), lhs, std::make_shared<PatternApplier>(rhs)) {}
+    : Rewrite(std::move(name), lhs, std::make_shared<PatternApplier>(rhs, lhs)) {}
 
 Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view rhs,
                        const Syntax& syntax) {

@@ -31,6 +31,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,11 +104,18 @@ class Applier {
   virtual std::string to_string() const { return "<C++ applier>"; }
 };
 
+// The class of `p` with its variables and payload variables taken from
+// `subst` by name; with explanations on, the id of exactly that term.
+EClassId instantiate(EGraph& g, const Pattern& p, const Subst& subst);
+
 // Instantiates a pattern with the substitution and merges it with the
 // matched class. `any` payloads are not allowed on a right-hand side.
+// Given the left side too, with explanations on, it merges the left side's
+// instance instead of the matched class, so that the recorded step is
+// exactly lhs(subst) => rhs(subst).
 class PatternApplier final : public Applier {
  public:
-  explicit PatternApplier(Pattern rhs);
+  explicit PatternApplier(Pattern rhs, std::optional<Pattern> lhs = std::nullopt);
   void bind(const VarLayout& layout) override;
   bool apply(EGraph& g, EClassId root, const Subst& subst) override;
   std::string to_string() const override { return rhs_.to_string(); }
@@ -116,6 +124,7 @@ class PatternApplier final : public Applier {
 
  private:
   Pattern rhs_;
+  std::optional<Pattern> lhs_;
   std::vector<std::uint32_t> var_index_;   // rhs variable -> searcher variable
   std::vector<std::uint32_t> pvar_index_;  // rhs payload variable -> searcher's
   std::vector<EClassId> ids_;
@@ -149,6 +158,8 @@ class Rewrite {
   }
 
   const std::string& name() const { return name_; }
+  // The name as the justification of its merges (explain.hpp).
+  Symbol reason() const { return reason_; }
   const Searcher& searcher() const { return *searcher_; }
   Applier& applier() const { return *applier_; }
 
@@ -169,6 +180,7 @@ class Rewrite {
 
  private:
   std::string name_;
+  Symbol reason_;
   std::shared_ptr<const Searcher> searcher_;
   std::shared_ptr<Applier> applier_;
   std::vector<Condition> conditions_;

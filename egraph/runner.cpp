@@ -120,6 +120,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
       double apply_seconds = 0;
       auto apply = [&](Matches& batch) {
         Clock::time_point ta = Clock::now();
+        const Symbol outer = g_.set_reason(rules[r]->reason());
         for (std::size_t k = 0; k < batch.size(); ++k) {
           if (rules[r]->apply_match(g_, batch, k)) ++it.rules[r].applied;
           if (g_.num_nodes() > config_.node_limit) {
@@ -131,6 +132,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
             break;
           }
         }
+        g_.set_reason(outer);
         apply_seconds += seconds_since(ta);
         return !stopped_;
       };

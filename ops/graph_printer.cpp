@@ -149,6 +149,31 @@ class Printer {
     return out_;
   }
 
+  // `t` on its own, every value inline (no `let`), free parameters named
+  // p0, p1, ... by slot, calls naming the context's defs (f0, ... for others).
+  std::string expression(TermRef t) {
+    inline_all_ = true;
+    for (TermRef fn : called_fns({t})) emit_fn(fn);
+    Scope scope;
+    int counter = 0;
+    std::int64_t slots = 0;
+    for (std::int64_t k : t->free_nominals()) slots = std::max(slots, k + 1);
+    for (std::int64_t k = 0; k < slots; ++k) scope.params.push_back(fresh("p", counter));
+    if (t->kind() == OpKind::Fn) {  // a body on its own: its own parameters
+      Scope body;
+      std::string names;
+      counter = 0;
+      for (std::size_t i = 0; i < t->attrs().get<std::vector<TensorType>>(AttrKey::Params).size();
+           ++i) {
+        body.params.push_back(fresh("p", counter));
+        names += (i ? " " : "") + body.params.back();
+      }
+      return fmt::format("(fn ({})\n", names) + body_text(t, body, 2, {});
+    }
+    if (t->is_tuple()) return expr(t, scope, 0);
+    return operand_text(t, scope, 0, default_literal_dtype(t));
+  }
+
  private:
   struct Scope {
     std::vector<std::string> params;
@@ -248,6 +273,7 @@ class Printer {
   // Gives a `let` (appended to `text`, one per line at `indent`) to every
   // term under `roots` that is shared, a tuple, or too large to inline.
   void emit_lets(const std::vector<TermRef>& roots, Scope& scope, int indent, std::string& text) {
+    if (inline_all_) return;
     std::unordered_map<TermRef, int> uses;
     std::vector<TermRef> order;  // post-order
     std::unordered_set<TermRef> visited;
@@ -467,12 +493,17 @@ class Printer {
   std::unordered_set<std::size_t> printed_defs_;
   std::unordered_set<TermRef> emitted_fns_;
   int let_counter_ = 0;
+  bool inline_all_ = false;
 };
 
 }  // namespace
 
 std::string print_graph(const Graph& graph, PrintOptions options) {
   return Printer(graph, options).run();
+}
+
+std::string print_expression(TermRef t, const Graph& context) {
+  return Printer(context, {}).expression(t);
 }
 
 }  // namespace eqsat::ops

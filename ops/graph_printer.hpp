@@ -27,4 +27,10 @@ struct PrintOptions {
 
 std::string print_graph(const Graph& graph, PrintOptions options = {});
 
+// One term as an expression of the graph language, every value written
+// inline (shared ones repeated), for messages such as explanations: inputs
+// and defs by their names in `context`, a free parameter of slot k as the
+// k-th name of p0, p1, ... (as a body's parameters are printed).
+std::string print_expression(TermRef t, const Graph& context);
+
 }  // namespace eqsat::ops

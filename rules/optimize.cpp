@@ -58,27 +58,24 @@ std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
   return bodies;
 }
 
-ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,
-                    const OptimizeOptions& options) {
-  OptimizeReport local;
-  OptimizeReport& r = report ? *report : local;
-  r = OptimizeReport{};
-  const auto start = std::chrono::steady_clock::now();
-  const backend::CostModel model(options.weights);
+namespace {
 
-  // Roots: the outputs (a called def's body is reached through its calls).
-  std::vector<ops::TermRef> root_terms;
-  for (const auto& o : graph.outputs) root_terms.push_back(o.term);
-  r.cost_before = dag_cost(root_terms, model);
+// Why each output's term `from[i]` equals `to[i]` (explanations on).
+std::vector<TermExplanation> explain_outputs(TensorEGraph& g, const ops::Graph& graph,
+                                             std::span<const ops::TermRef> from,
+                                             std::span<const ops::TermRef> to) {
+  std::vector<TermExplanation> out;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    out.push_back(explain_terms(g, from[i], to[i]));
+    out.back().name = graph.outputs[i].name;
+  }
+  return out;
+}
 
-  TensorEGraph g;
-  std::vector<egraph::EClassId> roots;
-  for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
-  std::vector<egraph::EClassId> def_classes;
-  for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
-  g.egraph().rebuild();
-  r.load_seconds = seconds_since(start);
+}  // namespace
 
+void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
+              const OptimizeOptions& options, std::chrono::steady_clock::time_point start) {
   const auto rewrite_start = std::chrono::steady_clock::now();
   LoweredRules lowered(rules, g);
   // One report per rule name (a `:comm` rule lowers to several rewrites).
@@ -94,12 +91,12 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const ScheduleStep& step = steps[s];
     const auto selected = lowered.select(step.rulesets);
-    const bool saturate = step.kind == ScheduleStep::Kind::Saturate;
+    const bool saturating = step.kind == ScheduleStep::Kind::Saturate;
     egraph::RunnerConfig config;
     config.iter_limit = static_cast<std::size_t>(step.limits.iterations);
     config.node_limit = static_cast<std::size_t>(step.limits.nodes);
     config.time_limit = step.limits.seconds;
-    if (options.iter_limit && saturate) config.iter_limit = *options.iter_limit;
+    if (options.iter_limit && saturating) config.iter_limit = *options.iter_limit;
     if (options.node_limit) config.node_limit = *options.node_limit;
     if (options.time_limit) config.time_limit = *options.time_limit;
     egraph::Runner runner(g.egraph(), config);
@@ -107,7 +104,7 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     // Progress after each iteration: the hook before the next one, then the end of the step.
     auto tell = [&](std::size_t done) {
       if (!options.progress || done == 0) return;
-      options.progress({s, saturate ? "saturate" : "run", step.rulesets, done,
+      options.progress({s, saturating ? "saturate" : "run", step.rulesets, done,
                         g.egraph().num_nodes(), g.egraph().num_classes(), seconds_since(start)});
     };
     if (options.progress)
@@ -142,6 +139,30 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.enodes = g.egraph().num_nodes();
   r.eclasses = g.egraph().num_classes();
   r.rewrite_seconds = seconds_since(rewrite_start);
+}
+
+ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,
+                    const OptimizeOptions& options) {
+  OptimizeReport local;
+  OptimizeReport& r = report ? *report : local;
+  r = OptimizeReport{};
+  const auto start = std::chrono::steady_clock::now();
+  const backend::CostModel model(options.weights);
+
+  // Roots: the outputs (a called def's body is reached through its calls).
+  std::vector<ops::TermRef> root_terms;
+  for (const auto& o : graph.outputs) root_terms.push_back(o.term);
+  r.cost_before = dag_cost(root_terms, model);
+
+  TensorEGraph g(options.explain ? egraph::Explanations::On : egraph::Explanations::Off);
+  std::vector<egraph::EClassId> roots;
+  for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
+  std::vector<egraph::EClassId> def_classes;
+  for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
+  g.egraph().rebuild();
+  r.load_seconds = seconds_since(start);
+
+  saturate(g, rules, r, options, start);
 
   if (options.saturated) options.saturated(g, roots);
   const auto extract_start = std::chrono::steady_clock::now();
@@ -163,14 +184,23 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     // of the equivalent graphs, keep the original.
     r.cost_after = r.cost_before;
     r.unstable_after = r.unstable_before;
+    if (options.explain) r.explanations = explain_outputs(g, graph, root_terms, root_terms);
     r.extract_seconds = seconds_since(extract_start);
     r.total_seconds = seconds_since(start);
     return graph;
   }
+  if (options.explain) r.explanations = explain_outputs(g, graph, root_terms, best.roots);
   if (std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
     best.roots = fuse_extracted_loops(best.roots, model);
     r.cost_after =
         dag_cost(best.roots, model) + kUnstableCost * static_cast<double>(r.unstable_after);
+    // Fusion after extraction is outside the e-graph: one step at the root.
+    for (std::size_t i = 0; i < r.explanations.size(); ++i) {
+      TermExplanation& e = r.explanations[i];
+      if (best.roots[i] == e.end) continue;
+      e.steps.push_back({"scan-fusion", true, {}, e.end, best.roots[i]});
+      e.end = best.roots[i];
+    }
   }
   ops::Graph out;
   out.inputs = graph.inputs;

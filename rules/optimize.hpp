@@ -9,6 +9,7 @@
 //   std::cout << report.to_json().dump(2);
 #pragma once
 
+#include "explanation.hpp"
 #include "rule_ast.hpp"
 
 #include "backend/cost_model.hpp"
@@ -18,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <span>
@@ -57,6 +59,9 @@ struct OptimizeReport {
   double load_seconds = 0, rewrite_seconds = 0, extract_seconds = 0, total_seconds = 0;
   std::vector<PhaseReport> phases;
   std::vector<RuleReport> rules;  // in program order
+  // With OptimizeOptions::explain: per output, the steps from its input
+  // term to its optimized term (not in the JSON).
+  std::vector<TermExplanation> explanations;
 
   // The JSON report: iterations, stop_reason, enodes, eclasses, cost_before,
   // cost_after, unstable_before, unstable_after, seconds {load, rewrite, extract, total}, phases
@@ -86,10 +91,19 @@ struct OptimizeOptions {
   std::optional<double> time_limit;
   // Called after each iteration of each step (a progress display).
   std::function<void(const OptimizeProgress&)> progress;
+  // Record why classes merge and explain each output (OptimizeReport::
+  // explanations); off, nothing is recorded.
+  bool explain = false;
   // Called with the saturated (clean) e-graph and the outputs' classes,
   // before extraction (an e-graph export).
   std::function<void(const TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
 };
+
+// Runs the schedule of `rules` on `g` (loaded and rebuilt): fills the
+// iterations, phases, per-rule counts, e-node and e-class counts and
+// rewrite seconds of `r`; progress times count from `start`.
+void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
+              const OptimizeOptions& options, std::chrono::steady_clock::time_point start);
 
 // The cheapest graph equivalent to `graph` that the rules find within the
 // schedule's limits; inputs keep their order, outputs their names, and each

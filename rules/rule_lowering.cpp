@@ -257,7 +257,8 @@ class TypedApplier final : public egraph::Applier {
         g_->mark_unstable(node.op, node.payload, node.children);
     }
     const std::uint64_t before = eg.version();
-    eg.merge(root, add(*built));
+    // With explanations on, the recorded step is exactly lhs(s) => rhs(s).
+    eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, add(*built));
     return eg.version() != before;
   }
   std::string to_string() const override { return rules::to_string(rhs_); }

@@ -270,6 +270,11 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   return d;
 }
 
+egraph::Symbol constant_fold_reason() {
+  static const egraph::Symbol s("constant-fold");
+  return s;
+}
+
 void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
   const TensorData& d = data(c);
   if (d.is_tensor() && d.uniform && d.tensor_type().rank() > 0 && d.tensor_type().is_static()) {
@@ -282,7 +287,8 @@ void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
         g.add(op_symbol(OpKind::Const), payloads_.intern(scalar->attrs()), {});
     const ops::TermRef b = ops::Term::make(
         OpKind::BroadcastTo, ops::Attrs{{ops::AttrKey::Shape, ops::IntList(t.dims)}}, {scalar});
-    g.merge(c, g.add(op_symbol(OpKind::BroadcastTo), payloads_.intern(b->attrs()), {s}));
+    g.merge(c, g.add(op_symbol(OpKind::BroadcastTo), payloads_.intern(b->attrs()), {s}),
+            constant_fold_reason());
     const egraph::Symbol constant = op_symbol(OpKind::Const);
     g.prune(c, [&](const egraph::ENodeRef& n) { return n.op != constant; });
     return;
@@ -290,7 +296,7 @@ void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
   if (!d.value || d.rep->kind() == OpKind::Const) return;
   const egraph::Payload p = payloads_.intern(ops::Attrs{{ops::AttrKey::Value, *d.value}});
   const egraph::EClassId k = g.add(op_symbol(OpKind::Const), p, {});
-  g.merge(c, k);
+  g.merge(c, k, constant_fold_reason());
 }
 
 }  // namespace eqsat::rules

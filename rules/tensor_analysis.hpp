@@ -46,6 +46,9 @@ struct TensorData {
   const ops::TensorType& tensor_type() const { return rep->tensor_type(); }
 };
 
+// The justification of the merges `modify` makes (explanations).
+egraph::Symbol constant_fold_reason();
+
 // The analysis of a TensorEGraph; it owns the payload table that maps
 // e-node payloads to attributes.
 class TensorAnalysis : public egraph::AnalysisOf<TensorAnalysis, TensorData> {

@@ -12,7 +12,13 @@ namespace eqsat::rules {
 
 using egraph::EClassId;
 
-TensorEGraph::TensorEGraph() : g_(std::make_unique<TensorAnalysis>()) {}
+TensorEGraph::TensorEGraph(egraph::Explanations explanations)
+    : g_(std::make_unique<TensorAnalysis>(), explanations) {}
+
+EClassId TensorEGraph::term_id(ops::TermRef term) {
+  add_term(term);
+  return loaded_.at(term);
+}
 
 EClassId TensorEGraph::add_term(ops::TermRef term) {
   // Post-order without recursion: bodies and long chains may be deep.

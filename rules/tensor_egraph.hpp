@@ -28,7 +28,9 @@ namespace eqsat::rules {
 
 class TensorEGraph {
  public:
-  TensorEGraph();
+  // With explanations on, the e-graph records why classes merge
+  // (egraph/explain.hpp) and `add_term` ids name exact terms.
+  explicit TensorEGraph(egraph::Explanations explanations = egraph::Explanations::Off);
 
   egraph::EGraph& egraph() { return g_; }
   const egraph::EGraph& egraph() const { return g_; }
@@ -38,6 +40,9 @@ class TensorEGraph {
   // Adds `term` and everything under it (bodies included): one e-node per
   // distinct term, so equal (e.g. alpha-equivalent) terms share a class.
   egraph::EClassId add_term(ops::TermRef term);
+  // The same, but the id `term` was added with: with explanations on, the
+  // id of exactly that term (egraph::EGraph::explain's unit).
+  egraph::EClassId term_id(ops::TermRef term);
 
   // Adds the application of `kind` to `children` with `attrs` (canonicalized
   // by the op's type rule). Returns nullopt, with the type error in `error`

@@ -10,6 +10,9 @@
 // optimization succeeded (files are written atomically).
 // `--egraph-json F.json` writes the saturated e-graph as egraph-serialize
 // JSON (readable by `eqsat extract`), with the extractor's costs.
+// `--explain` prints on stderr, after the work, why each output of the
+// result equals the input's (rules/explanation.hpp: one step a line, each
+// naming its rule), so that stdout stays a valid `.eg` file.
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
 #include "optimize_flags.hpp"
@@ -30,6 +33,7 @@
 
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,7 @@ struct OptimizeArgs {
   std::string extractor = "greedy-dag";
   std::string cost_profile;
   std::string egraph_json;
+  bool explain = false;
   SaturationFlags saturation;
 };
 
@@ -67,8 +72,7 @@ int run_optimize(OptimizeArgs& args) {
   rules::RuleProgram program = [&] {
     try {
       graph = ops::parse_graph_file(args.graph);
-      rules::LoadedRules loaded =
-          rules::load_rules(args.rules.options());
+      rules::LoadedRules loaded = rules::load_rules(args.rules.options());
       for (const auto& w : loaded.warnings) std::cerr << w << "\n";
       return std::move(loaded.program);
     } catch (const ops::DiagnosticError& e) {
@@ -85,6 +89,7 @@ int run_optimize(OptimizeArgs& args) {
     return kUserError;
   }
   args.saturation.apply(options);
+  options.explain = args.explain;
   bool exported = true;
   if (!args.egraph_json.empty())
     options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
@@ -107,6 +112,10 @@ int run_optimize(OptimizeArgs& args) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return kUserError;
+  } catch (const std::length_error& e) {  // an explanation past its cap
+    args.saturation.finish(report);
+    std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";
+    return kUserError;
   }
   args.saturation.finish(report);
   if (!exported) return kUserError;
@@ -120,6 +129,8 @@ int run_optimize(OptimizeArgs& args) {
     return kUserError;
   }
   if (args.out.empty()) std::cout << text;
+  for (const rules::TermExplanation& e : report.explanations)
+    std::cerr << rules::to_string(e, graph);
   return kSuccess;
 }
 
@@ -136,6 +147,8 @@ void add_optimize_command(CLI::App& app, Action& action) {
   add_cost_profile_flag(*cmd, args->cost_profile);
   cmd->add_option("--egraph-json", args->egraph_json,
                   "write the saturated e-graph to this file (egraph-serialize JSON)");
+  cmd->add_flag("--explain", args->explain,
+                "print on stderr the rewrite steps from each input output to the optimized one");
   args->saturation.add_to(*cmd);
   cmd->callback([args, &action] {
     action = [args] {
