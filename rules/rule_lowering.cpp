@@ -128,7 +128,9 @@ struct Lhs {
       const Payload p = pn.payload.kind == PayloadMatch::Kind::Var
                             ? s.get_payload(pattern.payload_vars()[pn.payload.var])
                             : pn.payload.value;
-      const auto found = eg.lookup(pn.op, p, kids);
+      // The snapshot the match was found in: mid-iteration, merges not yet
+      // rebuilt would hide e-nodes from the live table and drop valid matches.
+      const auto found = eg.lookup_in_snapshot(pn.op, p, kids);
       if (!found) return std::nullopt;
       if (root && i + 1 == pattern.size()) *root = {pn.op, p, kids};
       cls[i] = *found;

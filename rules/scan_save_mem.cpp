@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <optional>
-#include <ranges>
 #include <vector>
 
 namespace eqsat::rules {
@@ -219,11 +218,11 @@ class SaveMem final : public ScanApplier {
       operands.insert(operands.begin() + 1, constant(ops::DType::I64));
     } else {
       // Unknown lengths: each sequence cut to the rows m steps read.
-      if (std::ranges::all_of(std::views::iota(std::size_t{0}, s.num_sequences()), [&](auto j) {
-            return capped(g(), s.operands[s.sequence_operand(j)],
-                          m + s.spec.sequence_taps[j].back());
-          }))
-        return false;
+      bool all_capped = true;
+      for (std::size_t j = 0; j < s.num_sequences() && all_capped; ++j)
+        all_capped =
+            capped(g(), s.operands[s.sequence_operand(j)], m + s.spec.sequence_taps[j].back());
+      if (all_capped) return false;
       for (std::size_t j = 0; j < s.num_sequences(); ++j) {
         const ops::Attrs a{{AttrKey::Axis, std::int64_t{0}},
                            {AttrKey::Stop, m + s.spec.sequence_taps[j].back()}};
@@ -254,6 +253,9 @@ class SaveMem final : public ScanApplier {
     for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = keep_of(s, i);
     ops::IntList want = keep;
     for (std::size_t i = 0; i < reads.size(); ++i) {
+      // An output nothing reads (a state only other states read) keeps one
+      // step: the body still computes it.
+      if (reads[i].gets.empty() && keep[i] == 0) want[i] = 1;
       if (!reads[i].read() || reads[i].all) continue;
       std::int64_t k = 0;
       bool last = true;

@@ -11,7 +11,7 @@
 //                (`(index (get i s) -1)`, `(slice (get i s) :start -k)`):
 //                output i gets `:keep k`; the outputs whose keep does not
 //                change are merged with the old loop's, so one loop serves
-//                every reader.
+//                every reader. An output no `get` reads keeps 1 step.
 //
 // Each adds the new loop and merges each reader with the same read on it;
 // the old loop stays, and the cost model (which counts the bytes a loop

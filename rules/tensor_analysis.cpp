@@ -142,6 +142,13 @@ std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs,
     case OpKind::Max:
     case OpKind::Min:
       return xs[0]->uniform;
+    case OpKind::Dim: {  // a length the operand's type knows
+      if (!xs[0]->is_tensor()) return std::nullopt;
+      const ops::Dims& dims = xs[0]->tensor_type().dims;
+      const auto axis = static_cast<std::size_t>(attrs.get<std::int64_t>(ops::AttrKey::Axis));
+      if (axis >= dims.size() || dims[axis] == ops::kUnknownDim) return std::nullopt;
+      return static_cast<double>(dims[axis]);
+    }
     case OpKind::Concat:
     case OpKind::Stack: {
       std::optional<double> u;

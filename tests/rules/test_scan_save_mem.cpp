@@ -342,3 +342,15 @@ TEST_CASE("the executor honours :keep for every kind of output") {
     }
   }
 }
+
+TEST_CASE("a state only other states read keeps one step") {
+  // PyTensor's test_sit_sot_to_untraced: x feeds y and is never read outside.
+  const ops::Graph g = graph(R"(
+    (input a (f64 3)) (input b (f64 3))
+    (let s (scan :n-steps 10 :sit-sot (a b) (fn (x y) (tanh x) (add (mul y 0.5) x))))
+    (output (get 1 s)))");
+  const ops::Graph out = check_same(g, inputs_for(g));
+  const auto scans = scans_in(out);
+  REQUIRE(scans.size() == 1);
+  CHECK(spec_of(scans[0]).keep == ops::IntList{1, 0});
+}
