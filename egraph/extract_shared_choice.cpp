@@ -31,10 +31,11 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
     return n && std::ranges::count(problem.node(*n).children, c) > 0;
   };
   Extraction best = x;
-  // Only a candidate that two reached classes could read, one of them not
-  // reading it yet, can save anything.
+  // Only a candidate that two reached classes could read (or one, when the
+  // candidate is reached already: a root, say), one of them not reading it
+  // yet, can save anything.
   const auto promising = [&](std::size_t i) {
-    std::size_t reached = 0;
+    std::size_t reached = best.choices[candidates[i].value] ? 1 : 0;
     bool all_read = true;
     for (ProblemNodeId n : readers[i]) {
       const ProblemClassId c = problem.node(n).eclass;

@@ -12,7 +12,7 @@
 namespace eqsat::egraph {
 
 // Tries each candidate class T that two classes of the extraction could
-// read, one of them not reading it yet: every class with a usable node
+// read (or one, T being reached already), one of them not reading it yet: every class with a usable node
 // reading T takes such a node (the cheapest by its own cost), the others
 // keep their choices (classes the extraction did not reach take their
 // cheapest tree), and the trial is kept when it is acyclic and its DAG cost

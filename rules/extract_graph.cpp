@@ -116,15 +116,24 @@ egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassI
       });
 }
 
-// Loops and multi-output calls are read through `get`s: the classes
-// share_candidates tries as producers of all their readers.
-std::vector<ProblemClassId> tuple_classes(const TensorEGraph& g,
-                                          const egraph::EGraphProblem& problem) {
-  std::vector<ProblemClassId> tuples;
-  for (std::uint32_t c = 0; c < problem.problem.num_classes(); ++c)
-    if (std::holds_alternative<ops::TupleType>(g.type(problem.eclass[c])))
-      tuples.push_back(ProblemClassId{c});
-  return tuples;
+// The classes share_candidates tries as producers of all their readers:
+// loops and multi-output calls (read through `get`s), and their outputs
+// (one loop's whole output can serve a reader of its last step that
+// another loop serves now).
+std::vector<ProblemClassId> producer_classes(const TensorEGraph& g,
+                                             const egraph::EGraphProblem& problem) {
+  const egraph::ExtractionProblem& p = problem.problem;
+  std::vector<bool> producer(p.num_classes(), false);
+  for (std::uint32_t c = 0; c < p.num_classes(); ++c)
+    producer[c] = std::holds_alternative<ops::TupleType>(g.type(problem.eclass[c]));
+  for (std::uint32_t n = 0; n < p.num_nodes(); ++n) {
+    if (g.kind(problem.enode[n]) == ops::OpKind::Get)
+      producer[p.node(egraph::ProblemNodeId{n}).eclass.value] = true;
+  }
+  std::vector<ProblemClassId> out;
+  for (std::uint32_t c = 0; c < p.num_classes(); ++c)
+    if (producer[c]) out.push_back(ProblemClassId{c});
+  return out;
 }
 
 // The terms an extraction chose for `roots`.
@@ -168,7 +177,7 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
   // Give each loop the chance to serve all its readers at once
   // (egraph/extract_shared_choice.hpp).
   const egraph::Extraction x = egraph::share_candidates(
-      problem.problem, egraph::extract(problem.problem, kind), tuple_classes(g, problem));
+      problem.problem, egraph::extract(problem.problem, kind), producer_classes(g, problem));
   return terms_of(g, roots, problem, x);
 }
 
@@ -195,7 +204,7 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
       });
   const egraph::Extraction best = egraph::share_candidates(
       problem.problem, egraph::extract(problem.problem, egraph::ExtractorKind::kGreedyDag),
-      tuple_classes(g, problem));
+      producer_classes(g, problem));
   std::vector<ExtractedTerms> out;
   for (const egraph::Extraction& x :
        egraph::extract_alternatives(problem.problem, best, {.count = count}))

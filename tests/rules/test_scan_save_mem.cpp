@@ -354,3 +354,16 @@ TEST_CASE("a state only other states read keeps one step") {
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{1, 0});
 }
+
+TEST_CASE("an output read whole and at its last step is one loop") {
+  // Extraction must see that the full loop serves the last-step reader too
+  // (the `:keep 1` loop is cheaper only for that reader alone).
+  const ops::Graph g = graph(R"(
+    (input xs (f64 100 3)) (input h0 (f64 3)) (input d f64)
+    (let s (scan :sequences (xs) :sit-sot (h0) :non-sequences (d)
+      (fn (x h w) (add (mul w h) (mul (sub 1 w) x)))))
+    (output (get 0 s))
+    (output (index (get 0 s) -1)))");
+  const ops::Graph out = check_same(g, inputs_for(g));
+  CHECK(scans_in(out).size() == 1);
+}
