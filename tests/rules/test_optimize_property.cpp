@@ -1137,12 +1137,9 @@ TEST_CASE("random well-typed graphs: many more seeds", "[.long]") {
   CHECK(run_seeds(10000, 3000, &built, 12) >= 2400);  // loop-heavy graphs
 }
 
-// Loops nested in loop bodies: hidden ([.long], about 12 minutes). Seed
-// 1527 fails here ("tensor analysis: merging classes of types (f32 3 1)
-// and (f64 3 1)") only after the seeds before it ran in the same process;
-// the same graph optimizes in a fresh process: an order-dependent bug not
-// found yet. More originals fail at run time here (a read past the end of a
-// nested loop), hence the lower count.
+// Loops nested in loop bodies: hidden ([.long], about 25 minutes of CPU).
+// More originals fail at run time here (a read past the end of a nested
+// loop), hence the lower count.
 TEST_CASE("random well-typed graphs with loops nested in loops", "[.long]") {
   std::map<std::string, int> built;
   CHECK(run_seeds(1001, 1000, &built, 12, true) >= 650);
