@@ -84,6 +84,8 @@ class ToReduction final : public ScanApplier {
   std::optional<EClassId> reduction(const ScanView& s, std::size_t j, EClassId root) {
     const std::int64_t state = s.sitsot_param(j - s.num_mitsot());
     const TermRef out = s.body_output(j);
+    // A state carried unchanged ends as it started.
+    if (is_nominal(out, state)) return s.operands[s.sitsot_operand(j - s.num_mitsot())];
     const auto reduce = reduction_of(out->kind());
     if (!reduce) return std::nullopt;
     const bool state_first = is_nominal(out->operand(0), state);
