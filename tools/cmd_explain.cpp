@@ -93,19 +93,7 @@ void add_explain_command(CLI::App& app, Action& action) {
   cmd->add_option("RHS", args->rhs, "an expression over the graph's names")->required();
   args->rules.add_to(*cmd);
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] {
-    action = [args] {
-      try {
-        return run_explain(*args);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      } catch (const std::length_error& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      }
-    };
-  });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_explain(*args); });
 }
 
 const CommandRegistration kRegistration{"explain", add_explain_command};

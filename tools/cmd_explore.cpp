@@ -94,7 +94,8 @@ int run_explore(ExploreArgs& args) {
   for (std::size_t i = 0; i < found.size(); ++i) {
     const std::string text = ops::print_graph(found[i].graph);
     std::string what = i == 0 ? "" : differences(first, op_counts(found[i].graph));
-    if (found[i].graph.outputs == graph.outputs) what += what.empty() ? "the input graph" : " (the input graph)";
+    if (found[i].graph.outputs == graph.outputs)
+      what += what.empty() ? "the input graph" : " (the input graph)";
     const std::string line = fmt::format("rank {}  cost {:.1f}{}{}", i + 1, found[i].cost,
                                          what.empty() ? "" : "  ", what);
     if (args.out_dir.empty()) {
@@ -119,19 +120,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   cmd->add_option("--out", args->out_dir, "write DIR/rank-N.eg for each graph");
   add_cost_profile_flag(*cmd, args->cost_profile);
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] {
-    action = [args] {
-      try {
-        return run_explore(*args);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      } catch (const OutputPathError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      }
-    };
-  });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_explore(*args); });
 }
 
 const CommandRegistration kRegistration{"explore", add_explore_command};

@@ -87,19 +87,7 @@ void add_html_command(CLI::App& app, Action& action) {
       ->check(CLI::Range(1, 1000));
   add_cost_profile_flag(*cmd, args->cost_profile);
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] {
-    action = [args] {
-      try {
-        return run_html(*args);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      } catch (const OutputPathError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      }
-    };
-  });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_html(*args); });
 }
 
 const CommandRegistration kRegistration{"html", add_html_command};

@@ -1,5 +1,12 @@
 #include "command.hpp"
 
+#include "output_paths.hpp"
+
+#include "ops/diagnostic.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -15,6 +22,23 @@ std::vector<std::pair<std::string, AddCommand>>& registry() {
 
 CommandRegistration::CommandRegistration(std::string name, AddCommand add) {
   registry().emplace_back(std::move(name), add);
+}
+
+void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<int()> run) {
+  cmd.callback([&action, run = std::move(run)] {
+    action = [run] {
+      try {
+        return run();
+      } catch (const ops::DiagnosticError& e) {
+        std::cerr << e.what() << "\n";
+      } catch (const OutputPathError& e) {
+        std::cerr << e.what() << "\n";
+      } catch (const std::length_error& e) {
+        std::cerr << "error: " << e.what() << "\n";
+      }
+      return static_cast<int>(kUserError);
+    };
+  });
 }
 
 void add_registered_commands(CLI::App& app, Action& action) {

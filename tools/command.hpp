@@ -26,6 +26,11 @@ struct CommandRegistration {
   CommandRegistration(std::string name, AddCommand add);
 };
 
+// Makes `cmd`'s callback set `action` to `run`, with a diagnostic (bad
+// input), a refused output path or an explanation past its cap reported on
+// stderr as a user error (exit 1): what most subcommands catch.
+void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<int()> run);
+
 // Adds every registered subcommand to `app`, sorted by name.
 void add_registered_commands(CLI::App& app, Action& action);
 
