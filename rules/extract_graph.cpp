@@ -109,11 +109,11 @@ namespace {
 egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassId> roots,
                                   const backend::CostModel& model,
                                   const ForbiddenENode& forbidden) {
-  return egraph::to_extraction_problem(
-      g.egraph(), roots, extraction_cost(g, roots, model),
-      [&](const egraph::EGraph&, egraph::ENodeId n) {
-        return reads_out_of_scope(g, n) || (forbidden && forbidden(g, n));
-      });
+  return egraph::to_extraction_problem(g.egraph(), roots, extraction_cost(g, roots, model),
+                                       [&](const egraph::EGraph&, egraph::ENodeId n) {
+                                         return reads_out_of_scope(g, n) ||
+                                                (forbidden && forbidden(g, n));
+                                       });
 }
 
 // The classes share_candidates tries as producers of all their readers:
@@ -135,6 +135,16 @@ std::vector<ProblemClassId> producer_classes(const TensorEGraph& g,
     if (producer[c]) out.push_back(ProblemClassId{c});
   return out;
 }
+
+}  // namespace
+
+egraph::Extraction extract_choice(const TensorEGraph& g, const egraph::EGraphProblem& problem,
+                                  egraph::ExtractorKind kind) {
+  return egraph::share_candidates(problem.problem, egraph::extract(problem.problem, kind),
+                                  producer_classes(g, problem));
+}
+
+namespace {
 
 // The terms an extraction chose for `roots`.
 ExtractedTerms terms_of(const TensorEGraph& g, std::span<const EClassId> roots,
@@ -174,10 +184,7 @@ ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> ro
                              const backend::CostModel& model, egraph::ExtractorKind kind,
                              const ForbiddenENode& forbidden) {
   const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
-  // Give each loop the chance to serve all its readers at once
-  // (egraph/extract_shared_choice.hpp).
-  const egraph::Extraction x = egraph::share_candidates(
-      problem.problem, egraph::extract(problem.problem, kind), producer_classes(g, problem));
+  const egraph::Extraction x = extract_choice(g, problem, kind);
   return terms_of(g, roots, problem, x);
 }
 
@@ -202,9 +209,7 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
       problem_for(g, roots, model, [&](const TensorEGraph& t, egraph::ENodeId n) {
         return commuted_twin(t, n) || (forbidden && forbidden(t, n));
       });
-  const egraph::Extraction best = egraph::share_candidates(
-      problem.problem, egraph::extract(problem.problem, egraph::ExtractorKind::kGreedyDag),
-      producer_classes(g, problem));
+  const egraph::Extraction best = extract_choice(g, problem, egraph::ExtractorKind::kGreedyDag);
   std::vector<ExtractedTerms> out;
   for (const egraph::Extraction& x :
        egraph::extract_alternatives(problem.problem, best, {.count = count}))

@@ -62,6 +62,12 @@ bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n);
 egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const egraph::EClassId> roots,
                                   const backend::CostModel& model);
 
+// The extraction every picture and program of eqsat uses: `kind`, then
+// each loop (and each loop output) given the chance to serve all its
+// readers at once (egraph/extract_shared_choice.hpp).
+egraph::Extraction extract_choice(const TensorEGraph& g, const egraph::EGraphProblem& problem,
+                                  egraph::ExtractorKind kind);
+
 // The cheapest terms for `roots` (a clean e-graph), never using a forbidden
 // e-node (when given) in a class that has another way to be built. Throws
 // egraph::ExtractionError if a root has no acyclic term.
