@@ -4,13 +4,14 @@
 // costs on e-nodes, bodies as nested clusters (rules/dot_picture.hpp).
 #include "command.hpp"
 #include "optimize_flags.hpp"
+#include "output_paths.hpp"
 
 #include "egraph/extraction.hpp"
 #include "ops/graph_parser.hpp"
+#include "ops/output_file.hpp"
 #include "rules/dot_picture.hpp"
 #include "rules/optimize.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,6 +29,7 @@ struct DotArgs {
 };
 
 int run_dot(DotArgs& args) {
+  if (!args.out.empty()) check_output_beside_input(args.out, args.graph, "-o");
   std::string text;
   try {
     const ops::Graph graph = ops::parse_graph_file(args.graph);
@@ -57,13 +59,7 @@ int run_dot(DotArgs& args) {
     std::cout << text;
     return kSuccess;
   }
-  std::ofstream f(args.out, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) {
-    std::cerr << args.out << ": error: cannot write file\n";
-    return kUserError;
-  }
+  ops::write_file_atomically(args.out, {text});
   return kSuccess;
 }
 
@@ -77,7 +73,7 @@ void add_dot_command(CLI::App& app, Action& action) {
   args->rules.add_to(*cmd);
   cmd->add_option("-o", args->out, "write the DOT text to this file instead of stdout");
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] { action = [args] { return run_dot(*args); }; });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_dot(*args); });
 }
 
 const CommandRegistration kRegistration{"dot", add_dot_command};

@@ -40,10 +40,7 @@ struct HtmlArgs {
 };
 
 int run_html(HtmlArgs& args) {
-  if (same_file(args.out, args.graph))
-    throw OutputPathError(
-        fmt::format("error: -o {}: is the input graph; it would be lost", args.out));
-  check_output_file(args.out, "-o");
+  check_output_beside_input(args.out, args.graph, "-o");
   const ops::Graph graph = ops::parse_graph_file(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";

@@ -50,6 +50,14 @@ void check_output_file(const std::string& path, std::string_view option) {
   probe_directory(dir, option, path);
 }
 
+void check_output_beside_input(const std::string& path, const std::string& input,
+                               std::string_view option) {
+  if (same_file(path, input))
+    throw OutputPathError(
+        fmt::format("error: {} {}: is the input graph; it would be lost", option, path));
+  check_output_file(path, option);
+}
+
 void prepare_output_dir(const std::string& dir, std::string_view option) {
   std::error_code ec;
   if (dir.empty()) fail(option, "''", "an empty path");

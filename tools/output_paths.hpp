@@ -22,6 +22,11 @@ class OutputPathError : public std::runtime_error {
 // not a directory. `option` names the flag in messages (`--report`).
 void check_output_file(const std::string& path, std::string_view option);
 
+// check_output_file for a file a command writes from `input`, which it
+// must not replace (the input would be lost if the command failed).
+void check_output_beside_input(const std::string& path, const std::string& input,
+                               std::string_view option);
+
 // Creates `dir` and its parents when missing and checks that files can be
 // created in it.
 void prepare_output_dir(const std::string& dir, std::string_view option);
