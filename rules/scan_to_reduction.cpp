@@ -103,7 +103,7 @@ class ToReduction final : public ScanApplier {
     batch.allow_invariant_work();
     if (!batch.ok()) return std::nullopt;
     const auto all =
-        batch.classify(f) == Batch::PerStep ? batch.add(f) : through_outputs(s, root, f);
+        batch.classify(f) == Batch::PerStep ? batch.add(f) : through_outputs(batch, s, root, f);
     if (!all) return std::nullopt;
     const std::array one{*all};
     const auto reduced = g().add_op(*reduce, {{AttrKey::Axis, ops::IntList{0}}}, one);
@@ -118,12 +118,13 @@ class ToReduction final : public ScanApplier {
   // them as extra outputs, unless it returns them already), and f is
   // built outside from their stacked values (PyTensor's push-out-add:
   // Σₜ xₜ·δₜᵀ becomes Xᵀ·Δ with Δ returned by the loop).
-  std::optional<EClassId> through_outputs(const ScanView& s, EClassId root, TermRef f) {
-    StepBatcher probe(g(), s);
+  // `batch` is the loop's batcher; it learns the new outputs.
+  std::optional<EClassId> through_outputs(StepBatcher& batch, const ScanView& s, EClassId root,
+                                          TermRef f) {
     std::vector<TermRef> cuts;
     // Only where a product gains: an elementwise sum of returned values
     // would store every step to save an add per step.
-    if (!find_cuts(probe, f, cuts)) return std::nullopt;
+    if (!find_cuts(batch, f, cuts)) return std::nullopt;
     std::vector<std::pair<TermRef, std::size_t>> outputs;
     std::vector<TermRef> missing;
     for (TermRef c : cuts) {
@@ -143,8 +144,6 @@ class ToReduction final : public ScanApplier {
         outputs.emplace_back(missing[k], s.num_outputs() + k);
       loop = *wider;
     }
-    StepBatcher batch(g(), s);
-    batch.allow_invariant_work();
     batch.read_outputs(loop, outputs);
     if (batch.classify(f) != Batch::PerStep) return std::nullopt;
     return batch.add(f);
