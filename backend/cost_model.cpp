@@ -117,8 +117,17 @@ std::int64_t CostModel::trip_count(ops::TermRef scan) const {
   return trip_count(spec, operand_types, scan->type(), n_steps, at_most);
 }
 
-double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec,
-                            const ops::Type& result) const {
+double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const ops::Type& result,
+                            std::span<const ops::Type> operand_types) const {
+  double copied = 0;  // bytes of sequence rows read per step
+  const std::size_t first_sequence = 1 + (spec.has_n_steps ? 1 : 0);
+  for (std::size_t i = 0; i < spec.sequence_taps.size(); ++i) {
+    if (first_sequence + i >= operand_types.size()) break;
+    const auto& seq = std::get<ops::TensorType>(operand_types[first_sequence + i]);
+    if (seq.dims.empty()) continue;
+    const ops::TensorType row{seq.dtype, ops::Dims(seq.dims.begin() + 1, seq.dims.end())};
+    copied += static_cast<double>(spec.sequence_taps[i].size()) * bytes(row);
+  }
   double stored = 0;
   if (const auto* tuple = std::get_if<ops::TupleType>(&result))
     for (std::size_t o = 0; o < tuple->elements.size(); ++o) {
@@ -130,7 +139,8 @@ double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec,
         rows = std::min(rows, static_cast<double>(spec.keep[o]));
       stored += rows * bytes(row);
     }
-  return w_.call_overhead_ns + w_.scan_step_overhead_ns * static_cast<double>(trips) +
+  return w_.call_overhead_ns +
+         (w_.scan_step_overhead_ns + 2 * w_.ns_per_byte * copied) * static_cast<double>(trips) +
          w_.ns_per_byte * stored;
 }
 
@@ -185,11 +195,11 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
 }
 
 double CostModel::op_cost(ops::TermRef term) const {
-  if (term->kind() == OpKind::Scan)
-    return scan_cost(trip_count(term), term->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan),
-                     term->type());
   std::vector<ops::Type> operand_types;
   for (ops::TermRef t : term->operands()) operand_types.push_back(t->type());
+  if (term->kind() == OpKind::Scan)
+    return scan_cost(trip_count(term), term->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan),
+                     term->type(), operand_types);
   return op_cost(term->kind(), operand_types, term->type());
 }
 

@@ -28,7 +28,7 @@ struct CostWeights {
   double ns_per_flop = 0.25;           // one simple arithmetic op per element
   double ns_per_transcendental = 2.5;  // exp, log, sin, tanh, ... per element
   double ns_per_gemm_flop = 0.06;      // matrix products run blocked and vectorized
-  double scan_step_overhead_ns = 60;   // per iteration of a scan
+  double scan_step_overhead_ns = 180;  // per iteration of a scan
   // Unknown dimensions count as this many elements.
   std::int64_t unknown_dim = 64;
   // Loops whose trip count cannot be proven count as this many steps.
@@ -50,11 +50,14 @@ class CostModel {
   // A term's scan gets its exact trip count (see `trip_count(TermRef)`).
   double op_cost(ops::TermRef term) const;
 
-  // A scan's own cost when it runs `trips` steps: the per-step overhead, and
-  // the bytes its outputs store (a row per step, with :keep k at most k
-  // rows; rows unknown statically count `trips`), so that a loop keeping
-  // fewer steps is cheaper.
-  double scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const ops::Type& result) const;
+  // A scan's own cost when it runs `trips` steps: the per-step overhead,
+  // the rows of its sequences copied in at each step (one per tap; from
+  // `operand_types`, the scan's operands, when given), and the bytes its
+  // outputs store (a row per step, with :keep k at most k rows; rows
+  // unknown statically count `trips`), so that a loop keeping fewer steps,
+  // or reading fewer sequences, is cheaper.
+  double scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const ops::Type& result,
+                   std::span<const ops::Type> operand_types = {}) const;
 
   // The number of steps a scan with this result type is expected to run,
   // from the leading dimension of its first output: exact unless that

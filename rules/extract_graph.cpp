@@ -19,7 +19,7 @@ double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                  std::optional<std::int64_t> trips, const ops::ScanSpec* spec) {
   if (kind == ops::OpKind::Grad) return kGradCost;
   double c = kind == ops::OpKind::Scan && trips && spec
-                 ? model.scan_cost(*trips, *spec, result)
+                 ? model.scan_cost(*trips, *spec, result, operand_types)
                  : model.op_cost(kind, operand_types, result);
   if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
     c += kSlotCost * static_cast<double>(operand_types.size());

@@ -4,6 +4,7 @@
 #include "substitute.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <set>
 #include <span>
@@ -141,7 +142,19 @@ class RemoveUnused final : public ScanApplier {
       all_sequences.emplace_back(s.operands[s.sequence_operand(i)], s.spec.sequence_taps[i].back());
     const std::optional<std::int64_t> steps =
         s.spec.has_n_steps ? std::nullopt : static_steps(all_sequences);
-    const bool keep_last_tap = !s.spec.has_n_steps && !steps;
+    bool keep_last_tap = !s.spec.has_n_steps && !steps;
+    // A sequence no kept output reads goes all the same: the count it may
+    // bound becomes a run-time :n-steps, the fewest steps any sequence allows.
+    std::optional<EClassId> run_time_steps;
+    bool unread_sequence = false;
+    for (std::size_t i = 0; i < s.num_sequences(); ++i) {
+      bool read = false;
+      for (std::size_t k = 0; k < s.spec.sequence_taps[i].size(); ++k)
+        read |= read_by_kept(s.sequence_param(i, k));
+      unread_sequence |= !read;
+    }
+    if (keep_last_tap && unread_sequence) run_time_steps = fewest_steps(s);
+    keep_last_tap &= !run_time_steps;
     for (std::size_t i = 0; i < s.num_sequences(); ++i) {
       ops::IntList taps;
       const auto& old = s.spec.sequence_taps[i];
@@ -157,7 +170,10 @@ class RemoveUnused final : public ScanApplier {
       spec.sequence_taps.push_back(taps);
       operands.push_back(s.operands[s.sequence_operand(i)]);
     }
-    if (steps && static_steps(kept_sequences) != *steps) {
+    if (run_time_steps) {
+      operands.insert(operands.begin() + 1, *run_time_steps);
+      spec.has_n_steps = true;
+    } else if (steps && static_steps(kept_sequences) != *steps) {
       const EClassId n =
           g().add_term(ops::Term::constant(ops::Array::scalar(ops::DType::I64, double(*steps))));
       operands.insert(operands.begin() + 1, n);
@@ -264,6 +280,28 @@ class RemoveUnused final : public ScanApplier {
     }
     if (steps == std::numeric_limits<std::int64_t>::max()) return std::nullopt;
     return steps;
+  }
+
+  // The trip count of a loop without :n-steps, computed at run time: the
+  // fewest steps any of its sequences allows, max(0, length - deepest tap).
+  std::optional<EClassId> fewest_steps(const ScanView& s) {
+    const auto scalar = [&](double v) {
+      return g().add_term(ops::Term::scalar(ops::DType::I64, v));
+    };
+    std::optional<EClassId> fewest;
+    for (std::size_t i = 0; i < s.num_sequences(); ++i) {
+      const EClassId seq = s.operands[s.sequence_operand(i)];
+      std::optional<EClassId> n =
+          g().add_op(OpKind::Dim, {{ops::AttrKey::Axis, std::int64_t{0}}}, std::array{seq});
+      if (const std::int64_t tap = s.spec.sequence_taps[i].back(); n && tap > 0) {
+        n = g().add_op(OpKind::Sub, {}, std::array{*n, scalar(static_cast<double>(tap))});
+        if (n) n = g().add_op(OpKind::Maximum, {}, std::array{*n, scalar(0)});
+      }
+      if (n && fewest) n = g().add_op(OpKind::Minimum, {}, std::array{*fewest, *n});
+      if (!n) return std::nullopt;
+      fewest = n;
+    }
+    return fewest;
   }
 
   // True when the loop provably runs a step. A loop running none still

@@ -100,6 +100,67 @@ TEST_CASE("a loop repeating an invariant value becomes a broadcast") {
     (output (get 0 (scan :n-steps 5 :nit-sot 1 :non-sequences (a) (fn (w) (exp w))))))") == 0);
 }
 
+TEST_CASE("an invariant value of unknown shape repeats as a product with ones") {
+  // PyTensor's TestPushOutDot::test_pushout_all: everything a non-sequence.
+  const std::string text = R"(
+    (input h0 (f64 ?)) (input w1 (f64 ? ?)) (input w2 (f64 ? ?))
+    (output (get 0 (scan :n-steps 5 :nit-sot 1 :non-sequences (h0 w1 w2)
+      (fn (h a b) (dot h (add a b)))))))";
+  const ops::Graph out = optimize_and_compare(graph(text));
+  CHECK(scans_in(out).empty());
+  CHECK(contains(out.outputs[0].term, ops::OpKind::Ones));
+  CHECK(loops_after(text) == 0);
+}
+
+TEST_CASE("a sit-sot carried unchanged repeats its initial value") {
+  // PyTensor's test_hash_equality_after_inner_optimization: x + 0 and x·1.
+  const ops::Graph out = optimize_and_compare(graph(R"(
+    (input x0 f64) (input v0 (f64 ?))
+    (output (get 0 (scan :n-steps 5 :sit-sot (x0) (fn (x) (add x 0)))))
+    (output (get 0 (scan :n-steps 4 :sit-sot (v0) (fn (v) (mul v 1))))))"));
+  CHECK(scans_in(out).empty());
+  // Not when the state changes, nor for an until-loop's unknown count.
+  CHECK(loops_after(R"(
+    (input x0 f64)
+    (output (get 0 (scan :n-steps 5 :sit-sot (x0) (fn (x) (add x 1))))))") == 1);
+  CHECK(loops_after(R"(
+    (input x0 f64)
+    (output (get 0 (scan :n-steps 5 :sit-sot (x0) :until true (fn (x) x (gt x 1.0))))))") == 1);
+}
+
+TEST_CASE("a nit-sot returning a state's past value is the state's history shifted") {
+  // PyTensor's TestPushOutDot::test_pushout_nomodif: (i + 10, i_tm1).
+  const ops::Graph nomodif = optimize_and_compare(graph(R"(
+    (input inp (f64 ? 2))
+    (output (get 0 (scan :sequences (inp) :sit-sot ((const (f64 2) (0.0 0.0))) :nit-sot 1
+      (fn (i prev) (add i 10) prev))))
+    (output (get 1 (scan :sequences (inp) :sit-sot ((const (f64 2) (0.0 0.0))) :nit-sot 1
+      (fn (i prev) (add i 10) prev)))))"));
+  CHECK(scans_in(nomodif).empty());
+  // A real recurrence: the nit-sot goes, the state stays; a mit-sot's
+  // deeper tap reads further back.
+  CHECK(proves(R"(
+    (input xs (f64 ? 3)) (input h0 (f64 3))
+    (let s (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 (fn (x h) (mul h x) h)))
+    (output (get 1 s))
+    (output (slice (concat (expand_dims h0 :axis 0) (get 0 s)) :start 0 :stop -1)))",
+               {"scan-push-out-nitsots"}));
+  CHECK(proves(R"(
+    (input xs (f64 ? 3)) (input h0 (f64 2 3))
+    (let s (scan :sequences (xs) :mit-sot ((h0 :taps (-2 -1))) :nit-sot 1
+      (fn (x a b) (add (mul a x) b) a)))
+    (output (get 1 s))
+    (output (slice (concat h0 (get 0 s)) :start 0 :stop -2)))",
+               {"scan-push-out-nitsots"}));
+  // Which form runs faster is the cost model's choice; both agree.
+  optimize_and_compare(graph(R"(
+    (input xs (f64 ? 3)) (input h0 (f64 2 3))
+    (let s (scan :sequences (xs) :mit-sot ((h0 :taps (-2 -1))) :nit-sot 1
+      (fn (x a b) (add (mul a x) b) a)))
+    (output (get 0 s))
+    (output (get 1 s)))"));
+}
+
 TEST_CASE(":keep on a vectorized nit-sot keeps the last steps") {
   CHECK(loops_after(R"(
     (input xs (f64 10 3))

@@ -127,6 +127,20 @@ TEST_CASE("without n-steps a dropped sequence keeps the trip count") {
   CHECK(spec_of(b[0]).sequence_taps[1] == ops::IntList{0, 2});
 }
 
+TEST_CASE("with unknown lengths an unread sequence goes and the steps are counted at run time") {
+  // PyTensor's TestScanInputAndOutputCleanup::test_seqs with unknown
+  // shapes: the unread sequence is the shorter one (3 rows of 5 here).
+  const ops::Graph out = optimize_and_compare(graph(R"(
+    (input xs (f64 ? 2)) (input h0 (f64 2))
+    (output (get 0 (scan :sequences (xs (slice xs :axis 0 :stop -2) (xs :taps (0 1))) :sit-sot (h0)
+      (fn (x z y0 y1 h) (mul h (exp x)))))))"));
+  const auto loops = scans_in(out);
+  REQUIRE(loops.size() == 1);
+  CHECK(spec_of(loops[0]).sequence_taps.size() == 1);
+  CHECK(spec_of(loops[0]).has_n_steps);
+  CHECK(contains(loops[0]->operand(1), ops::OpKind::Minimum));
+}
+
 TEST_CASE("every output read with nothing unused keeps the loop as it is") {
   const ops::Graph g = graph(R"(
     (input xs (f64 6 3)) (input h0 (f64 3))
