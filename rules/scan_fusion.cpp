@@ -2,11 +2,13 @@
 
 #include "scan_fusion_layout.hpp"
 #include "scan_view.hpp"
+#include "substitute.hpp"
 
 #include "op_symbols.hpp"
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <set>
 #include <unordered_set>
 
@@ -105,8 +107,7 @@ class ScanFusion final : public ScanApplier {
       // one of the bodies, would put the other body's work where it reads
       // graph inputs. Loops in one body fuse after extraction instead
       // (scan_fusion_extracted.hpp), where scopes are known.
-      if (!g().data(root).free_nominals.empty() || !g().data(other).free_nominals.empty())
-        continue;
+      if (!g().data(root).free_nominals.empty() || !g().data(other).free_nominals.empty()) continue;
       if (reaches(eg, b->operands, root) || reaches(eg, a.operands, other)) continue;
       changed |= fuse(eg, root, a, other, *b);
       root = eg.find(root);
@@ -118,9 +119,31 @@ class ScanFusion final : public ScanApplier {
     std::array<std::vector<std::uint64_t>, 2> keys;
     for (EClassId c : a.operands) keys[0].push_back(c.value());
     for (EClassId c : b.operands) keys[1].push_back(c.value());
-    const auto f = fuse_layout({a.spec, a.fn, keys[0]}, {b.spec, b.fn, keys[1]});
+    // Bodies are renamed on e-classes: the fused body starts with every
+    // form saturation found for either body.
+    const std::array<const ScanView*, 2> views{&a, &b};
+    std::array<std::vector<EClassId>, 2> renamed_outputs;
+    const RenamedOutputs renamed =
+        [&](int l,
+            std::span<const std::int64_t> slot_of) -> std::optional<std::vector<std::uint64_t>> {
+      const ScanView& s = *views[static_cast<std::size_t>(l)];
+      std::vector<std::size_t> all(s.fn->arity());
+      std::iota(all.begin(), all.end(), std::size_t{0});
+      const auto outs = remap_outputs(g(), s.operands[0], slot_of, {}, {}, all);
+      if (!outs) return std::nullopt;
+      std::vector<std::uint64_t> keys;
+      for (EClassId o : *outs) keys.push_back(g().egraph().find(o).value());
+      renamed_outputs[static_cast<std::size_t>(l)] = *outs;
+      return keys;
+    };
+    const auto f =
+        fuse_layout({a.spec, a.params(), keys[0]}, {b.spec, b.params(), keys[1]}, renamed);
     if (!f) return false;
-    std::vector<EClassId> operands{g().add_term(f->fn)};
+    std::vector<EClassId> body;
+    for (auto [l, j] : f->body) body.push_back(renamed_outputs[static_cast<std::size_t>(l)][j]);
+    const auto fn = add_body(g(), f->params, body);
+    if (!fn) return false;
+    std::vector<EClassId> operands{*fn};
     for (auto [loop, i] : f->operands) operands.push_back((loop == 0 ? a : b).operands[i]);
     const auto fused = add_scan(g(), a.attrs, f->spec, operands);
     if (!fused) return false;

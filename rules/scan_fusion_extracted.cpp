@@ -2,6 +2,7 @@
 
 #include "extract_graph.hpp"
 #include "scan_fusion_layout.hpp"
+#include "scan_view.hpp"
 
 #include "ops/type_error.hpp"
 
@@ -105,7 +106,8 @@ std::vector<ScopedScan> scans_under(std::span<const TermRef> roots) {
     }
     const std::size_t first = t->kind() == OpKind::Call ? 1 : 0;
     for (std::size_t i = first; i < t->arity(); ++i)
-      stack.emplace_back(t->operand(i), t->kind() == OpKind::Scan && i == 0 ? t->operand(0) : scope);
+      stack.emplace_back(t->operand(i),
+                         t->kind() == OpKind::Scan && i == 0 ? t->operand(0) : scope);
   }
   std::vector<ScopedScan> out;
   for (auto& [scan, s] : scopes) out.push_back({scan, std::move(s)});
@@ -118,10 +120,31 @@ TermRef fused_scan(TermRef a, TermRef b, FusedLoop& f) {
   std::vector<std::uint64_t> ka, kb;
   for (TermRef o : a->operands()) ka.push_back(o->id());
   for (TermRef o : b->operands()) kb.push_back(o->id());
-  auto layout = fuse_layout({spec_of(a), a->operand(0), ka}, {spec_of(b), b->operand(0), kb});
+  const std::array<TermRef, 2> fns{a->operand(0), b->operand(0)};
+  const auto params = [](TermRef fn) -> const std::vector<ops::TensorType>& {
+    return fn->attrs().get<std::vector<ops::TensorType>>(AttrKey::Params);
+  };
+  const auto renamed_term = [&](std::size_t l, std::size_t j,
+                                std::span<const std::int64_t> slot_of) {
+    return rename_nominals(fns[l]->operand(j), slot_of);
+  };
+  const RenamedOutputs renamed = [&](int l, std::span<const std::int64_t> slot_of) {
+    std::vector<std::uint64_t> keys;
+    const auto loop = static_cast<std::size_t>(l);
+    for (std::size_t j = 0; j < fns[loop]->arity(); ++j)
+      keys.push_back(renamed_term(loop, j, slot_of)->id());
+    return std::optional{keys};
+  };
+  auto layout =
+      fuse_layout({spec_of(a), params(fns[0]), ka}, {spec_of(b), params(fns[1]), kb}, renamed);
   if (!layout) return nullptr;
   f = std::move(*layout);
-  std::vector<TermRef> operands{f.fn};
+  std::vector<TermRef> body;
+  for (auto [l, j] : f.body) {
+    const auto loop = static_cast<std::size_t>(l);
+    body.push_back(renamed_term(loop, j, f.slot_of[loop]));
+  }
+  std::vector<TermRef> operands{ops::Term::fn(f.params, std::move(body))};
   for (auto [loop, i] : f.operands) operands.push_back((loop == 0 ? a : b)->operand(i));
   ops::Attrs attrs = a->attrs();
   attrs.set(AttrKey::Scan, f.spec);

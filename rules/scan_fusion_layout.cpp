@@ -1,12 +1,9 @@
 #include "scan_fusion_layout.hpp"
 
-#include "scan_view.hpp"
-
 #include <map>
+#include <optional>
 
 namespace eqsat::rules {
-
-using ops::TermRef;
 
 namespace {
 
@@ -19,9 +16,8 @@ class Fuser {
   Fuser(const LoopParts& a, const LoopParts& b, SameStates same)
       : loops_{&a, &b}, same_(std::move(same)) {
     for (int l = 0; l < 2; ++l) {
-      const auto& params =
-          loops_[l]->fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
-      params_[l] = params;
+      const auto& params = loops_[l]->params;
+      params_[l].assign(params.begin(), params.end());
       slot_[l].assign(params.size(), -1);
       operand_[l] = 1 + loops_[l]->spec.has_n_steps;
     }
@@ -95,15 +91,19 @@ class Fuser {
       }
   }
 
-  // Builds the fused body and places each loop's outputs. Returns b's
+  // Lays out the fused body and places each loop's outputs. Returns b's
   // identified states whose next values differ from a's (the body is then
-  // not usable), or nullopt when the stop flags differ.
-  std::optional<std::vector<std::size_t>> build_body() {
+  // not usable), or nullopt when the stop flags differ or a body cannot be
+  // renamed.
+  std::optional<std::vector<std::size_t>> build_body(const RenamedOutputs& renamed) {
     const ops::ScanSpec* s[2] = {&loops_[0]->spec, &loops_[1]->spec};
-    std::array<std::vector<TermRef>, 2> outs;
-    for (int l = 0; l < 2; ++l)
-      for (TermRef o : loops_[l]->fn->operands()) outs[l].push_back(rename_nominals(o, slot_[l]));
-    std::vector<TermRef> fused;
+    std::array<std::vector<std::uint64_t>, 2> outs;
+    for (int l = 0; l < 2; ++l) {
+      auto o = renamed(l, slot_[l]);
+      if (!o) return std::nullopt;
+      outs[l] = std::move(*o);
+    }
+    std::size_t fused = 0;
     std::array<std::size_t, 2> at{0, 0};
     const auto kind_count = [&](int l, int kind) -> std::size_t {
       return kind == 0   ? s[l]->mitsot_taps.size()
@@ -118,23 +118,24 @@ class Fuser {
             out_.output[1].push_back(out_.output[0][same_.at(j)]);
             continue;
           }
-          out_.output[l].push_back(fused.size());
-          fused.push_back(outs[l][j]);
+          out_.output[l].push_back(fused++);
+          out_.body.emplace_back(l, j);
         }
     std::vector<std::size_t> differ;
     for (auto [j, i] : same_)
       if (outs[1][j] != outs[0][i]) differ.push_back(j);
     if (out_.spec.until && outs[0].back() != outs[1].back() && differ.empty()) return std::nullopt;
-    if (out_.spec.until) fused.push_back(outs[0].back());
+    if (out_.spec.until) out_.body.emplace_back(0, outs[0].size() - 1);
     if (!differ.empty()) return differ;
     // :keep follows its outputs.
     if (!s[0]->keep.empty() || !s[1]->keep.empty()) {
-      out_.spec.keep.assign(fused.size() - out_.spec.until, 0);
+      out_.spec.keep.assign(fused, 0);
       for (int l = 0; l < 2; ++l)
         for (std::size_t j = 0; j < s[l]->keep.size(); ++j)
           out_.spec.keep[out_.output[l][j]] = s[l]->keep[j];
     }
-    out_.fn = ops::Term::fn(params_out_, std::move(fused));
+    out_.params = params_out_;
+    out_.slot_of = slot_;
     return differ;
   }
 
@@ -195,16 +196,17 @@ SameStates candidate_states(const LoopParts& a, const LoopParts& b) {
 
 }  // namespace
 
-std::optional<FusedLoop> fuse_layout(const LoopParts& a, const LoopParts& b) {
+std::optional<FusedLoop> fuse_layout(const LoopParts& a, const LoopParts& b,
+                                     const RenamedOutputs& renamed) {
   if (a.spec.until != b.spec.until) return std::nullopt;
   // The largest set of identified states that is consistent: assuming
-  // each pair equal, their next values are the same terms (then, by
+  // each pair equal, their next values are the same (then, by
   // induction from equal initial values, they are equal at every step).
   SameStates same = candidate_states(a, b);
   for (;;) {
     Fuser fuser(a, b, same);
     fuser.lay_out();
-    const auto differ = fuser.build_body();
+    const auto differ = fuser.build_body(renamed);
     if (!differ) return std::nullopt;
     if (differ->empty()) return fuser.result();
     for (std::size_t j : *differ) same.erase(j);

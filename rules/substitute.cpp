@@ -185,11 +185,11 @@ std::optional<EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
   return Substitution(g, std::move(map))(g.add_term(t));
 }
 
-std::optional<EClassId> remap_body(TensorEGraph& g, EClassId fn,
-                                   std::span<const std::int64_t> slot_of,
-                                   std::span<const EClassId> value,
-                                   std::vector<ops::TensorType> params,
-                                   std::span<const std::size_t> outputs) {
+std::optional<std::vector<EClassId>> remap_outputs(TensorEGraph& g, EClassId fn,
+                                                   std::span<const std::int64_t> slot_of,
+                                                   std::span<const EClassId> value,
+                                                   std::span<const ops::TensorType> params,
+                                                   std::span<const std::size_t> outputs) {
   const std::vector<EClassId> old = body_outputs(g, fn);
   if (old.empty()) return std::nullopt;
   const auto& old_params = params_of(g, fn);
@@ -200,7 +200,9 @@ std::optional<EClassId> remap_body(TensorEGraph& g, EClassId fn,
     const EClassId from = nominal_class(g, slot, old_params[k]);
     if (slot_of[k] >= 0)
       map.push_back(
-          {from, nominal_class(g, slot_of[k], params[static_cast<std::size_t>(slot_of[k])])});
+          {from, nominal_class(g, slot_of[k],
+                               params.empty() ? old_params[k]
+                                              : params[static_cast<std::size_t>(slot_of[k])])});
     else
       map.push_back({from, value[k]});
   }
@@ -211,7 +213,17 @@ std::optional<EClassId> remap_body(TensorEGraph& g, EClassId fn,
     if (!o) return std::nullopt;
     outs.push_back(*o);
   }
-  return add_body(g, std::move(params), outs);
+  return outs;
+}
+
+std::optional<EClassId> remap_body(TensorEGraph& g, EClassId fn,
+                                   std::span<const std::int64_t> slot_of,
+                                   std::span<const EClassId> value,
+                                   std::vector<ops::TensorType> params,
+                                   std::span<const std::size_t> outputs) {
+  const auto outs = remap_outputs(g, fn, slot_of, value, params, outputs);
+  if (!outs) return std::nullopt;
+  return add_body(g, std::move(params), *outs);
 }
 
 }  // namespace eqsat::rules

@@ -103,6 +103,15 @@ Substitution bind_parameters(TensorEGraph& g, egraph::EClassId fn,
 std::optional<egraph::EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
                                             std::span<const egraph::EClassId> args);
 
+// Outputs `outputs` of body `fn` with its parameters mapped to new slots
+// (as remap_body below; with `params` empty, a new slot has the type of the
+// parameter mapped to it). nullopt when an output cannot be built.
+std::optional<std::vector<egraph::EClassId>> remap_outputs(TensorEGraph& g, egraph::EClassId fn,
+                                                           std::span<const std::int64_t> slot_of,
+                                                           std::span<const egraph::EClassId> value,
+                                                           std::span<const ops::TensorType> params,
+                                                           std::span<const std::size_t> outputs);
+
 // The body `fn` with its parameters mapped to new slots: parameter k becomes
 // `slot_of[k]` of `params` (or, when `slot_of[k]` is negative, the outer
 // class `value[k]`, or nothing when that is invalid too), returning
