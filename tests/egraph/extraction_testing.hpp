@@ -4,8 +4,8 @@
 // invariants.
 #pragma once
 
-#include "egraph/extraction.hpp"
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <catch2/catch.hpp>
 

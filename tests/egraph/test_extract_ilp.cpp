@@ -1,8 +1,8 @@
 // Tests of exact ILP extraction: equal to the brute-force optimum, proven
 // optimal, and within its time limit on a larger instance.
-#include "egraph/extract_ilp.hpp"
+#include "egraph/extract/ilp.hpp"
 
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>

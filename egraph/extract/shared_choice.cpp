@@ -1,6 +1,6 @@
-#include "egraph/extract_shared_choice.hpp"
+#include "egraph/extract/shared_choice.hpp"
 
-#include "egraph/dag_cost.hpp"
+#include "egraph/extract/dag_cost.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -69,8 +69,7 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
       for (ProblemNodeId n : readers[i]) {
         const ProblemClassId c = problem.node(n).eclass;
         auto& choice = full[c.value];
-        if (reads(choice, candidates[i]) &&
-            problem.node(*choice).cost <= problem.node(n).cost)
+        if (reads(choice, candidates[i]) && problem.node(*choice).cost <= problem.node(n).cost)
           continue;
         changed.emplace_back(c, choice);
         choice = n;
@@ -81,7 +80,8 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
         fill();
         kept = true;
       } else {
-        for (auto it = changed.rbegin(); it != changed.rend(); ++it) full[it->first.value] = it->second;
+        for (auto it = changed.rbegin(); it != changed.rend(); ++it)
+          full[it->first.value] = it->second;
       }
     }
     if (!kept) break;

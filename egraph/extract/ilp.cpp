@@ -1,12 +1,12 @@
-#include "egraph/extract_ilp.hpp"
+#include "egraph/extract/ilp.hpp"
 
-#include "egraph/child_with_deadline.hpp"
-#include "egraph/extract_bottom_up.hpp"
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/bottom_up.hpp"
+#include "egraph/extract/child_with_deadline.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 
+#include <coin/Cbc_C_Interface.h>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
-#include <coin/Cbc_C_Interface.h>
 
 #include <cstring>
 
