@@ -7,26 +7,34 @@
 
 namespace eqsat::egraph {
 
+namespace {
+
+// The usable nodes reading each candidate, by candidate index, in node order.
+std::vector<std::vector<ProblemNodeId>> candidate_readers(
+    const ExtractionProblem& problem, std::span<const ProblemClassId> candidates) {
+  const std::vector<bool> usable = usable_nodes(problem);
+  std::vector<std::vector<ProblemNodeId>> readers(candidates.size());
+  std::vector<std::int64_t> index(problem.num_classes(), -1);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    index[candidates[i].value] = static_cast<std::int64_t>(i);
+  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
+    if (!usable[n]) continue;
+    for (ProblemClassId c : problem.node(ProblemNodeId{n}).children)
+      if (index[c.value] >= 0) {
+        auto& r = readers[static_cast<std::size_t>(index[c.value])];
+        if (r.empty() || r.back().value != n) r.push_back(ProblemNodeId{n});
+      }
+  }
+  return readers;
+}
+
+}  // namespace
+
 Extraction share_candidates(const ExtractionProblem& problem, const Extraction& x,
                             std::span<const ProblemClassId> candidates, int max_passes) {
   const auto start = std::chrono::steady_clock::now();
   if (candidates.empty() || x.optimal) return x;
-  const std::vector<bool> usable = usable_nodes(problem);
-  // The usable nodes reading each candidate, by candidate index.
-  std::vector<std::vector<ProblemNodeId>> readers(candidates.size());
-  {
-    std::vector<std::int64_t> index(problem.num_classes(), -1);
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-      index[candidates[i].value] = static_cast<std::int64_t>(i);
-    for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
-      if (!usable[n]) continue;
-      for (ProblemClassId c : problem.node(ProblemNodeId{n}).children)
-        if (index[c.value] >= 0) {
-          auto& r = readers[static_cast<std::size_t>(index[c.value])];
-          if (r.empty() || r.back().value != n) r.push_back(ProblemNodeId{n});
-        }
-    }
-  }
+  const auto readers = candidate_readers(problem, candidates);
   const auto reads = [&](std::optional<ProblemNodeId> n, ProblemClassId c) {
     return n && std::ranges::count(problem.node(*n).children, c) > 0;
   };
