@@ -12,7 +12,7 @@
 // (e.g. negative costs without --allow-negative-costs) is listed with its
 // error, never skipped silently. Cost ratios are only taken where both
 // costs are > 0.
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 #include "egraph/serialize.hpp"
 
 #include <fmt/format.h>

@@ -10,8 +10,8 @@
 // "class_data" are optional.
 #pragma once
 
-#include "egraph/extraction.hpp"
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <nlohmann/json.hpp>
 

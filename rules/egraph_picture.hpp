@@ -10,8 +10,8 @@
 #include "tensor_egraph.hpp"
 
 #include "backend/cost_model.hpp"
-#include "egraph/egraph_extraction.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/from_egraph.hpp"
 #include "ops/attrs.hpp"
 #include "ops/op.hpp"
 

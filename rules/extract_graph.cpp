@@ -1,8 +1,8 @@
 #include "extract_graph.hpp"
 
-#include "egraph/egraph_extraction.hpp"
-#include "egraph/extract_alternatives.hpp"
-#include "egraph/extract_shared_choice.hpp"
+#include "egraph/extract/alternatives.hpp"
+#include "egraph/extract/from_egraph.hpp"
+#include "egraph/extract/shared_choice.hpp"
 
 #include <algorithm>
 #include <cmath>

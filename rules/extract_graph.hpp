@@ -14,8 +14,8 @@
 #include "tensor_egraph.hpp"
 
 #include "backend/cost_model.hpp"
-#include "egraph/egraph_extraction.hpp"
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
+#include "egraph/extract/from_egraph.hpp"
 
 #include <functional>
 #include <optional>
@@ -64,7 +64,7 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const egraph:
 
 // The extraction every picture and program of eqsat uses: `kind`, then
 // each loop (and each loop output) given the chance to serve all its
-// readers at once (egraph/extract_shared_choice.hpp).
+// readers at once (egraph/extract/shared_choice.hpp).
 egraph::Extraction extract_choice(const TensorEGraph& g, const egraph::EGraphProblem& problem,
                                   egraph::ExtractorKind kind);
 

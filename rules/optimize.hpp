@@ -13,7 +13,7 @@
 #include "rule_ast.hpp"
 
 #include "backend/cost_model.hpp"
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 #include "egraph/runner.hpp"
 #include "ops/graph.hpp"
 

@@ -6,7 +6,7 @@
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
 #include "rules/dot_picture.hpp"

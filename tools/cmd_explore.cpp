@@ -10,7 +10,7 @@
 #include "output_paths.hpp"
 
 #include "backend/cost_profile.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"

@@ -4,7 +4,7 @@
 // double), seconds, optimal, and choices (the file's class id -> node id).
 #include "command.hpp"
 
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 #include "egraph/serialize.hpp"
 
 #include <cmath>

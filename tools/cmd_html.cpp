@@ -14,7 +14,7 @@
 #include "output_paths.hpp"
 
 #include "backend/cost_profile.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
 #include "rules/egraph_picture.hpp"

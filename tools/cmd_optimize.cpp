@@ -19,8 +19,8 @@
 #include "output_paths.hpp"
 
 #include "backend/cost_profile.hpp"
-#include "egraph/egraph_extraction.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/from_egraph.hpp"
 #include "egraph/serialize.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"

@@ -4,8 +4,8 @@
 // invariants.
 #pragma once
 
-#include "egraph/extraction.hpp"
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -153,6 +153,30 @@ inline void check_extraction(const ExtractionProblem& problem, const Extraction&
         static_cast<std::size_t>(std::count(state.begin(), state.end(), 2)));
   CHECK(extraction.dag_cost == Approx(dag));
   CHECK(extraction.tree_cost == Approx(tree_total));
+}
+
+// A layered problem with heavy sharing and back edges: hard enough that CBC
+// does not finish in a fraction of a second.
+inline ExtractionProblem large_problem(std::uint32_t seed, int classes) {
+  std::mt19937 rng(seed);
+  ExtractionProblem p;
+  for (int c = 0; c < classes; ++c) p.add_class();
+  for (int c = 0; c < classes; ++c) {
+    const ProblemClassId eclass{static_cast<std::uint32_t>(c)};
+    if (c < 10) p.add_node(eclass, 1 + rng() % 50, {});
+    for (int k = 0; k < 4 && c >= 10; ++k) {
+      std::vector<ProblemClassId> children;
+      for (int i = 0; i < 2; ++i) {
+        // Mostly lower classes, sometimes a higher one: cycles.
+        const auto child = rng() % 8 == 0 ? rng() % classes : rng() % c;
+        children.push_back(ProblemClassId{static_cast<std::uint32_t>(child)});
+      }
+      p.add_node(eclass, 1 + rng() % 20, std::move(children));
+    }
+  }
+  for (int r = 0; r < 20; ++r)
+    p.add_root(ProblemClassId{static_cast<std::uint32_t>(classes - 1 - r)});
+  return p;
 }
 
 }  // namespace eqsat::egraph::testing

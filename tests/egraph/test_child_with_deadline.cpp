@@ -1,7 +1,7 @@
 // Tests of run_in_child: the child's bytes come back when it finishes in
 // time; a child still working at the deadline is killed and reports
 // nothing; a child that fails reports nothing.
-#include "egraph/child_with_deadline.hpp"
+#include "egraph/extract/child_with_deadline.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -30,10 +30,6 @@ TEST_CASE("a child past its deadline is killed and gives nothing", "[child_with_
 }
 
 TEST_CASE("a child that dies gives nothing", "[child_with_deadline]") {
-  const auto got = run_in_child(
-      []() -> std::vector<char> {
-        std::_Exit(3);
-      },
-      30.0);
+  const auto got = run_in_child([]() -> std::vector<char> { std::_Exit(3); }, 30.0);
   CHECK_FALSE(got);
 }

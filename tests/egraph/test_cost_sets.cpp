@@ -1,6 +1,6 @@
 // Tests of the hash-consed cost sets behind greedy-DAG extraction: they
 // agree with std::set, equal sets are one set, and a chain shares memory.
-#include "egraph/cost_sets.hpp"
+#include "egraph/extract/cost_sets.hpp"
 
 #include <catch2/catch.hpp>
 

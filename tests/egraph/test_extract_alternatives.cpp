@@ -1,9 +1,9 @@
 // Tests of the alternatives search: distinct valid extractions, the given
 // one first, the rest in non-decreasing cost, and every distinct DAG of a
 // small problem reached when enough are asked for.
-#include "egraph/extract_alternatives.hpp"
+#include "egraph/extract/alternatives.hpp"
 
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>

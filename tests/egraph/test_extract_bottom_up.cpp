@@ -1,5 +1,5 @@
 // Tests of tree-cost extraction against a brute-force optimum.
-#include "egraph/extract_bottom_up.hpp"
+#include "egraph/extract/bottom_up.hpp"
 
 #include "extraction_testing.hpp"
 

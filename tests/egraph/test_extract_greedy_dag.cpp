@@ -1,8 +1,8 @@
 // Tests of DAG-aware greedy extraction: valid, never below the optimum, and
 // sharing-aware where tree cost is not.
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 
-#include "egraph/extract_bottom_up.hpp"
+#include "egraph/extract/bottom_up.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>

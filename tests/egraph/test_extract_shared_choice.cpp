@@ -1,10 +1,10 @@
 // Tests of the shared-choice pass: a class read by several classes is
 // chosen for all of them when that costs less, the result stays a valid
 // extraction, and the pass never makes an extraction costlier.
-#include "egraph/extract_shared_choice.hpp"
+#include "egraph/extract/shared_choice.hpp"
 
-#include "egraph/extract_bottom_up.hpp"
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/bottom_up.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>

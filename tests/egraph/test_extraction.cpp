@@ -1,6 +1,6 @@
 // Tests of the shared extraction steps: best-first and preference-keeping
 // acyclic choices, and make_extraction's costs and checks.
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 #include "extraction_testing.hpp"
 

@@ -1,5 +1,5 @@
 // Tests of ExtractionProblem: dense numbering, validation of costs and ids.
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <catch2/catch.hpp>
 

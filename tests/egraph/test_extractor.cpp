@@ -1,6 +1,6 @@
 // Tests of choosing an extractor by name: the names the command line takes,
 // and that each kind runs its own algorithm.
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // import round trips, and one error per kind of bad file.
 #include "egraph/serialize.hpp"
 
-#include "egraph/extract_ilp.hpp"
+#include "egraph/extract/ilp.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>

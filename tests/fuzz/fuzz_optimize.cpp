@@ -5,7 +5,7 @@
 #include "backend/memory_plan.hpp"
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 #include "ops/diagnostic.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"

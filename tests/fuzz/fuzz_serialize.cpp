@@ -1,7 +1,7 @@
 // Fuzz target: the egraph-serialize importer, then extraction (bottom-up
 // and greedy-DAG) of what it accepts. Malformed files are SerializeErrors,
 // class cycles with no acyclic term ExtractionErrors; nothing crashes.
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 #include "egraph/serialize.hpp"
 
 #include <cstdint>

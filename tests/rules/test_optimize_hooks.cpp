@@ -6,7 +6,7 @@
 #include "rules/optimize.hpp"
 #include "rules/rule_parser.hpp"
 
-#include "egraph/egraph_extraction.hpp"
+#include "egraph/extract/from_egraph.hpp"
 #include "egraph/serialize.hpp"
 #include "ops/graph_parser.hpp"
 

@@ -2,7 +2,7 @@
 // the reverse edges the bottom-up extractors follow when a class improves.
 #pragma once
 
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-#include "egraph/child_with_deadline.hpp"
+#include "egraph/extract/child_with_deadline.hpp"
 
 #include <poll.h>
 #include <sys/wait.h>

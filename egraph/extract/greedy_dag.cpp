@@ -1,6 +1,6 @@
-#include "egraph/extract_greedy_dag.hpp"
+#include "egraph/extract/greedy_dag.hpp"
 
-#include "egraph/cost_sets.hpp"
+#include "egraph/extract/cost_sets.hpp"
 
 #include <chrono>
 

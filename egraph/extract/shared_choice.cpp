@@ -1,32 +1,40 @@
-#include "egraph/extract_shared_choice.hpp"
+#include "egraph/extract/shared_choice.hpp"
 
-#include "egraph/dag_cost.hpp"
+#include "egraph/extract/dag_cost.hpp"
 
 #include <algorithm>
 #include <chrono>
 
 namespace eqsat::egraph {
 
+namespace {
+
+// The usable nodes reading each candidate, by candidate index, in node order.
+std::vector<std::vector<ProblemNodeId>> candidate_readers(
+    const ExtractionProblem& problem, std::span<const ProblemClassId> candidates) {
+  const std::vector<bool> usable = usable_nodes(problem);
+  std::vector<std::vector<ProblemNodeId>> readers(candidates.size());
+  std::vector<std::int64_t> index(problem.num_classes(), -1);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    index[candidates[i].value] = static_cast<std::int64_t>(i);
+  for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
+    if (!usable[n]) continue;
+    for (ProblemClassId c : problem.node(ProblemNodeId{n}).children)
+      if (index[c.value] >= 0) {
+        auto& r = readers[static_cast<std::size_t>(index[c.value])];
+        if (r.empty() || r.back().value != n) r.push_back(ProblemNodeId{n});
+      }
+  }
+  return readers;
+}
+
+}  // namespace
+
 Extraction share_candidates(const ExtractionProblem& problem, const Extraction& x,
                             std::span<const ProblemClassId> candidates, int max_passes) {
   const auto start = std::chrono::steady_clock::now();
   if (candidates.empty() || x.optimal) return x;
-  const std::vector<bool> usable = usable_nodes(problem);
-  // The usable nodes reading each candidate, by candidate index.
-  std::vector<std::vector<ProblemNodeId>> readers(candidates.size());
-  {
-    std::vector<std::int64_t> index(problem.num_classes(), -1);
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-      index[candidates[i].value] = static_cast<std::int64_t>(i);
-    for (std::uint32_t n = 0; n < problem.num_nodes(); ++n) {
-      if (!usable[n]) continue;
-      for (ProblemClassId c : problem.node(ProblemNodeId{n}).children)
-        if (index[c.value] >= 0) {
-          auto& r = readers[static_cast<std::size_t>(index[c.value])];
-          if (r.empty() || r.back().value != n) r.push_back(ProblemNodeId{n});
-        }
-    }
-  }
+  const auto readers = candidate_readers(problem, candidates);
   const auto reads = [&](std::optional<ProblemNodeId> n, ProblemClassId c) {
     return n && std::ranges::count(problem.node(*n).children, c) > 0;
   };
@@ -69,8 +77,7 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
       for (ProblemNodeId n : readers[i]) {
         const ProblemClassId c = problem.node(n).eclass;
         auto& choice = full[c.value];
-        if (reads(choice, candidates[i]) &&
-            problem.node(*choice).cost <= problem.node(n).cost)
+        if (reads(choice, candidates[i]) && problem.node(*choice).cost <= problem.node(n).cost)
           continue;
         changed.emplace_back(c, choice);
         choice = n;
@@ -81,7 +88,8 @@ Extraction share_candidates(const ExtractionProblem& problem, const Extraction& 
         fill();
         kept = true;
       } else {
-        for (auto it = changed.rbegin(); it != changed.rend(); ++it) full[it->first.value] = it->second;
+        for (auto it = changed.rbegin(); it != changed.rend(); ++it)
+          full[it->first.value] = it->second;
       }
     }
     if (!kept) break;

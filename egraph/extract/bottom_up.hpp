@@ -2,7 +2,7 @@
 // tree, is cheapest (egg's Extractor); cycles in the e-graph are handled.
 #pragma once
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 namespace eqsat::egraph {
 

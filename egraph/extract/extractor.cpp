@@ -1,8 +1,8 @@
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extractor.hpp"
 
-#include "egraph/extract_bottom_up.hpp"
-#include "egraph/extract_greedy_dag.hpp"
-#include "egraph/extract_ilp.hpp"
+#include "egraph/extract/bottom_up.hpp"
+#include "egraph/extract/greedy_dag.hpp"
+#include "egraph/extract/ilp.hpp"
 
 namespace eqsat::egraph {
 

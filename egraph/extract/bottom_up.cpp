@@ -1,4 +1,4 @@
-#include "egraph/extract_bottom_up.hpp"
+#include "egraph/extract/bottom_up.hpp"
 
 #include <chrono>
 

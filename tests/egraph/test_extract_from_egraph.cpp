@@ -1,9 +1,9 @@
 // Tests of extraction from an EGraph: conversion with a cost callback, terms
 // read back (each really in its class), cycles, sharing, and export to
 // egraph-serialize JSON.
-#include "egraph/egraph_extraction.hpp"
+#include "egraph/extract/from_egraph.hpp"
 
-#include "egraph/extract_ilp.hpp"
+#include "egraph/extract/ilp.hpp"
 #include "extraction_testing.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,7 +27,7 @@ double shift_cost(const EGraph& g, ENodeId n) {
 
 }  // namespace
 
-TEST_CASE("extraction picks the cheaper equivalent term", "[egraph_extraction]") {
+TEST_CASE("extraction picks the cheaper equivalent term", "[extract_from_egraph]") {
   EGraph g;
   const EClassId mul = g.add_expr(RecExpr::parse("(* x 2)"));
   const EClassId shl = g.add_expr(RecExpr::parse("(<< x 1)"));
@@ -41,7 +41,7 @@ TEST_CASE("extraction picks the cheaper equivalent term", "[egraph_extraction]")
   }
 }
 
-TEST_CASE("a class merged with its own child extracts without the cycle", "[egraph_extraction]") {
+TEST_CASE("a class merged with its own child extracts without the cycle", "[extract_from_egraph]") {
   EGraph g;
   const EClassId a = g.add_expr(RecExpr::parse("a"));
   const EClassId fa = g.add_expr(RecExpr::parse("(f a)"));
@@ -51,7 +51,7 @@ TEST_CASE("a class merged with its own child extracts without the cycle", "[egra
   CHECK(extract_best(g, fa, ExtractorKind::kBottomUp).to_string() == "a");
 }
 
-TEST_CASE("a shared subterm is one RecExpr node", "[egraph_extraction]") {
+TEST_CASE("a shared subterm is one RecExpr node", "[extract_from_egraph]") {
   EGraph g;
   const EClassId root = g.add_expr(RecExpr::parse("(+ (g (h y)) (k (h y)))"));
   g.rebuild();
@@ -67,7 +67,7 @@ TEST_CASE("a shared subterm is one RecExpr node", "[egraph_extraction]") {
 }
 
 TEST_CASE("extraction from random e-graphs is optimal and lands in the root class",
-          "[egraph_extraction]") {
+          "[extract_from_egraph]") {
   const Symbol ops[] = {Symbol("f"), Symbol("g"), Symbol("h")};
   for (std::uint32_t seed = 0; seed < 60; ++seed) {
     INFO("seed " << seed);
@@ -98,7 +98,7 @@ TEST_CASE("extraction from random e-graphs is optimal and lands in the root clas
   }
 }
 
-TEST_CASE("an e-graph exports to egraph-serialize JSON and back", "[egraph_extraction]") {
+TEST_CASE("an e-graph exports to egraph-serialize JSON and back", "[extract_from_egraph]") {
   EGraph g;
   const EClassId mul = g.add_expr(RecExpr::parse("(* x c@2)"));
   const EClassId shl = g.add_expr(RecExpr::parse("(<< x c@1)"));
@@ -118,7 +118,7 @@ TEST_CASE("an e-graph exports to egraph-serialize JSON and back", "[egraph_extra
   CHECK(e.dag_cost == 3.0);  // << x c@1
 }
 
-TEST_CASE("converting a dirty e-graph is refused", "[egraph_extraction]") {
+TEST_CASE("converting a dirty e-graph is refused", "[extract_from_egraph]") {
   EGraph g;
   const EClassId a = g.add(Symbol("a")), b = g.add(Symbol("b"));
   g.merge(a, b);

@@ -1,4 +1,4 @@
-#include "egraph/egraph_extraction.hpp"
+#include "egraph/extract/from_egraph.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
-#include "egraph/class_parents.hpp"
+#include "egraph/extract/class_parents.hpp"
 
 #include <functional>
 #include <limits>

@@ -1,6 +1,6 @@
-#include "egraph/extract_alternatives.hpp"
+#include "egraph/extract/alternatives.hpp"
 
-#include "egraph/dag_cost.hpp"
+#include "egraph/extract/dag_cost.hpp"
 
 #include <algorithm>
 #include <queue>
@@ -64,8 +64,9 @@ std::vector<Extraction> extract_alternatives(const ExtractionProblem& problem,
     }
   }
   // `best` stays first whatever its cost; the rest in cost order.
-  std::stable_sort(out.begin() + 1, out.end(),
-                   [](const Extraction& a, const Extraction& b) { return a.dag_cost < b.dag_cost; });
+  std::stable_sort(out.begin() + 1, out.end(), [](const Extraction& a, const Extraction& b) {
+    return a.dag_cost < b.dag_cost;
+  });
   return out;
 }
 

@@ -3,7 +3,7 @@
 // what the choices reach each time, not of the problem's size.
 #pragma once
 
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <cstdint>
 #include <optional>

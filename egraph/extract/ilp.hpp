@@ -2,7 +2,7 @@
 // limit, warm-started with the better of the greedy extractions.
 #pragma once
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 namespace eqsat::egraph {
 

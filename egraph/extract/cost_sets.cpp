@@ -1,4 +1,4 @@
-#include "egraph/cost_sets.hpp"
+#include "egraph/extract/cost_sets.hpp"
 
 namespace eqsat::egraph {
 

@@ -11,7 +11,7 @@
 // that is, when they extract different term DAGs.
 #pragma once
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -19,7 +19,7 @@
 namespace eqsat::egraph {
 
 struct AlternativesOptions {
-  std::size_t count = 5;        // how many extractions to return, `best` included
+  std::size_t count = 5;          // how many extractions to return, `best` included
   std::size_t max_trials = 2000;  // changes tried in all (each costs what it reaches)
 };
 

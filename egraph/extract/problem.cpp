@@ -1,4 +1,4 @@
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <fmt/format.h>
 

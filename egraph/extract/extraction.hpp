@@ -2,7 +2,7 @@
 // per-class preferences acyclic, and measuring the DAG they choose.
 #pragma once
 
-#include "egraph/extraction_problem.hpp"
+#include "egraph/extract/problem.hpp"
 
 #include <functional>
 #include <optional>

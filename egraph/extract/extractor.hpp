@@ -2,7 +2,7 @@
 // the benchmarks use.
 #pragma once
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 // for the union of the nodes below it, each shared node once.
 #pragma once
 
-#include "egraph/extraction.hpp"
+#include "egraph/extract/extraction.hpp"
 
 namespace eqsat::egraph {
 

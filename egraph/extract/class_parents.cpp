@@ -1,4 +1,4 @@
-#include "egraph/class_parents.hpp"
+#include "egraph/extract/class_parents.hpp"
 
 #include <algorithm>
 

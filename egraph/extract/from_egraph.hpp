@@ -4,9 +4,9 @@
 #pragma once
 
 #include "egraph/egraph.hpp"
-#include "egraph/extraction.hpp"
-#include "egraph/extraction_problem.hpp"
-#include "egraph/extractor.hpp"
+#include "egraph/extract/extraction.hpp"
+#include "egraph/extract/extractor.hpp"
+#include "egraph/extract/problem.hpp"
 #include "egraph/rec_expr.hpp"
 #include "egraph/serialize.hpp"
 #include "egraph/syntax.hpp"
