@@ -4,6 +4,9 @@
 // Large f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a
 // vector, DOT when both are) when the build found it, else to Eigen's GEMM
 // split by rows between threads; small ones and integer ones to Eigen.
+// An operand may be given transposed (its last two dimensions swapped, as
+// stored): BLAS and Eigen then read it through their transpose flag, no
+// copy is made.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 
@@ -21,14 +24,29 @@ namespace eqsat::backend::detail {
 
 namespace {
 
-// The operands as stacks of matrices: batch dims, then rows and columns.
+// The operands as stacks of matrices: batch dims, then rows and columns
+// (of the operands as the product sees them); ta, tb: the operand is
+// stored transposed (a as k x m, b as n x k).
 struct MatmulShape {
   Dims a_batch, b_batch;
   std::int64_t m = 1, k = 1, n = 1;
+  bool ta = false, tb = false;
 };
 
-MatmulShape matmul_shape(TermRef op, const Dims& a, const Dims& b) {
+// The shape a stored operand has once its last two dimensions are swapped
+// (when `transposed`; a 1-D operand is its own transpose).
+Dims as_seen(const Dims& stored, bool transposed) {
+  Dims d = stored;
+  if (transposed && d.size() >= 2) std::swap(d[d.size() - 2], d[d.size() - 1]);
+  return d;
+}
+
+MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
+                         DotTranspose trans) {
+  const Dims a = as_seen(stored_a, trans[0]), b = as_seen(stored_b, trans[1]);
   MatmulShape s;
+  s.ta = trans[0] && a.size() >= 2;
+  s.tb = trans[1] && b.size() >= 2;
   if (a.empty() || b.empty()) fail(op, "operands must have rank >= 1");
   const std::int64_t ka = a.back();
   const std::int64_t kb = b.size() == 1 ? b[0] : b[b.size() - 2];
@@ -59,9 +77,18 @@ using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMaj
 template <class T>
 void eigen_product(const MatmulShape& s, const T* a, const T* b, T* c, std::int64_t r0,
                    std::int64_t r1) {
+  using Map = Eigen::Map<const RowMatrix<T>>;
   Eigen::Map<RowMatrix<T>> out(c + r0 * s.n, r1 - r0, s.n);
-  out.noalias() = Eigen::Map<const RowMatrix<T>>(a + r0 * s.k, r1 - r0, s.k) *
-                  Eigen::Map<const RowMatrix<T>>(b, s.k, s.n);
+  auto times_b = [&](const auto& rows) {
+    if (s.tb)
+      out.noalias() = rows * Map(b, s.n, s.k).transpose();
+    else
+      out.noalias() = rows * Map(b, s.k, s.n);
+  };
+  if (s.ta)
+    times_b(Map(a, s.k, s.m).middleCols(r0, r1 - r0).transpose());
+  else
+    times_b(Map(a + r0 * s.k, r1 - r0, s.k));
 }
 
 // One large product on all threads.
@@ -72,25 +99,38 @@ void large_product(const MatmulShape& s, const T* a, const T* b, T* c) {
     constexpr bool f64 = std::is_same_v<T, double>;
     const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n),
                k = static_cast<blasint>(s.k);
+    const CBLAS_TRANSPOSE ta = s.ta ? CblasTrans : CblasNoTrans,
+                          tb = s.tb ? CblasTrans : CblasNoTrans;
+    // A row (m = 1) or column (n = 1) operand is the same k elements
+    // whether stored transposed or not: only the matrix side's flag matters.
     if (s.m == 1 && s.n == 1) {
       c[0] = f64 ? cblas_ddot(k, reinterpret_cast<const double*>(a), 1,
                               reinterpret_cast<const double*>(b), 1)
                  : cblas_sdot(k, reinterpret_cast<const float*>(a), 1,
                               reinterpret_cast<const float*>(b), 1);
     } else if constexpr (f64) {
-      if (s.m == 1)
+      if (s.m == 1 && s.tb)
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, n, k, 1.0, b, k, a, 1, 0.0, c, 1);
+      else if (s.m == 1)
         cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, b, n, a, 1, 0.0, c, 1);
+      else if (s.n == 1 && s.ta)
+        cblas_dgemv(CblasRowMajor, CblasTrans, k, m, 1.0, a, m, b, 1, 0.0, c, 1);
       else if (s.n == 1)
         cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, a, k, b, 1, 0.0, c, 1);
       else
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, s.ta ? m : k, b, s.tb ? k : n, 0.0, c,
+                    n);
     } else {
-      if (s.m == 1)
+      if (s.m == 1 && s.tb)
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, n, k, 1.0f, b, k, a, 1, 0.0f, c, 1);
+      else if (s.m == 1)
         cblas_sgemv(CblasRowMajor, CblasTrans, k, n, 1.0f, b, n, a, 1, 0.0f, c, 1);
+      else if (s.n == 1 && s.ta)
+        cblas_sgemv(CblasRowMajor, CblasTrans, k, m, 1.0f, a, m, b, 1, 0.0f, c, 1);
       else if (s.n == 1)
         cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, a, k, b, 1, 0.0f, c, 1);
       else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c,
+        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, s.ta ? m : k, b, s.tb ? k : n, 0.0f, c,
                     n);
     }
     return;
@@ -141,10 +181,10 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
 
 }  // namespace
 
-void dot_shape(TermRef op, Operands in, Dims& shape) {
-  const Dims& a = in[0]->shape();
-  const Dims& b = in[1]->shape();
-  const MatmulShape s = matmul_shape(op, a, b);
+void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
+  const Dims a = as_seen(in[0]->shape(), trans[0]);
+  const Dims b = as_seen(in[1]->shape(), trans[1]);
+  const MatmulShape s = matmul_shape(op, in[0]->shape(), in[1]->shape(), trans);
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   try {
     broadcast_shapes(op, batches, shape);
@@ -156,10 +196,10 @@ void dot_shape(TermRef op, Operands in, Dims& shape) {
   if (b.size() >= 2) shape.push_back(s.n);
 }
 
-void run_dot(TermRef op, Operands in, Array& out) {
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans) {
   const Array a = converted(*in[0], out.dtype());
   const Array b = converted(*in[1], out.dtype());
-  const MatmulShape s = matmul_shape(op, a.shape(), b.shape());
+  const MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   Dims batch;
   broadcast_shapes(op, batches, batch);

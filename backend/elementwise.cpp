@@ -392,40 +392,94 @@ struct LeafAt {
   bool is_const;
 };
 
+// Applies a comparison or logical op to values held as 0 and 1 of T (the
+// compute dtype of a fused expression): the booleans inside one.
+template <class T>
+void mask_block(OpKind kind, LeafAt<T> a, LeafAt<T> b, T* out, std::int64_t m) {
+  const std::int64_t sa = a.is_const ? 0 : 1, sb = b.is_const ? 0 : 1;
+  auto each = [&](auto f) {
+    for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<T>(f(a.p[i * sa], b.p[i * sb]));
+  };
+  switch (kind) {
+    case OpKind::Eq:
+      return each([](T x, T y) { return x == y; });
+    case OpKind::Ne:
+      return each([](T x, T y) { return x != y; });
+    case OpKind::Lt:
+      return each([](T x, T y) { return x < y; });
+    case OpKind::Le:
+      return each([](T x, T y) { return x <= y; });
+    case OpKind::Gt:
+      return each([](T x, T y) { return x > y; });
+    case OpKind::Ge:
+      return each([](T x, T y) { return x >= y; });
+    case OpKind::LogicalAnd:
+      return each([](T x, T y) { return x != T(0) && y != T(0); });
+    case OpKind::LogicalOr:
+      return each([](T x, T y) { return x != T(0) || y != T(0); });
+    default:  // logical_not
+      return each([](T x, T) { return x == T(0); });
+  }
+}
+
 // Evaluates `program` on block [start, start + m) of row r of the result
-// (rows of `layout.row_len` elements) into dst.
+// (rows of `layout.row_len` elements) into dst. A bool leaf of a program
+// computing in another dtype is read as 0 and 1 of T.
 template <class T>
 void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                  std::int64_t r, std::int64_t start, std::int64_t m, T* dst,
                  T (&registers)[kMaxFusedOps][kBlock]) {
-  auto source = [&](const FusedSource& src) -> LeafAt<T> {
+  alignas(64) T converted[3][kBlock];
+  auto source = [&](const FusedSource& src, int slot) -> LeafAt<T> {
     if (!src.leaf) return {registers[src.index], false};
-    const T* base = leaves[src.index]->template data<T>();
+    std::int64_t offset = 0;
+    bool is_const = false;
     switch (layout.kinds[src.index]) {
       case LeafKind::Full:
-        return {base + r * layout.row_len + start, false};
+        offset = r * layout.row_len + start;
+        break;
       case LeafKind::Scalar:
-        return {base, true};
+        is_const = true;
+        break;
       case LeafKind::RowConst:
-        return {base + r, true};
+        offset = r;
+        is_const = true;
+        break;
       default:  // RowRepeat
-        return {base + start, false};
+        offset = start;
     }
+    const Array& leaf = *leaves[src.index];
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (leaf.dtype() == DType::Bool) {
+        const bool* p = leaf.data<bool>() + offset;
+        for (std::int64_t i = 0; i < (is_const ? 1 : m); ++i) converted[slot][i] = T(p[i]);
+        return {converted[slot], is_const};
+      }
+    }
+    return {leaf.data<T>() + offset, is_const};
   };
   const std::size_t last = program.size() - 1;
   for (std::size_t k = 0; k < program.size(); ++k) {
     const FusedOp& op = program[k];
     T* out = k == last ? dst : registers[k];
-    LeafAt<T> a = source(op.src[0]);
-    if (op.arity == 1) {
-      if (a.is_const) {
-        std::fill_n(out, m, *a.p);
-        a.p = out;
+    LeafAt<T> a = source(op.src[0], 0);
+    if (op.kind == OpKind::Where) {
+      const LeafAt<T> x = source(op.src[1], 1), y = source(op.src[2], 2);
+      const std::int64_t sc = a.is_const ? 0 : 1, sx = x.is_const ? 0 : 1, sy = y.is_const ? 0 : 1;
+      for (std::int64_t i = 0; i < m; ++i) out[i] = a.p[i * sc] != T(0) ? x.p[i * sx] : y.p[i * sy];
+    } else if (carries_booleans(op.kind)) {
+      mask_block<T>(op.kind, a, op.arity == 2 ? source(op.src[1], 1) : a, out, m);
+    } else if constexpr (!std::is_same_v<T, bool>) {
+      if (op.arity == 1) {
+        if (a.is_const) {
+          std::fill_n(out, m, *a.p);
+          a.p = out;
+        }
+        unary_block<T>(op.kind, a.p, out, m);
+      } else {
+        const LeafAt<T> b = source(op.src[1], 1);
+        binary_block<T>(op.kind, a.p, a.is_const, b.p, b.is_const, out, m);
       }
-      unary_block<T>(op.kind, a.p, out, m);
-    } else {
-      const LeafAt<T> b = source(op.src[1]);
-      binary_block<T>(op.kind, a.p, a.is_const, b.p, b.is_const, out, m);
     }
   }
 }
@@ -444,13 +498,20 @@ void for_each_block(const FusedLayout& layout, const F& f) {
   });
 }
 
+// A bool result of a program computing in T is its last value != 0.
 template <class T>
 void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                      Array& out) {
-  T* y = out.data<T>();
+  const bool same = out.dtype() == ops::dtype_of<T>();
   for_each_block(layout, [&](std::int64_t r, std::int64_t start, std::int64_t m) {
     alignas(64) T registers[kMaxFusedOps][kBlock];
-    fused_block<T>(program, leaves, layout, r, start, m, y + r * layout.row_len + start, registers);
+    const std::int64_t at = r * layout.row_len + start;
+    if (same)
+      return fused_block<T>(program, leaves, layout, r, start, m, out.data<T>() + at, registers);
+    T* last = registers[kMaxFusedOps - 1];  // never an intermediate's register
+    fused_block<T>(program, leaves, layout, r, start, m, last, registers);
+    bool* y = out.data<bool>() + at;
+    for (std::int64_t i = 0; i < m; ++i) y[i] = last[i] != T(0);
   });
 }
 
@@ -519,6 +580,23 @@ template float apply_unary<float>(OpKind, float);
 template double apply_unary<double>(OpKind, double);
 template float apply_binary<float>(OpKind, float, float);
 template double apply_binary<double>(OpKind, double, double);
+
+bool carries_booleans(OpKind kind) {
+  switch (kind) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Le:
+    case OpKind::Gt:
+    case OpKind::Ge:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+    case OpKind::LogicalNot:
+      return true;
+    default:
+      return false;
+  }
+}
 
 bool fusable(OpKind kind, DType dtype) {
   if (dtype == DType::I32 || dtype == DType::I64) {
@@ -590,8 +668,10 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
 }
 
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
-               Array& out) {
-  switch (out.dtype()) {
+               DType compute, Array& out) {
+  switch (compute) {
+    case DType::Bool:
+      return run_fused_typed<bool>(program, leaves, layout, out);
     case DType::F32:
       return run_fused_typed<float>(program, leaves, layout, out);
     case DType::I32:

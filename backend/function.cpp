@@ -15,6 +15,7 @@
 #include <chrono>
 #include <limits>
 #include <new>
+#include <optional>
 
 namespace eqsat::backend::detail {
 
@@ -156,6 +157,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     output_slots_.push_back(slot_of.at(t));
   }
   fuse_elementwise(output_slots_);
+  absorb_transposes(output_slots_);
   std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
@@ -218,6 +220,7 @@ void Function::compile_scalar_body(const std::vector<TermRef>& params) {
     std::vector<int> op_register;
     for (std::size_t k = 0; k < in.program.size(); ++k) {
       const FusedOp& op = in.program[k];
+      if (op.arity > 2) return;  // where: not scalar register code
       ScalarOp sop{op.kind, op.arity, 0, 0, 0};
       int* src[2] = {&sop.a, &sop.b};
       for (int j = 0; j < op.arity; ++j) {
@@ -247,13 +250,35 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
     if (code_[i].num_out == 1) producer[code_[i].out] = i;
   }
   for (int s : output_slots) ++readers[s];
-  auto candidate = [&](const Instruction& in) {
-    if (in.step != Step::Kernel) return false;
-    const ops::DType d = in.term->tensor_type().dtype;
-    if (!fusable(in.term->kind(), d)) return false;
-    for (TermRef operand : in.term->operands())
-      if (operand->tensor_type().dtype != d) return false;
-    return true;
+  // The dtype a fusable instruction computes in: its result's for
+  // elementwise math (operands of that dtype) and `where` (a bool
+  // condition); its operands' for a comparison; bool for logical ops.
+  auto compute_dtype = [&](const Instruction& in) -> std::optional<ops::DType> {
+    if (in.step != Step::Kernel) return std::nullopt;
+    const TermRef t = in.term;
+    const ops::DType d = t->tensor_type().dtype;
+    auto operands_are = [&](std::size_t from, ops::DType want) {
+      for (std::size_t k = from; k < t->arity(); ++k)
+        if (t->operand(k)->tensor_type().dtype != want) return false;
+      return true;
+    };
+    const ops::DType first = t->arity() > 0 ? t->operand(0)->tensor_type().dtype : d;
+    const bool numeric = first == ops::DType::F32 || first == ops::DType::F64 ||
+                         first == ops::DType::I32 || first == ops::DType::I64;
+    if (fusable(t->kind(), d) && operands_are(0, d)) return d;
+    if (carries_booleans(t->kind()) && (numeric || first == ops::DType::Bool) &&
+        operands_are(0, first))
+      return first;
+    if (t->kind() == OpKind::Where && first == ops::DType::Bool && operands_are(1, d) &&
+        (d == ops::DType::Bool || fusable(OpKind::Add, d)))
+      return d;
+    return std::nullopt;
+  };
+  // An instruction joins a group computing in `dtype` when it computes in
+  // that dtype, or in bool (its booleans are then held as 0 and 1).
+  auto joins = [&](const Instruction& in, ops::DType dtype) {
+    const auto d = compute_dtype(in);
+    return d && (*d == dtype || *d == ops::DType::Bool);
   };
   // A float reduction over trailing axes may absorb the group computing
   // its operand: it then reduces each row as the row is computed.
@@ -274,9 +299,11 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   std::vector<std::vector<int>> groups(code_.size());
   for (int i = static_cast<int>(code_.size()) - 1; i >= 0; --i) {
     const bool reduces = reduction_root(code_[i]);
-    if (root_of[i] >= 0 || !(reduces || candidate(code_[i]))) continue;
+    if (root_of[i] >= 0 || !(reduces || compute_dtype(code_[i]))) continue;
     root_of[i] = i;
-    const ops::DType dtype = code_[i].term->tensor_type().dtype;
+    const ops::DType dtype =
+        reduces ? code_[i].term->tensor_type().dtype : *compute_dtype(code_[i]);
+    code_[i].compute = dtype;
     std::vector<int>& group = groups[i];
     std::vector<int> todo{i};
     while (!todo.empty()) {
@@ -285,8 +312,7 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
       group.push_back(m);
       for (int s : code_[m].operands) {
         const int j = producer[s];
-        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !candidate(code_[j]) ||
-            code_[j].term->tensor_type().dtype != dtype ||
+        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !joins(code_[j], dtype) ||
             group.size() + todo.size() >= kMaxFusedOps + (reduces ? 1 : 0))
           continue;
         root_of[j] = i;
@@ -307,6 +333,7 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
     fused.step = reduces ? Step::FusedReduce : Step::Fused;
     fused.term = old[i].term;
     fused.out = old[i].out;
+    fused.compute = old[i].compute;
     std::unordered_map<int, int> register_of;  // member result slot -> its op
     for (int m : groups[i]) {
       Instruction& member = old[m];
@@ -332,6 +359,50 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   }
 }
 
+namespace {
+
+// True when `t` swaps the last two axes of an operand of rank >= 2 and
+// keeps the others: the transpose a matrix product can read as a flag.
+bool swaps_last_two(TermRef t) {
+  if (t->kind() != OpKind::Transpose) return false;
+  const auto& perm = t->attrs().get<ops::IntList>(ops::AttrKey::Perm);
+  const auto r = static_cast<std::int64_t>(perm.size());
+  if (r < 2 || perm[r - 2] != r - 1 || perm[r - 1] != r - 2) return false;
+  for (std::int64_t i = 0; i + 2 < r; ++i)
+    if (perm[i] != i) return false;
+  return true;
+}
+
+}  // namespace
+
+void Function::absorb_transposes(const std::vector<int>& output_slots) {
+  // A dot reading `(transpose y)` of a matrix (or a stack of them) reads
+  // `y` with a transpose flag instead; the transpose is dropped when no
+  // other instruction (or output) reads it, so its copy is never made.
+  std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
+    for (int s : code_[i].operands) ++readers[s];
+    if (code_[i].num_out == 1) producer[code_[i].out] = i;
+  }
+  for (int s : output_slots) ++readers[s];
+  std::vector<bool> dropped(code_.size(), false);
+  for (Instruction& in : code_) {
+    if (in.step != Step::Kernel || in.term->kind() != OpKind::Dot) continue;
+    for (int k = 0; k < 2; ++k) {
+      const int j = producer[in.operands[k]];
+      if (j < 0 || code_[j].step != Step::Kernel || !swaps_last_two(code_[j].term)) continue;
+      in.step = Step::Dot;
+      in.trans[k] = true;
+      if (--readers[in.operands[k]] == 0) dropped[j] = true;
+      in.operands[k] = code_[j].operands[0];
+    }
+  }
+  std::vector<Instruction> old = std::move(code_);
+  code_.clear();
+  for (std::size_t i = 0; i < old.size(); ++i)
+    if (!dropped[i]) code_.push_back(std::move(old[i]));
+}
+
 void Function::run_members(Instruction& in) {
   for (Instruction& member : in.members) {
     try {
@@ -353,12 +424,12 @@ void Function::run_fused(Instruction& in) {
     const Array& a = *in.args[k];
     if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
       dst = a;
-      detail::run_fused(in.program, in.args, in.layout, dst);
+      detail::run_fused(in.program, in.args, in.layout, in.compute, dst);
       return;
     }
   }
   dst = context_->pool.take(dtype, in.shape);
-  detail::run_fused(in.program, in.args, in.layout, dst);
+  detail::run_fused(in.program, in.args, in.layout, in.compute, dst);
 }
 
 void Function::run_fused_reduction(Instruction& in) {
@@ -394,6 +465,12 @@ void Function::execute(Instruction& in) {
       break;
   }
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+  if (in.step == Step::Dot) {
+    dot_shape(in.term, in.args, in.shape, in.trans);
+    Array& dst = slots_[in.out];
+    dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
+    return run_dot(in.term, in.args, dst, in.trans);
+  }
   result_shape(in.term, in.args, in.shape);
   Array& dst = slots_[in.out];
   if (in.step == Step::View) {
@@ -431,6 +508,10 @@ std::vector<std::string> Function::instruction_labels() const {
       label = in.step == Step::Fused ? fmt::format("fused({})", ops)
                                      : fmt::format("{}(fused: {})", label, ops);
     }
+    if (in.step == Step::Dot)
+      label += in.trans[0] && in.trans[1] ? "(transposed: a b)"
+               : in.trans[0]              ? "(transposed: a)"
+                                          : "(transposed: b)";
     if (auto it = context_->locations.find(in.term); it != context_->locations.end())
       label += fmt::format(" at {}:{}:{}", it->second.file, it->second.line, it->second.column);
     labels.push_back(std::move(label));

@@ -1,8 +1,9 @@
 // Function: one compiled graph body — the top-level graph, a scan body or a
 // def — as a straight-line list of instructions over numbered value slots.
 // Compiling fixes the order of evaluation (a topological order from
-// Boost.Graph), fuses chains of float elementwise ops whose intermediate
-// values have no other reader into one pass over memory, and decides the
+// Boost.Graph), fuses chains of elementwise ops whose intermediate
+// values have no other reader into one pass over memory, lets a `dot` read
+// a transposed operand through the BLAS flag, and decides the
 // slot each value lives in and after which instruction each slot dies (its
 // buffer then returns to the pool). Internal to the backend; the public
 // face is Program (program.hpp).
@@ -68,16 +69,18 @@ class Function {
   const ScalarBody* scalar_body() const { return scalar_.get(); }
 
  private:
-  enum class Step { Kernel, View, Scan, Call, Fused, FusedReduce };
+  enum class Step { Kernel, View, Scan, Call, Fused, FusedReduce, Dot };
   struct Instruction {
     Step step;
     ops::TermRef term;
     std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
     int out = 0;                // first result slot
     int num_out = 1;
-    std::vector<int> release;   // slots that die after this instruction
-    std::vector<int> in_place;  // operand positions whose buffer may take the result
-    Function* body = nullptr;   // scan and call
+    std::vector<int> release;              // slots that die after this instruction
+    std::vector<int> in_place;             // operand positions whose buffer may take the result
+    Function* body = nullptr;              // scan and call
+    DotTranspose trans{};                  // Dot: which operands are read transposed
+    ops::DType compute = ops::DType::F64;  // Fused: the dtype the expression computes in
     // Fused: the expression over the operands (its leaves), and the
     // original instructions, run one by one when the leaves' shapes at run
     // time do not fit one pass (plan_fused). FusedReduce: the same, and
@@ -90,6 +93,7 @@ class Function {
   };
 
   void fuse_elementwise(const std::vector<int>& output_slots);
+  void absorb_transposes(const std::vector<int>& output_slots);
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
   void run_fused(Instruction& in);

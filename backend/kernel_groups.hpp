@@ -28,7 +28,7 @@ struct FusedSource {
 struct FusedOp {
   ops::OpKind kind;
   int arity = 1;
-  std::array<FusedSource, 2> src;
+  std::array<FusedSource, 3> src;
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
 
@@ -37,6 +37,12 @@ inline constexpr std::size_t kMaxFusedOps = 16;
 // div pow maximum minimum), and integer add sub mul maximum minimum neg abs
 // square sign (wrapping around, as their kernels do).
 bool fusable(ops::OpKind kind, ops::DType dtype);
+
+// True for the comparisons and logical_and / logical_or / logical_not: a
+// fused expression computing in dtype T holds their booleans as T(0) and
+// T(1) (as `where` reads its condition), so comparisons, logical ops and
+// `where` join float, integer and boolean chains.
+bool carries_booleans(ops::OpKind kind);
 
 // How each leaf of a fused expression meets its result, seen as `rows`
 // rows of `row_len` elements: the result's shape (Full), one element
@@ -56,11 +62,12 @@ struct FusedLayout {
 bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len = 0);
 
 // Evaluates `program` in one pass over memory, a block of elements at a
-// time on all threads, into `out` (f32, f64, i32 or i64, of the planned
-// shape); every
-// leaf has out's dtype. `out` may share its buffer with a Full leaf.
+// time on all threads, into `out` (of the planned shape), computing in
+// `compute` (bool, f32, f64, i32 or i64); every leaf has that dtype or is
+// bool, and `out` has that dtype or is bool. `out` may share its buffer
+// with a Full leaf.
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
-               Array& out);
+               ops::DType compute, Array& out);
 
 // Reduces each row of `program`'s result as it is computed (sum, mean,
 // prod, max, min; the order of block_reduce.hpp, so the bits are those of
@@ -73,9 +80,12 @@ void reduction_shape(TermRef op, Operands in, Dims& shape);
 void run_reduction(TermRef op, Operands in, Array& out);
 void run_softmax(TermRef op, Operands in, Array& out);
 
-// dot.cpp: numpy.matmul.
-void dot_shape(TermRef op, Operands in, Dims& shape);
-void run_dot(TermRef op, Operands in, Array& out);
+// dot.cpp: numpy.matmul. trans[i]: operand i is given with its last two
+// dimensions swapped (the operand of a `transpose` the compiler skipped);
+// the kernel reads it through the BLAS / Eigen transpose flag.
+using DotTranspose = std::array<bool, 2>;
+void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans = {});
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {});
 
 // shape_ops.cpp: reshape transpose expand_dims squeeze broadcast_to flip
 // concat stack dim.

@@ -79,8 +79,12 @@ Term::Term(OpKind kind, Attrs attrs, std::vector<TermRef> operands, Type type, s
 }
 
 TermRef Term::make(OpKind kind, Attrs attrs, std::vector<TermRef> operands) {
-  Type type = check_op(kind, attrs, operands);
   Table& t = table();
+  // A term made before with these very attributes (canonical, then) passed
+  // the same type check: the rewriter and the analysis remake existing
+  // terms far more often than they make new ones.
+  if (auto it = t.index.find(Key{kind, &attrs, operands}); it != t.index.end()) return *it;
+  Type type = check_op(kind, attrs, operands);
   const Key key{kind, &attrs, operands};
   const std::size_t h = key_hash(key);
   if (auto it = t.index.find(key); it != t.index.end()) return *it;

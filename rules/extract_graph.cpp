@@ -4,9 +4,10 @@
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/extract/shared_choice.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <utility>
 
 namespace eqsat::rules {
@@ -88,8 +89,9 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
                                   const backend::CostModel& model) {
   return [&g, &model, runs = run_counts(g, roots, model), types = std::vector<ops::Type>{}](
              const egraph::EGraph& eg, egraph::ENodeId n) mutable {
-    types.clear();
-    for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+    const auto kids = eg.children(n);
+    types.resize(kids.size());  // assigned, not rebuilt: their dims keep their storage
+    for (std::size_t i = 0; i < kids.size(); ++i) types[i] = g.type(kids[i]);
     const EClassId c = eg.class_of(n);
     const double times = std::max(1.0, runs[c.index()]);
     std::optional<std::int64_t> trips;
@@ -219,7 +221,7 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
 
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model) {
   // Run counts as for e-classes: largest over the paths from the roots.
-  std::unordered_map<ops::TermRef, double> count;
+  absl::flat_hash_map<ops::TermRef, double> count;
   std::vector<ops::TermRef> work;
   auto reach = [&](ops::TermRef t, double m) {
     m = std::min(m, kRunCap);
@@ -240,11 +242,11 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   }
   std::vector<std::pair<ops::TermRef, double>> order(count.begin(), count.end());
   std::ranges::sort(order, {}, [](const auto& p) { return p.first->id(); });  // a fixed sum order
-  std::vector<ops::Type> types;
+  std::vector<ops::Type> types;  // assigned, not rebuilt: their dims keep their storage
   double total = 0;
   for (const auto& [t, times] : order) {
-    types.clear();
-    for (ops::TermRef o : t->operands()) types.push_back(o->type());
+    types.resize(t->arity());
+    for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
     std::optional<std::int64_t> trips;
     const ops::ScanSpec* spec = nullptr;
     if (t->kind() == ops::OpKind::Scan) {

@@ -2,6 +2,7 @@
 
 #include "builtin_appliers.hpp"
 #include "extract_graph.hpp"
+#include "op_symbols.hpp"
 #include "rule_check.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
@@ -9,6 +10,7 @@
 #include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unordered_set>
 
 namespace eqsat::rules {
 
@@ -26,7 +27,7 @@ namespace {
 std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
   if (!g.has_unstable()) return 0;
   std::vector<ops::TermRef> stack(roots.begin(), roots.end());
-  std::unordered_set<ops::TermRef> seen;
+  absl::flat_hash_set<ops::TermRef> seen;
   std::size_t n = 0;
   while (!stack.empty()) {
     const ops::TermRef t = stack.back();
@@ -46,7 +47,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
   std::vector<ops::TermRef> bodies, stack(roots.rbegin(), roots.rend());
-  std::unordered_set<ops::TermRef> seen;
+  absl::flat_hash_set<ops::TermRef> seen;
   while (!stack.empty()) {
     const ops::TermRef t = stack.back();
     stack.pop_back();
@@ -190,10 +191,17 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     return graph;
   }
   if (options.explain) r.explanations = explain_outputs(g, graph, root_terms, best.roots);
-  if (std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
-    best.roots = fuse_extracted_loops(best.roots, model);
-    r.cost_after =
-        dag_cost(best.roots, model) + kUnstableCost * static_cast<double>(r.unstable_after);
+  // Fusing extracted loops needs two of them: with fewer loop classes in
+  // the e-graph there is nothing to try (and no whole-graph cost to take).
+  const bool loops = g.egraph().classes_with_op(op_symbol(ops::OpKind::Scan)).size() >= 2;
+  if (loops &&
+      std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
+    std::vector<ops::TermRef> fused = fuse_extracted_loops(best.roots, model);
+    if (fused != best.roots) {
+      best.roots = std::move(fused);
+      r.cost_after =
+          dag_cost(best.roots, model) + kUnstableCost * static_cast<double>(r.unstable_after);
+    }
     // Fusion after extraction is outside the e-graph: one step at the root.
     for (std::size_t i = 0; i < r.explanations.size(); ++i) {
       TermExplanation& e = r.explanations[i];

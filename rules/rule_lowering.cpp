@@ -6,6 +6,7 @@
 
 #include "ops/type_error.hpp"
 
+#include <absl/container/inlined_vector.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,6 +67,17 @@ struct Lhs {
   Lhs(const Pattern& ast, TensorEGraph& g) { lower(ast, g); }
   // A left side of its own (a commuted variant).
   Lhs(std::unique_ptr<Pattern> own, TensorEGraph& g) : own_(std::move(own)) { lower(*own_, g); }
+
+  // True when verify can refuse a match the e-graph pattern found: a
+  // literal or an op with attributes in the pattern. Otherwise every match
+  // holds and verify would only look its e-nodes up again.
+  bool needs_verify() const {
+    if (has_literal) return true;
+    for (std::uint32_t i = 0; i < pattern.size(); ++i)
+      if (!pattern.node(i).is_var && pattern.node(i).payload.kind == PayloadMatch::Kind::Var)
+        return true;
+    return false;
+  }
 
   std::uint32_t lower(const Pattern& ast, TensorEGraph& g) {
     std::uint32_t i = 0;
@@ -194,7 +206,11 @@ struct Lhs {
 class TensorSearcher final : public egraph::Searcher {
  public:
   TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, std::string text)
-      : lhs_(std::move(lhs)), inner_(lhs_->pattern), g_(&g), text_(std::move(text)) {}
+      : lhs_(std::move(lhs)),
+        inner_(lhs_->pattern),
+        g_(&g),
+        text_(std::move(text)),
+        verify_(lhs_->needs_verify()) {}
 
   const egraph::VarLayout& layout() const override { return inner_.layout(); }
   void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
@@ -211,11 +227,16 @@ class TensorSearcher final : public egraph::Searcher {
   std::string to_string() const override { return text_; }
 
  private:
-  void keep_verified(const egraph::Matches& all, egraph::Matches& out) const {
+  void keep_verified(egraph::Matches& all, egraph::Matches& out) const {
+    if (!verify_ && out.roots.empty()) {
+      out = std::move(all);
+      out.layout = &layout();
+      return;
+    }
     out.layout = &layout();
     const std::size_t nv = layout().vars.size(), np = layout().payload_vars.size();
     for (std::size_t i = 0; i < all.size(); ++i) {
-      if (!lhs_->verify(*g_, all.subst(i))) continue;
+      if (verify_ && !lhs_->verify(*g_, all.subst(i))) continue;
       out.roots.push_back(all.roots[i]);
       out.classes.insert(out.classes.end(), all.classes.begin() + i * nv,
                          all.classes.begin() + (i + 1) * nv);
@@ -228,6 +249,7 @@ class TensorSearcher final : public egraph::Searcher {
   egraph::PatternSearcher inner_;
   const TensorEGraph* g_;
   std::string text_;
+  bool verify_ = true;  // lhs_->needs_verify()
 };
 
 }  // namespace
@@ -241,11 +263,23 @@ class TypedApplier final : public egraph::Applier {
   // 11), so extraction keeps the stable form.
   TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g,
                bool stabilizing)
-      : lhs_(std::move(lhs)), rhs_(rhs), g_(&g), stabilizing_(stabilizing) {}
+      : lhs_(std::move(lhs)),
+        rhs_(rhs),
+        g_(&g),
+        stabilizing_(stabilizing),
+        plain_(plain(rhs)),
+        no_attrs_(g.analysis().payloads().intern({})) {}
 
   // True when the e-graph changed: a merge, or new e-nodes (a right side
   // whose class the analysis already knew, such as a folded constant).
   bool apply(egraph::EGraph& eg, EClassId root, const Subst& s) override {
+    // The runner applies every match again in each iteration: a right side
+    // already in the root's class changes nothing, and a plain one (no
+    // literal, no attribute) is found by lookups without typing a term.
+    if (plain_ && !stabilizing_ && !eg.explaining()) {
+      const auto present = lookup(eg, rhs_, s);
+      if (present && eg.find(*present) == eg.find(root)) return false;
+    }
     const Lhs::Bindings bound = lhs_->bindings(*g_, s);
     auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
     if (built && lhs_->has_literal) built = broadcast_to_class(std::move(*built), root);
@@ -363,6 +397,26 @@ class TypedApplier final : public egraph::Applier {
     return std::nullopt;
   }
 
+  // Variables and ops without attributes only: such a right side's e-nodes
+  // are its ops over its variables' classes, whatever their types.
+  static bool plain(const Pattern& p) {
+    if (p.kind == Pattern::Kind::Var) return true;
+    if (p.kind != Pattern::Kind::Op || ops::op_info(p.op).attr_mask != 0) return false;
+    return std::ranges::all_of(p.children, [](const Pattern& c) { return plain(c); });
+  }
+
+  // The class of plain right side `p` under `s`, when all its e-nodes exist.
+  std::optional<EClassId> lookup(const egraph::EGraph& eg, const Pattern& p, const Subst& s) const {
+    if (p.kind == Pattern::Kind::Var) return s.get(Symbol(p.var));
+    absl::InlinedVector<EClassId, 4> kids;
+    for (const Pattern& c : p.children) {
+      const auto k = lookup(eg, c, s);
+      if (!k) return std::nullopt;
+      kids.push_back(*k);
+    }
+    return eg.lookup(op_symbol(p.op), no_attrs_, kids);
+  }
+
   EClassId add(const Built& b) const {
     if (b.eclass) return *b.eclass;
     std::vector<EClassId> kids;
@@ -384,6 +438,8 @@ class TypedApplier final : public egraph::Applier {
   const Pattern& rhs_;
   TensorEGraph* g_;
   bool stabilizing_ = false;
+  bool plain_ = false;  // plain(rhs_)
+  Payload no_attrs_;    // the payload of an op without attributes
   std::set<NodeKey> marked_;
   std::size_t refused_ = 0;
 };

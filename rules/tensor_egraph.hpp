@@ -15,13 +15,14 @@
 #include "egraph/egraph.hpp"
 #include "ops/term.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace eqsat::rules {
@@ -71,7 +72,7 @@ class TensorEGraph {
 
  private:
   egraph::EGraph g_;
-  std::unordered_map<ops::TermRef, egraph::EClassId> loaded_;
+  absl::flat_hash_map<ops::TermRef, egraph::EClassId> loaded_;
   // Marked e-nodes as (op, payload, children) at marking time; looked up
   // canonicalized, through a set rebuilt when the e-graph changed.
   struct Mark {

@@ -290,3 +290,168 @@ TEST_CASE("integer chains fuse and wrap around as their kernels do") {
     CHECK(std::memcmp(got.bytes(), all.back().bytes(), got.nbytes()) == 0);
   }
 }
+
+namespace {
+
+void set_element(ops::Array& a, std::int64_t i, double v) {
+  ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) { a.data<T>()[i] = T(v); });
+}
+
+// `a` with its last two dimensions swapped, copied element by element.
+ops::Array swapped_last_two(const ops::Array& a) {
+  ops::Dims d = a.shape();
+  const std::size_t r = d.size();
+  std::swap(d[r - 2], d[r - 1]);
+  ops::Array out(a.dtype(), d);
+  const std::int64_t rows = a.shape()[r - 2], cols = a.shape()[r - 1];
+  for (std::int64_t b = 0; b < a.size() / (rows * cols); ++b)
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        set_element(out, b * rows * cols + j * rows + i, a.element(b * rows * cols + i * cols + j));
+  return out;
+}
+
+TermRef swap_last_two(TermRef t) {
+  const auto r = static_cast<std::int64_t>(t->tensor_type().rank());
+  ops::IntList perm;
+  for (std::int64_t i = 0; i < r; ++i) perm.push_back(i);
+  std::swap(perm[r - 2], perm[r - 1]);
+  return op(OpKind::Transpose, {t}, {{AttrKey::Perm, perm}});
+}
+
+}  // namespace
+
+TEST_CASE("dot reads a transposed operand through the transpose flag without the copy") {
+  struct Case {
+    ops::Dims a, b;  // stored shapes
+    bool ta, tb;     // transposed before the product
+  };
+  const std::vector<Case> cases = {{{5, 3}, {5, 4}, true, false},
+                                   {{3, 5}, {4, 5}, false, true},
+                                   {{5, 3}, {4, 5}, true, true},
+                                   {{5, 3}, {5}, true, false},
+                                   {{5}, {4, 5}, false, true},
+                                   {{5, 1}, {5, 4}, true, false},
+                                   {{2, 5, 3}, {5, 4}, true, false},
+                                   {{2, 3, 5}, {1, 4, 5}, false, true},
+                                   {{80, 70}, {80, 60}, true, false},
+                                   {{70, 80}, {60, 80}, false, true},
+                                   {{80, 70}, {60, 80}, true, true},
+                                   {{700, 400}, {700}, true, false},
+                                   {{700}, {400, 700}, false, true},
+                                   {{700, 1}, {700, 400}, true, false},
+                                   {{2, 80, 70}, {2, 60, 80}, true, true}};
+  for (DType d : {DType::F64, DType::F32}) {
+    for (const Case& c : cases) {
+      INFO(ops::dims_to_string(c.a)
+           << " " << ops::dims_to_string(c.b) << " " << c.ta << c.tb << " " << ops::dtype_name(d));
+      TermRef a = input("a", d, c.a);
+      TermRef b = input("b", d, c.b);
+      TermRef y = op(OpKind::Dot, {c.ta ? swap_last_two(a) : a, c.tb ? swap_last_two(b) : b});
+      backend::Program p = backend::compile(graph({a, b}, {y}));
+      CHECK(p.num_instructions() == 1);  // no transpose left
+      ops::Array av(d, c.a), bv(d, c.b);
+      for (std::int64_t i = 0; i < av.size(); ++i) set_element(av, i, std::sin(i * 0.37));
+      for (std::int64_t i = 0; i < bv.size(); ++i) set_element(bv, i, std::cos(i * 0.11));
+      // The reference multiplies copies transposed beforehand.
+      const ops::Array at = c.ta ? swapped_last_two(av) : av;
+      const ops::Array bt = c.tb ? swapped_last_two(bv) : bv;
+      TermRef a2 = input("a", d, at.shape());
+      TermRef b2 = input("b", d, bt.shape());
+      const auto want =
+          backend::compile(graph({a2, b2}, {op(OpKind::Dot, {a2, b2})})).run({at, bt});
+      CHECK(test::compare_arrays(p.run({av, bv})[0], want[0], 10) == "");
+    }
+  }
+}
+
+TEST_CASE("a transpose read by a dot and by another op is kept for the other") {
+  TermRef a = input("a", kF64, {4, 3});
+  TermRef b = input("b", kF64, {4, 2});
+  TermRef at = swap_last_two(a);
+  TermRef y = op(OpKind::Dot, {at, b});
+  backend::Program p = backend::compile(graph({a, b}, {y, op(OpKind::Exp, {at})}));
+  CHECK(p.num_instructions() == 3);
+  const ops::Array av = ramp({4, 3}, 1.0), bv = ramp({4, 2}, 2.0);
+  const auto got = p.run({av, bv});
+  const ops::Array atv = swapped_last_two(av);
+  for (std::int64_t i = 0; i < 3; ++i)
+    for (std::int64_t j = 0; j < 2; ++j) {
+      double s = 0;
+      for (std::int64_t k = 0; k < 4; ++k)
+        s += atv.data<double>()[i * 4 + k] * bv.data<double>()[k * 2 + j];
+      CHECK(got[0].data<double>()[i * 2 + j] == Approx(s));
+    }
+  CHECK(got[1].data<double>()[1] == Approx(std::exp(av.data<double>()[3])));
+}
+
+TEST_CASE("comparisons logical ops and where fuse with the chains around them") {
+  // where(x > y and not (x == 3), x * y, -y) and the mask itself, as one
+  // pass each, against the same computed element by element.
+  for (DType d : {DType::F64, DType::F32, DType::I32, DType::I64}) {
+    INFO(ops::dtype_name(d));
+    TermRef x = input("x", d, {kAny});
+    TermRef y = input("y", d, {kAny});
+    TermRef three = ops::Term::scalar(d, 3);
+    TermRef mask = op(OpKind::LogicalAnd, {op(OpKind::Gt, {x, y}),
+                                           op(OpKind::LogicalNot, {op(OpKind::Eq, {x, three})})});
+    TermRef z = op(OpKind::Where, {mask, op(OpKind::Mul, {x, y}), op(OpKind::Neg, {y})});
+    TermRef m2 = op(OpKind::LogicalOr,
+                    {op(OpKind::Le, {op(OpKind::Add, {x, y}), three}), op(OpKind::Ne, {x, y})});
+    backend::Program p = backend::compile(graph({x, y}, {z}));
+    CHECK(p.num_instructions() == 1);
+    backend::Program pm =
+        backend::compile(graph({x, y}, {op(OpKind::Lt, {op(OpKind::Add, {x, y}), three})}));
+    CHECK(pm.num_instructions() == 1);
+    const std::int64_t n = 2000;
+    ops::Array xv(d, {n}), yv(d, {n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      set_element(xv, i, i % 7 == 0 ? 3 : (i * 37 % 11) - 5);
+      set_element(yv, i, (i * 13 % 9) - 4);
+    }
+    const ops::Array got = p.run({xv, yv})[0];
+    const ops::Array lt = pm.run({xv, yv})[0];
+    const ops::Array either = backend::compile(graph({x, y}, {m2})).run({xv, yv})[0];
+    REQUIRE(got.dtype() == d);
+    REQUIRE(lt.dtype() == DType::Bool);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double a = xv.element(i), b = yv.element(i);
+      CHECK(got.element(i) == (a > b && a != 3 ? a * b : -b));
+      CHECK(lt.element(i) == (a + b < 3 ? 1 : 0));
+      CHECK(either.element(i) == (a + b <= 3 || a != b ? 1 : 0));
+    }
+  }
+}
+
+TEST_CASE("boolean chains fuse and a masked sum reads its operand once") {
+  TermRef p = input("p", DType::Bool, {kAny});
+  TermRef q = input("q", DType::Bool, {kAny});
+  TermRef r = op(OpKind::LogicalOr, {op(OpKind::LogicalAnd, {p, op(OpKind::LogicalNot, {q})}),
+                                     op(OpKind::Eq, {p, q})});
+  backend::Program bp = backend::compile(graph({p, q}, {r}));
+  CHECK(bp.num_instructions() == 1);
+  TermRef x = input("x", kF64, {4, kAny});
+  TermRef relu_sum = op(OpKind::Sum, {op(OpKind::Where, {op(OpKind::Gt, {x, f64(0)}), x, f64(0)})},
+                        {{AttrKey::Axis, ops::IntList{1}}, {AttrKey::Keepdims, false}});
+  backend::Program sp = backend::compile(graph({x}, {relu_sum}));
+  CHECK(sp.num_instructions() == 1);
+  const std::int64_t n = 1500;
+  ops::Array pv(DType::Bool, {n}), qv(DType::Bool, {n});
+  for (std::int64_t i = 0; i < n; ++i) {
+    set_element(pv, i, i % 3 == 0);
+    set_element(qv, i, i % 5 < 2);
+  }
+  const ops::Array got = bp.run({pv, qv})[0];
+  REQUIRE(got.dtype() == DType::Bool);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const bool a = i % 3 == 0, b = i % 5 < 2;
+    CHECK(got.element(i) == ((a && !b) || a == b ? 1 : 0));
+  }
+  const ops::Array xv = ramp({4, 700}, 3.0);
+  const ops::Array sums = sp.run({xv})[0];
+  for (std::int64_t row = 0; row < 4; ++row) {
+    double want = 0;
+    for (std::int64_t j = 0; j < 700; ++j) want += std::max(xv.element(row * 700 + j), 0.0);
+    CHECK(sums.element(row) == Approx(want));
+  }
+}
