@@ -241,6 +241,10 @@ void arithmetic(TermRef op, const Broadcast<2>& plan, const T* a, const T* b, T*
       if constexpr (std::is_floating_point_v<T>)
         return binary_scalar(plan, a, b, out, [](T x, T y) { return logaddexp(x, y); });
       no_kernel(op->kind(), ops::dtype_of<T>());
+    case OpKind::Hypot:
+      if constexpr (std::is_floating_point_v<T>)
+        return binary_scalar(plan, a, b, out, [](T x, T y) { return std::hypot(x, y); });
+      no_kernel(op->kind(), ops::dtype_of<T>());
     case OpKind::Pow:
       if constexpr (std::is_floating_point_v<T>) {
         return binary_scalar(plan, a, b, out, [](T x, T y) { return std::pow(x, y); });

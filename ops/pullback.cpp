@@ -197,6 +197,10 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
       ga = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {a, y})})});
       gb = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {b, y})})});
       break;
+    case OpKind::Hypot:  // d/da √(a² + b²) = a / y (NaN at a = b = 0, as PyTensor)
+      ga = mk(OpKind::Mul, {g, mk(OpKind::Div, {a, y})});
+      gb = mk(OpKind::Mul, {g, mk(OpKind::Div, {b, y})});
+      break;
     case OpKind::Maximum:
     case OpKind::Minimum: {  // a tie goes to the first operand
       const bool max = y->kind() == OpKind::Maximum;

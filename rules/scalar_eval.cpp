@@ -155,6 +155,8 @@ std::optional<double> arith(OpKind kind, T a, T b) {
         return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
       case OpKind::Minimum:
         return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
+      case OpKind::Hypot:
+        return std::hypot(a, b);
       case OpKind::Logaddexp:
         if (a == b) return a + T(0.6931471805599453);
         if (std::isnan(a) || std::isnan(b)) return a + b;
