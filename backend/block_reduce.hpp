@@ -22,11 +22,11 @@ inline constexpr std::int64_t kReduceBlock = 512;
 // Below this many elements in all, a reduction runs on one thread.
 inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 15;
 
-// True for the reductions reduce_blocked computes.
+// True for the reductions reduce_blocked computes: those the catalogue
+// marks fusable (sum mean prod max min).
 inline bool block_reducible(ops::OpKind kind) {
-  using ops::OpKind;
-  return kind == OpKind::Sum || kind == OpKind::Mean || kind == OpKind::Prod ||
-         kind == OpKind::Max || kind == OpKind::Min;
+  return ops::op_info(kind).group == ops::OpGroup::Reduction &&
+         ops::fusion(kind) != ops::Fusion::NoFuse;
 }
 
 // x[0] (op) ... (op) x[n-1] in a fixed order whatever x's alignment (8

@@ -5,44 +5,8 @@
 
 namespace eqsat::backend {
 
+using ops::CostClass;
 using ops::OpKind;
-
-namespace {
-
-// Simple flops per element of an elementwise op, or 0 for transcendental
-// ones (costed separately).
-double flops_per_element(OpKind kind) {
-  switch (kind) {
-    case OpKind::Div:
-    case OpKind::Sqrt:
-    case OpKind::Reciprocal:
-      return 4;
-    default:
-      return 1;
-  }
-}
-
-bool is_transcendental(OpKind kind) {
-  switch (kind) {
-    case OpKind::Exp:
-    case OpKind::Expm1:
-    case OpKind::Log:
-    case OpKind::Log1p:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Softplus:
-    case OpKind::Log1mexp:
-    case OpKind::Logaddexp:
-    case OpKind::Pow:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
 
 double CostModel::elements(const ops::TensorType& t) const {
   double n = 1;
@@ -146,15 +110,16 @@ double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const
 
 double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
                           const ops::Type& result) const {
-  switch (ops::op_info(kind).group) {
-    case ops::OpGroup::Leaf:
-      return 0;
-    case ops::OpGroup::Gradient:
+  const CostClass cost_class = ops::cost_class(kind);
+  switch (cost_class) {
+    case CostClass::Free:
+      return 0;  // leaves, fn and get: bookkeeping only
+    case CostClass::Never:
       return kInfiniteCost;
-    case ops::OpGroup::Control:
-      if (kind == OpKind::Scan) return scan_cost(trip_count(result), ops::ScanSpec{}, result);
-      if (kind == OpKind::Call) return w_.call_overhead_ns;
-      return 0;  // fn and get are free: bookkeeping only
+    case CostClass::Loop:
+      return scan_cost(trip_count(result), ops::ScanSpec{}, result);
+    case CostClass::Invoke:
+      return w_.call_overhead_ns;
     default:
       break;
   }
@@ -166,17 +131,18 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
   const auto in_elements = [&](std::size_t i) {
     return elements(std::get<ops::TensorType>(operand_types[i]));
   };
+  const bool transcendental = cost_class == CostClass::Transc;
   switch (ops::op_info(kind).group) {
     case ops::OpGroup::Unary:
     case ops::OpGroup::Binary:
     case ops::OpGroup::Select:
-      cost += n_out * (is_transcendental(kind) ? w_.ns_per_transcendental
-                                               : w_.ns_per_flop * flops_per_element(kind));
+      cost += n_out * (transcendental                   ? w_.ns_per_transcendental
+                       : cost_class == CostClass::Flop4 ? w_.ns_per_flop * 4
+                                                        : w_.ns_per_flop);
       break;
     case ops::OpGroup::Reduction:
-      cost +=
-          in_elements(0) *
-          (kind == OpKind::Logsumexp ? w_.ns_per_transcendental + w_.ns_per_flop : w_.ns_per_flop);
+      cost += in_elements(0) *
+              (transcendental ? w_.ns_per_transcendental + w_.ns_per_flop : w_.ns_per_flop);
       break;
     case ops::OpGroup::Softmax:
       cost += in_elements(0) * (w_.ns_per_transcendental + 3 * w_.ns_per_flop);

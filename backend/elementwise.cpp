@@ -241,6 +241,10 @@ void arithmetic(TermRef op, const Broadcast<2>& plan, const T* a, const T* b, T*
       if constexpr (std::is_floating_point_v<T>)
         return binary_scalar(plan, a, b, out, [](T x, T y) { return logaddexp(x, y); });
       no_kernel(op->kind(), ops::dtype_of<T>());
+    case OpKind::Hypot:
+      if constexpr (std::is_floating_point_v<T>)
+        return binary_scalar(plan, a, b, out, [](T x, T y) { return std::hypot(x, y); });
+      no_kernel(op->kind(), ops::dtype_of<T>());
     case OpKind::Pow:
       if constexpr (std::is_floating_point_v<T>) {
         return binary_scalar(plan, a, b, out, [](T x, T y) { return std::pow(x, y); });
@@ -272,25 +276,11 @@ void comparison(OpKind kind, const Broadcast<2>& plan, const T* a, const T* b, b
   }
 }
 
-bool is_comparison(OpKind kind) {
-  switch (kind) {
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-      return true;
-    default:
-      return false;
-  }
-}
-
 void run_binary(TermRef op, Operands in, Array& out) {
   const OpKind kind = op->kind();
   DType compute = out.dtype();
-  if (is_comparison(kind)) compute = ops::promote(in[0]->dtype(), in[1]->dtype());
-  if (kind == OpKind::LogicalAnd || kind == OpKind::LogicalOr) compute = DType::Bool;
+  if (ops::is_comparison(kind)) compute = ops::promote(in[0]->dtype(), in[1]->dtype());
+  if (ops::is_logical(kind)) compute = DType::Bool;
   Array sa, sb;
   const Array& a = as_dtype(*in[0], compute, sa);
   const Array& b = as_dtype(*in[1], compute, sb);
@@ -298,7 +288,7 @@ void run_binary(TermRef op, Operands in, Array& out) {
   ops::visit_dtype(compute, [&]<class T>(std::type_identity<T>) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
-    if (is_comparison(kind)) {
+    if (ops::is_comparison(kind)) {
       comparison(kind, plan, pa, pb, out.data<bool>());
     } else if constexpr (std::is_same_v<T, bool>) {
       bool* po = out.data<bool>();
@@ -379,9 +369,12 @@ void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_cons
       return run([](const auto& x, const auto& y) {
         return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
       });
-    default:  // pow
+    case OpKind::Pow:
       for (std::int64_t i = 0; i < n; ++i)
         out[i] = std::pow(a[a_const ? 0 : i], b[b_const ? 0 : i]);
+      return;
+    default:
+      no_kernel(kind, ops::dtype_of<T>());
   }
 }
 
@@ -599,37 +592,15 @@ bool carries_booleans(OpKind kind) {
 }
 
 bool fusable(OpKind kind, DType dtype) {
-  if (dtype == DType::I32 || dtype == DType::I64) {
-    switch (kind) {
-      case OpKind::Add:
-      case OpKind::Sub:
-      case OpKind::Mul:
-      case OpKind::Maximum:
-      case OpKind::Minimum:
-      case OpKind::Neg:
-      case OpKind::Abs:
-      case OpKind::Square:
-      case OpKind::Sign:
-        return true;
-      default:
-        return false;
-    }
-  }
-  if (dtype != DType::F32 && dtype != DType::F64) return false;
-  switch (kind) {
-    case OpKind::LogicalNot:
-    case OpKind::Cast:
-      return false;
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Pow:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-      return true;
+  if (!ops::is_elementwise(kind)) return false;
+  switch (ops::fusion(kind)) {
+    case ops::Fusion::FuseFI:
+      if (dtype == DType::I32 || dtype == DType::I64) return true;
+      [[fallthrough]];
+    case ops::Fusion::FuseF:
+      return dtype == DType::F32 || dtype == DType::F64;
     default:
-      return ops::op_info(kind).group == ops::OpGroup::Unary;
+      return false;
   }
 }
 

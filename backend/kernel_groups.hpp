@@ -32,10 +32,11 @@ struct FusedOp {
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
 
-// True when `kind` computing `dtype` may join a fused expression: float
-// elementwise math (every unary op but logical_not and cast; add sub mul
-// div pow maximum minimum), and integer add sub mul maximum minimum neg abs
-// square sign (wrapping around, as their kernels do).
+// True when `kind` computing `dtype` may join a fused expression: an
+// elementwise op whose catalogue fusion column covers `dtype` (FuseF: f32
+// and f64, as every unary op but logical_not and cast, add sub mul div pow
+// maximum minimum; FuseFI: i32 and i64 too, wrapping around as their
+// kernels do, as add sub mul maximum minimum neg abs square sign).
 bool fusable(ops::OpKind kind, ops::DType dtype);
 
 // True for the comparisons and logical_and / logical_or / logical_not: a

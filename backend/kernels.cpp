@@ -99,16 +99,9 @@ bool may_write_in_place(ops::TermRef op, std::size_t i, const ops::Array& operan
 }
 
 bool is_view(ops::TermRef op) {
-  switch (op->kind()) {
-    case OpKind::Reshape:
-    case OpKind::ExpandDims:
-    case OpKind::Squeeze:
-      return true;
-    case OpKind::Cast:
-      return op->tensor_type().dtype == op->operand(0)->tensor_type().dtype;
-    default:
-      return false;
-  }
+  if (ops::keeps_order(op->kind())) return true;
+  return op->kind() == OpKind::Cast &&
+         op->tensor_type().dtype == op->operand(0)->tensor_type().dtype;
 }
 
 }  // namespace eqsat::backend

@@ -19,10 +19,21 @@ constexpr std::uint32_t attr_mask(std::initializer_list<AttrKey> keys) {
 }
 
 constexpr std::array<OpInfo, kNumOps> make_catalogue() {
-  using enum AttrKey;  // the attribute keys of op_list.hpp are written bare
+  using enum AttrKey;  // the attribute keys and flags of op_list.hpp are written bare
+  using namespace op_flags;
   return {
-#define EQSAT_OP_INFO(id, name, group, lo, hi, rule, ...) \
-  OpInfo{name, OpGroup::group, lo, hi, &type_rules::rule, attr_mask({__VA_ARGS__})},
+#define EQSAT_OP_INFO(id, name, group, lo, hi, cost, fusion, grad, sign, flags, rule, ...) \
+  OpInfo{name,                                                                             \
+         OpGroup::group,                                                                   \
+         lo,                                                                               \
+         hi,                                                                               \
+         CostClass::cost,                                                                  \
+         Fusion::fusion,                                                                   \
+         Differentiability::grad,                                                          \
+         SignRule::sign,                                                                   \
+         static_cast<OpFlags>(flags),                                                      \
+         &type_rules::rule,                                                                \
+         attr_mask({__VA_ARGS__})},
       EQSAT_OPS(EQSAT_OP_INFO)
 #undef EQSAT_OP_INFO
   };

@@ -1,6 +1,7 @@
 // Ops of the tensor language: the OpKind enum and the catalogue entry of
-// each kind (name, group, arity, accepted attributes, type rule), all derived
-// from the single declaration in op_list.hpp.
+// each kind (name, group, arity, the facts of op_list.hpp's columns,
+// accepted attributes, type rule), all derived from the single declaration
+// in op_list.hpp, and one accessor per fact.
 #pragma once
 
 #include "attrs.hpp"
@@ -18,7 +19,7 @@ class Term;
 using TermRef = const Term*;
 
 enum class OpKind : std::uint8_t {
-#define EQSAT_OP_ENUM(id, name, group, lo, hi, rule, ...) id,
+#define EQSAT_OP_ENUM(id, ...) id,
   EQSAT_OPS(EQSAT_OP_ENUM)
 #undef EQSAT_OP_ENUM
 };
@@ -44,22 +45,83 @@ enum class OpGroup : std::uint8_t {
   Gradient
 };
 
+// What the cost model charges an op for, per element (backend/cost_model).
+enum class CostClass : std::uint8_t {
+  Free,    // bookkeeping: leaves, fn, get
+  Move,    // moves memory only: shape, indexing and creation ops
+  Flop,    // one simple flop
+  Flop4,   // a division or square root: four flops
+  Transc,  // a transcendental function
+  Gemm,    // a matrix product: 2·m·n·k flops
+  Loop,    // a scan: its steps and stored outputs
+  Invoke,  // a call: its overhead (the body is costed on its own)
+  Never,   // grad: never extracted, expanded first
+};
+
+// Which dtypes the executor fuses an op for (backend/function.cpp): a fused
+// group evaluates its elementwise ops block by block, and a float reduction
+// absorbs the group computing its operand.
+enum class Fusion : std::uint8_t {
+  NoFuse,
+  FuseF,   // f32, f64
+  FuseFI,  // f32, f64, i32, i64 (integers wrap around, as their kernels)
+};
+
+// How an op takes part in differentiation (ops/pullback.hpp).
+enum class Differentiability : std::uint8_t {
+  Smooth,  // has a pullback (piecewise smooth: abs, maximum, max, ...)
+  Zero,    // its value is locally constant or not a float: no cotangent flows back
+  // `pullback` throws PullbackError (fn, call, get, grad; scan, whose
+  // pullback, a reverse scan, needs the body's and is built by
+  // rules/gradient.hpp, as is the inlining of calls)
+  Unsupported,
+};
+
+// When every element of the result is known to be >= 0 (NaN counts as
+// >= 0), from the same fact about the operands (rules/tensor_analysis).
+enum class SignRule : std::uint8_t {
+  AnySign,     // never from the operands
+  NonNeg,      // always
+  IfAll,       // when every operand is
+  IfAny,       // when some operand is (maximum)
+  IfBranches,  // when both values of a where are
+  IfFirst,     // when operand 0 is (its elements are the result's)
+};
+
+// Boolean facts of an op, or-ed together in the catalogue's flags column.
+using OpFlags = std::uint8_t;
+namespace op_flags {
+inline constexpr OpFlags NoFlags = 0;
+inline constexpr OpFlags Comm = 1 << 0;       // f(a, b) = f(b, a) for every value
+inline constexpr OpFlags Keeps = 1 << 1;      // each result element is one of operand 0's
+inline constexpr OpFlags SameOrder = 1 << 2;  // operand 0's elements in row-major order
+inline constexpr OpFlags Cmp = 1 << 3;        // compares in the promoted dtype, gives bool
+inline constexpr OpFlags Logic = 1 << 4;      // reads its operands as bool
+inline constexpr OpFlags UnitGrad = 1 << 5;   // pullback: the cotangent times ±1 only
+}  // namespace op_flags
+
 // A type rule checks the operands and attributes of one application, puts
 // the attributes in canonical form (axes normalized, defaults filled in, so
 // that equal applications intern to one term) and returns the result type.
 // It throws TypeError with a message naming the op.
 using TypeRule = Type (*)(OpKind kind, Attrs& attrs, std::span<const TermRef> operands);
 
-// One entry of the catalogue.
+// One row of the catalogue.
 struct OpInfo {
   std::string_view name;
   OpGroup group;
   int min_arity;
   int max_arity;  // -1: any number
+  CostClass cost;
+  Fusion fusion;
+  Differentiability differentiability;
+  SignRule sign;
+  OpFlags flags;
   TypeRule rule;
   std::uint32_t attr_mask;  // bit k set: AttrKey k accepted
 
   bool accepts(AttrKey key) const { return attr_mask >> static_cast<int>(key) & 1u; }
+  bool has(OpFlags flag) const { return (flags & flag) != 0; }
 };
 
 const OpInfo& op_info(OpKind kind);
@@ -74,28 +136,52 @@ std::optional<OpKind> parse_op(std::string_view name);
 // Checks arity and attribute keys, then applies the op's type rule.
 Type check_op(OpKind kind, Attrs& attrs, std::span<const TermRef> operands);
 
+// The facts of the catalogue's columns, one accessor each.
+
 inline bool is_elementwise(OpKind kind) {
   const OpGroup g = op_info(kind).group;
   return g == OpGroup::Unary || g == OpGroup::Binary || g == OpGroup::Select;
 }
-
+inline CostClass cost_class(OpKind kind) {
+  return op_info(kind).cost;
+}
+inline Fusion fusion(OpKind kind) {
+  return op_info(kind).fusion;
+}
+inline Differentiability differentiability(OpKind kind) {
+  return op_info(kind).differentiability;
+}
+inline SignRule sign_rule(OpKind kind) {
+  return op_info(kind).sign;
+}
 // f(a, b) = f(b, a) for every value (the rule language's `:comm` swaps
 // the operands of these ops on a left side).
 inline bool is_commutative(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-    case OpKind::Mul:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Logaddexp:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-      return true;
-    default:
-      return false;
-  }
+  return op_info(kind).has(op_flags::Comm);
+}
+// Every element of the result is an element of operand 0 (reshape,
+// transpose, broadcast_to, index, slice, ...): a fact about all of
+// operand 0's elements (uniform, finite, >= 0) holds for the result.
+inline bool keeps_elements(OpKind kind) {
+  return op_info(kind).has(op_flags::Keeps);
+}
+// The result is operand 0's elements in the same row-major order, only
+// the shape changes (reshape, expand_dims, squeeze).
+inline bool keeps_order(OpKind kind) {
+  return op_info(kind).has(op_flags::SameOrder);
+}
+// eq ne lt le gt ge: compare in the operands' promoted dtype.
+inline bool is_comparison(OpKind kind) {
+  return op_info(kind).has(op_flags::Cmp);
+}
+// logical_not, logical_and, logical_or: operands read as bool.
+inline bool is_logical(OpKind kind) {
+  return op_info(kind).has(op_flags::Logic);
+}
+// The pullback passes the cotangent on times ±1 (neg, cast, add, sub):
+// it never multiplies it by a derivative that could be infinite.
+inline bool has_unit_pullback(OpKind kind) {
+  return op_info(kind).has(op_flags::UnitGrad);
 }
 
 }  // namespace eqsat::ops

@@ -3,93 +3,9 @@
 #include <fmt/format.h>
 
 #include <numeric>
+#include <stdexcept>
 
 namespace eqsat::ops {
-
-Differentiability differentiability(OpKind kind) {
-  using D = Differentiability;
-  switch (kind) {
-    case OpKind::Input:
-    case OpKind::Nominal:
-    case OpKind::Const:
-    case OpKind::Sign:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::LogicalNot:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-    case OpKind::Dim:
-    case OpKind::Zeros:
-    case OpKind::Ones:
-    case OpKind::ZerosLike:
-    case OpKind::OnesLike:
-    case OpKind::Arange:
-      return D::Zero;
-    case OpKind::Neg:
-    case OpKind::Abs:
-    case OpKind::Square:
-    case OpKind::Exp:
-    case OpKind::Expm1:
-    case OpKind::Log:
-    case OpKind::Log1p:
-    case OpKind::Sqrt:
-    case OpKind::Reciprocal:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Softplus:
-    case OpKind::Log1mexp:
-    case OpKind::Cast:
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Pow:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Logaddexp:
-    case OpKind::Where:
-    case OpKind::Sum:
-    case OpKind::Prod:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Mean:
-    case OpKind::Logsumexp:
-    case OpKind::Softmax:
-    case OpKind::LogSoftmax:
-    case OpKind::Dot:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-    case OpKind::ExpandDims:
-    case OpKind::Squeeze:
-    case OpKind::BroadcastTo:
-    case OpKind::Flip:
-    case OpKind::Concat:
-    case OpKind::Stack:
-    case OpKind::Index:
-    case OpKind::Slice:
-    case OpKind::SetIndex:
-    case OpKind::IncIndex:
-    case OpKind::SetSlice:
-    case OpKind::IncSlice:
-    case OpKind::Full:
-      return D::Smooth;
-    case OpKind::Fn:
-    case OpKind::Scan:
-    case OpKind::Call:
-    case OpKind::Get:
-    case OpKind::Grad:
-      return D::Unsupported;
-  }
-  throw PullbackError("grad: unknown op");
-}
 
 namespace {
 
@@ -281,6 +197,10 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
       ga = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {a, y})})});
       gb = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {b, y})})});
       break;
+    case OpKind::Hypot:  // d/da √(a² + b²) = a / y (NaN at a = b = 0, as PyTensor)
+      ga = mk(OpKind::Mul, {g, mk(OpKind::Div, {a, y})});
+      gb = mk(OpKind::Mul, {g, mk(OpKind::Div, {b, y})});
+      break;
     case OpKind::Maximum:
     case OpKind::Minimum: {  // a tie goes to the first operand
       const bool max = y->kind() == OpKind::Maximum;
@@ -290,7 +210,8 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
       break;
     }
     default:
-      break;
+      throw std::logic_error(
+          fmt::format("internal: {} is Smooth but has no pullback", y->info().name));
   }
   return {is_float_term(a) ? unbroadcast(ga, type_of(a)) : nullptr,
           is_float_term(b) ? unbroadcast(gb, type_of(b)) : nullptr};
@@ -332,7 +253,8 @@ TermRef unary_cotangent(TermRef y, TermRef g) {
     case OpKind::Cast:
       return g;
     default:
-      return nullptr;
+      throw std::logic_error(
+          fmt::format("internal: {} is Smooth but has no pullback", y->info().name));
   }
 }
 

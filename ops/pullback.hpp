@@ -1,8 +1,8 @@
 // Pullbacks (vector-Jacobian products) of the ops, for reverse-mode
 // differentiation of terms (docs/architecture.md decision 7). Each op of op_list.hpp
-// says how it takes part (`differentiability`, a switch over every OpKind
-// without a default, so a new op cannot be forgotten), and `pullback`
-// builds its operands' cotangent terms with `Term::make`.
+// says how it takes part (`differentiability`, a column of the catalogue),
+// and `pullback` builds its operands' cotangent terms with `Term::make`;
+// tests/ops/test_op_catalogue.cpp checks that every Smooth op has one.
 //
 //   TermRef y = Term::make(OpKind::Exp, {}, {x});
 //   auto gx = pullback(y, g);   // gx[0] == (mul g y)
@@ -15,18 +15,6 @@
 #include <vector>
 
 namespace eqsat::ops {
-
-// How an op takes part in differentiation.
-enum class Differentiability {
-  Smooth,  // has a pullback (piecewise smooth: abs, maximum, max, ...)
-  Zero,    // its value is locally constant or not a float: no cotangent flows back
-  // `pullback` throws PullbackError (fn, call, get, grad; scan, whose
-  // pullback, a reverse scan, needs the body's and is built by
-  // rules/gradient.hpp, as is the inlining of calls)
-  Unsupported,
-};
-
-Differentiability differentiability(OpKind kind);
 
 // A term that reverse-mode differentiation cannot handle, with a message
 // starting with "grad: ".

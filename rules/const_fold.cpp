@@ -114,11 +114,8 @@ std::optional<Array> fold_constant(OpKind kind, const ops::Attrs& attrs,
                                    std::span<const Array* const> xs,
                                    const ops::TensorType& result) {
   if (!result.is_static()) return std::nullopt;
+  if (ops::keeps_order(kind)) return xs[0]->clone().reshaped(result.dims);
   switch (kind) {
-    case OpKind::Reshape:
-    case OpKind::ExpandDims:
-    case OpKind::Squeeze:
-      return xs[0]->clone().reshaped(result.dims);
     case OpKind::Transpose:
       return transposed(*xs[0], attrs.get<ops::IntList>(ops::AttrKey::Perm), result);
     case OpKind::BroadcastTo:

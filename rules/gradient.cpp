@@ -25,22 +25,6 @@ bool same_dims(TermRef a, TermRef b) {
   return !a->is_tuple() && !b->is_tuple() && a->tensor_type().dims == b->tensor_type().dims;
 }
 
-// Elementwise ops whose pullback multiplies the cotangent by a derivative
-// that can be infinite or NaN (exp of a large value, 1/x at 0, ...): where
-// the cotangent is known to be zero, their operands' cotangents are forced
-// to zero rather than 0 * inf.
-bool scales_cotangent(OpKind k) {
-  switch (k) {
-    case OpKind::Neg:
-    case OpKind::Cast:
-    case OpKind::Add:
-    case OpKind::Sub:
-      return false;
-    default:
-      return true;
-  }
-}
-
 bool elementwise(TermRef t) {
   const auto g = t->info().group;
   return g == ops::OpGroup::Unary || g == ops::OpGroup::Binary;
@@ -172,7 +156,11 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
         } else if (z && elementwise(t)) {
           for (std::size_t i = 0; i < gs.size(); ++i) {
             if (!gs[i] || !same_dims(t->operand(i), t)) continue;
-            if (scales_cotangent(t->kind()))
+            // An op whose pullback multiplies the cotangent by a derivative
+            // that can be infinite or NaN (exp of a large value, 1/x at 0,
+            // ...) gets a zero cotangent where it is known to be zero,
+            // rather than 0 * inf.
+            if (!ops::has_unit_pullback(t->kind()))
               gs[i] =
                   make(OpKind::Where, {z, Term::scalar(gs[i]->tensor_type().dtype, 0.0), gs[i]});
             masks[i] = z;

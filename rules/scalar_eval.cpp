@@ -155,6 +155,8 @@ std::optional<double> arith(OpKind kind, T a, T b) {
         return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
       case OpKind::Minimum:
         return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
+      case OpKind::Hypot:
+        return std::hypot(a, b);
       case OpKind::Logaddexp:
         if (a == b) return a + T(0.6931471805599453);
         if (std::isnan(a) || std::isnan(b)) return a + b;
@@ -185,11 +187,6 @@ std::optional<double> compare(OpKind kind, T a, T b) {
   }
 }
 
-bool is_comparison(OpKind k) {
-  return k == OpKind::Eq || k == OpKind::Ne || k == OpKind::Lt || k == OpKind::Le ||
-         k == OpKind::Gt || k == OpKind::Ge;
-}
-
 }  // namespace
 
 double convert_scalar(double value, DType dtype) {
@@ -215,11 +212,11 @@ std::optional<double> eval_scalar(OpKind kind, std::span<const TypedScalar> xs, 
   if (kind == OpKind::LogicalAnd) return (xs[0].value != 0 && xs[1].value != 0) ? 1.0 : 0.0;
   if (kind == OpKind::LogicalOr) return (xs[0].value != 0 || xs[1].value != 0) ? 1.0 : 0.0;
   // Comparisons compare in the promoted dtype; the rest compute in the result's.
-  const DType work = is_comparison(kind) ? ops::promote(xs[0].dtype, xs[1].dtype) : result;
+  const DType work = ops::is_comparison(kind) ? ops::promote(xs[0].dtype, xs[1].dtype) : result;
   auto r = ops::visit_dtype(work, [&]<class T>(std::type_identity<T>) {
     const T a = as<T>(convert_scalar(xs[0].value, work));
     const T b = as<T>(convert_scalar(xs[1].value, work));
-    return is_comparison(kind) ? compare<T>(kind, a, b) : arith<T>(kind, a, b);
+    return ops::is_comparison(kind) ? compare<T>(kind, a, b) : arith<T>(kind, a, b);
   });
   if (r) *r = convert_scalar(*r, result);
   return r;

@@ -65,60 +65,24 @@ bool all_of_array(const ops::Array& a, bool (*pred)(double)) {
   return true;
 }
 
-bool is_shape_op(OpKind k) {
-  switch (k) {
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-    case OpKind::ExpandDims:
-    case OpKind::Squeeze:
-    case OpKind::BroadcastTo:
-    case OpKind::Flip:
-    case OpKind::Index:
-    case OpKind::Slice:
+// What the op alone says about the sign of its result, given its operands'
+// (the catalogue's sign column).
+bool nonneg_of(OpKind k, std::span<const TensorData* const> xs) {
+  switch (ops::sign_rule(k)) {
+    case ops::SignRule::NonNeg:
       return true;
-    default:
+    case ops::SignRule::IfAll:
+      return std::ranges::all_of(xs, [](auto* x) { return x->nonneg; });
+    case ops::SignRule::IfAny:
+      return std::ranges::any_of(xs, [](auto* x) { return x->nonneg; });
+    case ops::SignRule::IfBranches:
+      return xs[1]->nonneg && xs[2]->nonneg;
+    case ops::SignRule::IfFirst:
+      return xs[0]->nonneg;
+    case ops::SignRule::AnySign:
       return false;
   }
-}
-
-// What the op alone says about the sign of its result, given its operands'.
-bool nonneg_of(OpKind k, std::span<const TensorData* const> xs) {
-  auto all = [&] { return std::ranges::all_of(xs, [](auto* x) { return x->nonneg; }); };
-  switch (k) {
-    case OpKind::Abs:
-    case OpKind::Square:
-    case OpKind::Sqrt:
-    case OpKind::Exp:
-    case OpKind::Softplus:
-    case OpKind::Sigmoid:
-    case OpKind::Softmax:
-    case OpKind::ZerosLike:
-    case OpKind::OnesLike:
-    case OpKind::Zeros:
-    case OpKind::Ones:
-      return true;
-    case OpKind::Maximum:
-      return xs[0]->nonneg || xs[1]->nonneg;
-    case OpKind::Add:
-    case OpKind::Mul:
-    case OpKind::Minimum:
-    case OpKind::Sum:
-    case OpKind::Prod:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Mean:
-    case OpKind::Log1p:  // log1p(x) >= 0 for x >= 0
-    case OpKind::Expm1:
-    case OpKind::Full:
-    case OpKind::Concat:
-    case OpKind::Stack:
-    case OpKind::Dot:
-      return all();
-    case OpKind::Where:
-      return xs[1]->nonneg && xs[2]->nonneg;
-    default:
-      return is_shape_op(k) && xs[0]->nonneg;
-  }
+  return false;
 }
 
 // "Every element equals c" for the result of an op whose operands' facts
@@ -163,7 +127,7 @@ std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs,
     default:
       break;
   }
-  if (is_shape_op(k)) return xs[0]->uniform;
+  if (ops::keeps_elements(k)) return xs[0]->uniform;
   if (!ops::is_elementwise(k)) return std::nullopt;
   std::vector<TypedScalar> args;
   for (auto* x : xs) {
@@ -212,9 +176,9 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   if (!d.value && d.uniform && t.is_static() && t.num_elements() <= kMaxFoldedElements)
     d.value = ops::Array::filled(t.dtype, t.dims, *d.uniform);
   const bool integral = !ops::is_float(t.dtype);
-  d.finite = integral ||
-             (d.value && all_of_array(*d.value, [](double v) { return std::isfinite(v); })) ||
-             (d.uniform && std::isfinite(*d.uniform)) || (is_shape_op(*kind) && xs[0]->finite);
+  d.finite =
+      integral || (d.value && all_of_array(*d.value, [](double v) { return std::isfinite(v); })) ||
+      (d.uniform && std::isfinite(*d.uniform)) || (ops::keeps_elements(*kind) && xs[0]->finite);
   d.nonneg = t.dtype == ops::DType::Bool ||
              (d.value && all_of_array(*d.value, [](double v) { return !(v < 0); })) ||
              (d.uniform && !(*d.uniform < 0)) || nonneg_of(*kind, xs);

@@ -3,8 +3,10 @@
 // expected .npy (dtype and shape exactly, floats within tolerances, NaN
 // and infinities exactly). Sizes at SIMD boundaries, broadcasting,
 // promotion, every axis form.
+#include "backend/kernel_groups.hpp"
 #include "backend/kernels.hpp"
 #include "backend/program.hpp"
+#include "backend/scalar_body.hpp"
 #include "ops/npy.hpp"
 #include "ops/sexpr.hpp"
 
@@ -12,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <set>
 
 using namespace eqsat;
@@ -102,6 +105,41 @@ TEST_CASE("has_kernel covers exactly the value-computing ops") {
   CHECK_FALSE(backend::has_kernel(OpKind::Get));
   CHECK_FALSE(backend::has_kernel(OpKind::Grad));
   CHECK_FALSE(backend::has_kernel(OpKind::Const));
+}
+
+// The executor's fused groups and scalar loop bodies compute an op one
+// element (or one block) at a time with kernels of their own: every op the
+// catalogue marks fusable must have one, and it must give the bits of the
+// op's array kernel.
+TEST_CASE("every fusable op has a one-element kernel equal to its array kernel") {
+  std::size_t checked = 0;
+  for (int k = 0; k < ops::kNumOps; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (!backend::detail::fusable(kind, ops::DType::F64)) continue;
+    const int arity = ops::op_info(kind).min_arity;
+    for (const double a : {0.75, -1.5, 2.0}) {
+      const double b = 0.5 - a;
+      INFO("op " << ops::op_name(kind) << " at " << a << ", " << b);
+      std::vector<ops::Array> values{ops::Array::filled(ops::DType::F64, {}, a)};
+      if (arity == 2) values.push_back(ops::Array::filled(ops::DType::F64, {}, b));
+      std::vector<ops::TermRef> leaves;
+      std::vector<const ops::Array*> in;
+      for (const ops::Array& v : values) {
+        leaves.push_back(ops::Term::constant(v));
+        in.push_back(&v);
+      }
+      const ops::TermRef op = ops::Term::make(kind, {}, leaves);
+      ops::Array out(ops::DType::F64, {});
+      backend::run_kernel(op, in, out);
+      double one = 0;
+      REQUIRE_NOTHROW(one = arity == 1 ? backend::detail::apply_unary<double>(kind, a)
+                                       : backend::detail::apply_binary<double>(kind, a, b));
+      const double want = out.element(0);
+      CHECK(((std::isnan(want) && std::isnan(one)) || one == want));
+      ++checked;
+    }
+  }
+  CHECK(checked > 40);
 }
 
 TEST_CASE("casting NaN and out-of-range floats to integers gives the integer minimum") {

@@ -6,6 +6,8 @@
 #include "ops/graph_printer.hpp"
 #include "ops/type_error.hpp"
 
+#include "op_samples.hpp"
+
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
@@ -19,6 +21,8 @@
 #include <sstream>
 
 using namespace eqsat::ops;
+using eqsat::ops::test::kInputs;
+using eqsat::ops::test::op_sample;
 
 namespace {
 
@@ -44,67 +48,6 @@ void check_round_trip(const Graph& g) {
 void check_text_round_trip(const std::string& text) {
   INFO("source:\n" << text);
   check_round_trip(parse_graph(text, "t.eg", kData));
-}
-
-// Inputs the op samples use.
-const char* const kInputs = R"(
-  (input x (f64 3))
-  (input m (f64 2 3))
-  (input u (f32 ? 3))
-  (input b (bool 3))
-  (input i i64)
-  (input k (i32 3))
-)";
-
-// One sample application per op, written with the inputs above. Ops of a
-// group share a pattern; the others are listed by name.
-std::string op_sample(OpKind kind) {
-  static const std::map<std::string_view, std::string> kSamples = {
-      {"logical_not", "(logical_not b)"},
-      {"cast", "(cast m :dtype i32)"},
-      {"where", "(where b x 0.5)"},
-      {"softmax", "(softmax m :axis 0)"},
-      {"log_softmax", "(log_softmax u)"},
-      {"dot", "(dot m x)"},
-      {"reshape", "(reshape m :shape (3 -1))"},
-      {"transpose", "(transpose m :perm (1 0))"},
-      {"expand_dims", "(expand_dims x :axis -1)"},
-      {"squeeze", "(squeeze (expand_dims x :axis 0))"},
-      {"broadcast_to", "(broadcast_to x :shape (4 3))"},
-      {"flip", "(flip m :axis 1)"},
-      {"concat", "(concat m m (ones :shape (1 3)) :axis 0)"},
-      {"stack", "(stack x x x :axis 1)"},
-      {"dim", "(dim u :axis 0)"},
-      {"index", "(index m -1)"},
-      {"slice", "(slice m :axis 1 :start 1 :stop -1 :step 2)"},
-      {"set_index", "(set_index m i x)"},
-      {"inc_index", "(inc_index m 0 1.5)"},
-      {"set_slice", "(set_slice m x :axis 0 :start 1)"},
-      {"inc_slice", "(inc_slice k 2 :step 2)"},
-      {"zeros", "(zeros :shape (2 2) :dtype i32)"},
-      {"ones", "(ones :shape ())"},
-      {"full", "(full 1.5 :shape (2) :dtype f32)"},
-      {"zeros_like", "(zeros_like k)"},
-      {"ones_like", "(ones_like u)"},
-      {"arange", "(arange 4 :dtype f64)"},
-      {"grad", "(grad (sum (exp m)) m)"},
-      {"call", "(call twice x)"},
-      {"get", "(get 0 (call stats m))"},
-      {"scan", "(get 0 (scan :sequences (m) :sit-sot (x) (fn (r h) (add r h))))"},
-  };
-  const OpInfo& info = op_info(kind);
-  if (auto it = kSamples.find(info.name); it != kSamples.end()) return it->second;
-  const std::string name(info.name);
-  switch (info.group) {
-    case OpGroup::Unary:
-      return fmt::format("({} m)", name);
-    case OpGroup::Binary:
-      return fmt::format("({} m x)", name);
-    case OpGroup::Reduction:
-      return fmt::format("({} m :axis 1 :keepdims true)", name);
-    default:
-      return "";
-  }
 }
 
 }  // namespace

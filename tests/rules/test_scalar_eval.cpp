@@ -78,3 +78,18 @@ TEST_CASE("folding agrees with the executor on every elementwise op and dtype") 
   }
   CHECK(compared > 500);
 }
+
+// The test above skips what eval_scalar does not fold: here every
+// elementwise op of the catalogue must fold on floats (a where on a bool).
+TEST_CASE("every elementwise op of the catalogue has a scalar evaluation") {
+  for (int k = 0; k < ops::kNumOps; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (!ops::is_elementwise(kind)) continue;
+    INFO("op " << ops::op_name(kind));
+    std::vector<TypedScalar> xs;
+    if (ops::op_info(kind).group == ops::OpGroup::Select) xs.push_back({DType::Bool, 1});
+    while (static_cast<int>(xs.size()) < ops::op_info(kind).min_arity)
+      xs.push_back({DType::F64, 0.25 * static_cast<double>(xs.size() + 1)});
+    CHECK(eval_scalar(kind, xs, DType::F64).has_value());
+  }
+}
