@@ -575,20 +575,7 @@ template float apply_binary<float>(OpKind, float, float);
 template double apply_binary<double>(OpKind, double, double);
 
 bool carries_booleans(OpKind kind) {
-  switch (kind) {
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-    case OpKind::LogicalNot:
-      return true;
-    default:
-      return false;
-  }
+  return ops::is_comparison(kind) || ops::is_logical(kind);
 }
 
 bool fusable(OpKind kind, DType dtype) {
