@@ -2,7 +2,6 @@
 
 #include "builtin_appliers.hpp"
 #include "extract_graph.hpp"
-#include "op_symbols.hpp"
 #include "rule_check.hpp"
 #include "rule_lowering.hpp"
 #include "rule_parser.hpp"
@@ -191,11 +190,7 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
     return graph;
   }
   if (options.explain) r.explanations = explain_outputs(g, graph, root_terms, best.roots);
-  // Fusing extracted loops needs two of them: with fewer loop classes in
-  // the e-graph there is nothing to try (and no whole-graph cost to take).
-  const bool loops = g.egraph().classes_with_op(op_symbol(ops::OpKind::Scan)).size() >= 2;
-  if (loops &&
-      std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
+  if (std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; })) {
     std::vector<ops::TermRef> fused = fuse_extracted_loops(best.roots, model);
     if (fused != best.roots) {
       best.roots = std::move(fused);

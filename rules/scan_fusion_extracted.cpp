@@ -232,6 +232,8 @@ class ExecutionCost {
 std::vector<TermRef> fuse_extracted_loops(std::span<const TermRef> roots,
                                           const backend::CostModel& model) {
   std::vector<TermRef> best(roots.begin(), roots.end());
+  // Fewer than two loops: nothing to pair, and no whole-graph cost to take.
+  if (scans_under(best).size() < 2) return best;
   ExecutionCost execution(model);
   double cost = execution(best, 1.0);
   int trials = 0;
