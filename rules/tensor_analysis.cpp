@@ -199,13 +199,17 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
   // A new representative is a change of facts only when it refines the type.
   const bool refines_a = known_dims(b.type()) > known_dims(a.type());
   const bool refines_b = known_dims(a.type()) > known_dims(b.type());
-  // A representative reading only nominals the class depends on first (a
-  // merge can drop a nominal from the class, the intersection below, while
-  // the old representative still reads it, and a body rebuilt over it would
-  // read a parameter it no longer has), then fewer free nominals. Taking a
-  // new one for that reason is a change, so parents rebuild theirs.
-  std::vector<std::int64_t> common;
-  std::ranges::set_intersection(a.free_nominals, b.free_nominals, std::back_inserter(common));
+  // The class's slots are those of one of its forms: the fewer, then the
+  // first in order (a total order, so merging is a join). Not the
+  // intersection: with one form reading slot 3 and another slot 4, no form
+  // avoids both, and a body rebuilt on that claim reads a parameter it lost.
+  // A representative reading only those slots comes first (the old one may
+  // read a slot the class no longer claims), then fewer free nominals.
+  // Taking a new one for that reason is a change, so parents rebuild theirs.
+  const auto& sa = a.free_nominals;
+  const auto& sb = b.free_nominals;
+  const bool b_reads_less = sb.size() != sa.size() ? sb.size() < sa.size() : sb < sa;
+  std::vector<std::int64_t> common = b_reads_less ? b.free_nominals : a.free_nominals;
   const auto& fa = a.rep->free_nominals();
   const auto& fb = b.rep->free_nominals();
   const bool va = std::ranges::includes(common, fa), vb = std::ranges::includes(common, fb);

@@ -37,7 +37,7 @@ struct TensorData {
   ops::TermRef rep = nullptr;               // representative term; its type is the class's
   std::optional<ops::Array> value;          // the whole value, when known and small
   std::optional<double> uniform;            // every element equals this, when known
-  std::vector<std::int64_t> free_nominals;  // sorted slots the value may depend on
+  std::vector<std::int64_t> free_nominals;  // sorted slots one form of the value reads
   bool finite = false;                      // no element is ±∞ or NaN
   bool nonneg = false;                      // no element is < 0 (NaN allowed)
 
