@@ -22,6 +22,7 @@ namespace eqsat::rules {
   X(Uniform,      "uniform",       "t",  "every element equals one value known while optimizing") \
   X(Finite,       "finite",        "t",  "no element is infinite or NaN (integer and bool tensors, finite constants)") \
   X(Nonzero,      "nonzero",       "t",  "no element is 0 (a constant without zeros)")          \
+  X(Zero,         "zero",          "t",  "every element is 0 (a constant or fill known while optimizing)") \
   X(Positive,     "positive",      "t",  "every element is > 0 (a positive constant)")         \
   X(Nonneg,       "nonneg",        "t",  "no element is < 0; NaN may occur (abs, square, sqrt, exp, softplus, sigmoid, softmax, nonneg constants, unsigned sums and products of these)") \
   X(Identity,     "identity",      "t",  "a constant square matrix with ones on the diagonal and zeros elsewhere") \

@@ -45,6 +45,9 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
       return x.uniform.has_value();
     case Predicate::Finite:
       return x.finite;
+    case Predicate::Zero:
+      if (x.uniform) return *x.uniform == 0;
+      return x.value && all_elements(*x.value, [](double v) { return v == 0; });
     case Predicate::Nonzero:
       if (x.uniform) return *x.uniform != 0;
       return x.value && all_elements(*x.value, [](double v) { return v != 0; });

@@ -87,7 +87,7 @@ Array identity_matrix(DType d, std::int64_t n) {
 
 // What a rule's conditions ask of one variable, to steer its operands
 // towards instances that meet them.
-enum class Wish { None, Identity, Constant, Nonneg };
+enum class Wish { None, Identity, Constant, Nonneg, Zero };
 
 Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) {
   for (const Condition& c : conditions) {
@@ -95,6 +95,8 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
     switch (c.predicate) {
       case Predicate::Identity:
         return Wish::Identity;
+      case Predicate::Zero:
+        return Wish::Zero;
       case Predicate::Const:
       case Predicate::Uniform:
       case Predicate::Finite:
@@ -110,13 +112,58 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
   return Wish::None;
 }
 
+// `dims` when of rank `rank`, else a shape of that rank drawn from
+// kShapes (twos beyond the ranks it holds).
+ops::Dims shape_of_rank(std::int64_t rank, const ops::Dims& dims, Rng& rng) {
+  if (static_cast<std::int64_t>(dims.size()) == rank) return dims;
+  std::vector<ops::Dims> fits;
+  for (const ops::Dims& d : kShapes)
+    if (static_cast<std::int64_t>(d.size()) == rank) fits.push_back(d);
+  if (fits.empty()) return ops::Dims(static_cast<std::size_t>(std::max<std::int64_t>(rank, 0)), 2);
+  return fits[std::uniform_int_distribution<std::size_t>(0, fits.size() - 1)(rng)];
+}
+
+// `t` changed to meet the rule's conditions on the rank and dtype of
+// variable `var`: drawn independently, the operands of a rule such as
+// (dot (inc_index ?z ?i ?s) ?b) with a vector ?z, an integer scalar ?i, a
+// scalar ?s and a matrix ?b would almost never type-check together.
+ops::TensorType meet_type_conditions(const std::string& var,
+                                     const std::vector<Condition>& conditions,
+                                     ops::TensorType t, Rng& rng) {
+  for (const Condition& c : conditions) {
+    if (c.args.empty() || c.args[0].var != var) continue;
+    switch (c.predicate) {
+      case Predicate::Ndim:
+        t.dims = shape_of_rank(c.args.at(1).int_value, t.dims, rng);
+        break;
+      case Predicate::Scalar:
+        t.dims = {};
+        break;
+      case Predicate::Float:
+        if (!ops::is_float(t.dtype)) t.dtype = DType::F64;
+        break;
+      case Predicate::Integer:
+        if (!ops::is_integer(t.dtype)) t.dtype = DType::I64;
+        break;
+      case Predicate::Dtype:
+        t.dtype = c.args.at(1).dtype;
+        break;
+      default:
+        break;
+    }
+  }
+  return t;
+}
+
 // A random operand for variable `name`: an input, the absolute value of
-// one, a random constant, or an identity matrix; half the time what the
+// one, a random constant, an identity matrix, or zeros; half the time what the
 // rule's conditions on it wish for. Float specials only when `specials`.
 TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bool specials,
                        bool prefer_inputs, Rng& rng, Bindings& inputs) {
   int kind = std::uniform_int_distribution<int>(0, 19)(rng);
   if (prefer_inputs) kind = 0;  // an input, unless the wish below is followed
+  // Zeros always: no other operand meets the condition.
+  if (wish == Wish::Zero) return ops::Term::constant(ops::Array::filled(t.dtype, t.dims, 0));
   if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
     if (wish == Wish::Identity) {
       t.dims = {t.dims.empty() ? 3 : t.dims.back(), t.dims.empty() ? 3 : t.dims.back()};
@@ -273,6 +320,7 @@ std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const P
       t.dims = kShapes[std::uniform_int_distribution<std::size_t>(0, kShapes.size() - 1)(rng)];
     if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
       t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
+    t = meet_type_conditions(v, r.conditions, t, rng);
     inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), !r.finite_domain,
                                          options.prefer_inputs, rng, inst.inputs));
   }

@@ -1186,6 +1186,63 @@ TEST_CASE("regressions the property test found stay fixed") {
       (fn (p0 p1 p2 p3 p4 p5) (tanh (add p1 p5)) (tanh (add p2 p5)))))
     (output (get 1 v7)))",
         {ops::Array::filled(DType::F64, {2, 3, 4}, 0.25)});
+  // A class with one form reading slot 3 and another slot 4 claimed a form
+  // reading neither (the intersection), and remove-unused rebuilt a nested
+  // body over a parameter it dropped (nested-loop seed 1732).
+  check(R"((input x0 (f64 2 3 4))
+    (input x1 (f32 3 4))
+    (let v0 (scan :n-steps 1 :sit-sot (x0 x0) :non-sequences (x1 1.0 x1)
+      (fn (p0 p1 p2 p3 p4)
+        p1
+        (tanh (add p1 p0)))))
+    (let v1 (index (get 0 v0) 0))
+    (let v2 (scan :sequences (x1) :mit-sot (((stack x0) :taps (-1))) :sit-sot (
+    (index x1 0) x0) :nit-sot 1 :non-sequences (x0) :until true
+      (fn (p0 p1 p2 p3 p4)
+        (let v3 (tanh (add p1 p2)))
+        (let v4 (scan :n-steps 2 :sit-sot (p4) :non-sequences (p4 p4) :keep (1)
+          (fn (p0 p1 p2)
+            p2)))
+        v3
+        (maximum (neg p0) p2)
+        p1
+        (get 0 v4)
+        (gt (sum v3) 1.0))))
+    (let v5 (index (get 0 v2) 0))
+    (let v6 (scan :n-steps 3 :sit-sot (x1 v5)
+      (fn (p0 p1)
+        (let v7 (scan :sequences (p1) :sit-sot ((index p1 0))
+          (fn (p0 p1)
+            (add (neg p0) p1))))
+        p0
+        (get 0 v7))))
+    (let v8 (slice (get 1 v6) :stop 2))
+    (let v9 (scan :sequences (v8) :sit-sot ((index v8 0)) :nit-sot 1 :non-sequences (3.0 v5 0.0)
+      (fn (p0 p1 p2 p3 p4)
+        (maximum (add (abs p0) p4) p1)
+        p0)))
+    (let v10 (scan :sequences (((log (exp v1)) :taps (0 1))) :sit-sot ((stack
+    (get 0 v9) v8 v8 :axis 1)) :nit-sot 1 :non-sequences (2.0 (logsumexp v1 :keepdims true))
+      (fn (p0 p1 p2 p3 p4)
+        (let v11 (scan :sequences (p1) :sit-sot ((index p1 0)) :nit-sot 1 :non-sequences (p3 p0)
+          (fn (p0 p1 p2 p3)
+            (add (square p0) p1)
+            (eq p0 3.0))))
+        (let v12 (scan :sequences (p4) :mit-sot (((stack p3 p3) :taps (-2))) :sit-sot (p3) :nit-sot 1
+          (fn (p0 p1 p2)
+            (let v13 (ceil p2))
+            v13
+            (tanh (add p2 v13))
+            (expand_dims p0 :axis 2))))
+        (let v14 (scan :n-steps 1 :sit-sot ((slice (get 0 v11) :start -2)) :nit-sot 1 :non-sequences ((index (get 2 v12) 0) 3.0 -2.5)
+          (fn (p0 p1 p2 p3)
+            p0
+            p0)))
+        (tanh (add p2 p4))
+        (index (get 1 v14) -1))))
+    (output out2 (get 1 v10)))",
+        {ops::Array::filled(DType::F64, {2, 3, 4}, 0.25),
+         ops::Array::filled(DType::F32, {3, 4}, 0.5)});
   // Extraction that would cost more than the original keeps the original.
   check(R"((input v (f64 1 1)) (input x (f64 1 4))
     (let d (dot v x)) (output (neg d)) (output d))",

@@ -44,6 +44,9 @@ TEST_CASE("constant facts: const, uniform, nonzero, positive, finite, identity")
   CHECK_FALSE(f.holds(Predicate::Uniform, 1));
   CHECK(f.holds(Predicate::Uniform, 2));  // zeros_like x: uniform, shape not static
   CHECK_FALSE(f.holds(Predicate::Nonzero, 2));
+  CHECK(f.holds(Predicate::Zero, 2));
+  CHECK_FALSE(f.holds(Predicate::Zero, 0));  // an identity has zeros, not only zeros
+  CHECK_FALSE(f.holds(Predicate::Zero, 4));
   CHECK(f.holds(Predicate::Uniform, 3));
   CHECK(f.holds(Predicate::Const, 3));  // folded: 1 + 2 = 3 everywhere
   CHECK(f.holds(Predicate::Finite, 3));

@@ -37,6 +37,25 @@ TEST_CASE("a guard makes a rule sound - without it, IEEE specials break it") {
         RuleVerdict::Kind::Unsound);
 }
 
+TEST_CASE("operands meet the rank and dtype conditions so that typed rules are tested") {
+  // A one-hot vector times a matrix: four operands whose shapes and dtypes
+  // must fit together, drawn independently almost never.
+  const RuleProgram p = rules_from(R"(
+    (rewrite row (dot (inc_index ?z ?i ?s) ?b) (mul ?s (index ?b ?i))
+      :when ((zero ?z) (float ?z) (ndim ?z 1) (scalar ?i) (integer ?i) (scalar ?s) (ndim ?b 2))
+      :domain finite)
+    (rewrite first-row (dot (inc_index ?z ?i ?s) ?b) (mul ?s (index ?b 0))
+      :when ((zero ?z) (float ?z) (ndim ?z 1) (scalar ?i) (integer ?i) (scalar ?s) (ndim ?b 2))
+      :domain finite)
+    (rewrite f32-only (exp ?x) (exp ?x) :when ((dtype ?x f32) (ndim ?x 3))))");
+  const RuleVerdict row = check_rule(p.rewrites()[0], {.seed = 5, .attempts = 300});
+  CHECK(row.kind == RuleVerdict::Kind::Sound);
+  CHECK(row.instances >= 5);
+  CHECK(check_rule(p.rewrites()[1], {.seed = 5, .attempts = 300}).kind ==
+        RuleVerdict::Kind::Unsound);
+  CHECK(check_rule(p.rewrites()[2], {.seed = 5, .attempts = 50}).instances >= 25);
+}
+
 TEST_CASE("every shipped rule outside fast-math passes the checker") {
   const RuleProgram p = load_default_rules();
   std::size_t sound = 0;
