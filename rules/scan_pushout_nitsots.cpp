@@ -69,8 +69,7 @@ class PushOutNitsots final : public ScanApplier {
 
   // True when body output `out` is parameter `slot` itself.
   bool carried_unchanged(const ScanView& s, EClassId out, std::int64_t slot) {
-    const ops::TensorType& t = s.params()[static_cast<std::size_t>(slot)];
-    return g().egraph().find(out) == g().egraph().find(nominal_class(g(), slot, t));
+    return is_parameter(g(), out, slot, s.params()[static_cast<std::size_t>(slot)]);
   }
 
   // A nit-sot whose body output is a past value of a state storing every

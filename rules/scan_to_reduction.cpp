@@ -84,8 +84,11 @@ class ToReduction final : public ScanApplier {
   std::optional<EClassId> reduction(const ScanView& s, std::size_t j, EClassId root) {
     const std::int64_t state = s.sitsot_param(j - s.num_mitsot());
     const TermRef out = s.body_output(j);
-    // A state carried unchanged ends as it started.
-    if (is_nominal(out, state)) return s.operands[s.sitsot_operand(j - s.num_mitsot())];
+    // A state carried unchanged (in some form of its class) ends as it started.
+    const std::vector<EClassId> outs = body_outputs(g(), s.operands[0]);
+    if (j < outs.size() &&
+        is_parameter(g(), outs[j], state, s.params()[static_cast<std::size_t>(state)]))
+      return s.operands[s.sitsot_operand(j - s.num_mitsot())];
     const auto reduce = reduction_of(out->kind());
     if (!reduce) return std::nullopt;
     const bool state_first = is_nominal(out->operand(0), state);

@@ -132,6 +132,10 @@ EClassId nominal_class(TensorEGraph& g, std::int64_t slot, const ops::TensorType
   return g.add_term(ops::Term::nominal(slot, type));
 }
 
+bool is_parameter(TensorEGraph& g, EClassId c, std::int64_t slot, const ops::TensorType& type) {
+  return g.egraph().find(c) == g.egraph().find(nominal_class(g, slot, type));
+}
+
 std::vector<EClassId> body_outputs(const TensorEGraph& g, EClassId fn) {
   const egraph::EGraph& eg = g.egraph();
   for (ENodeId n : eg.nodes(fn))

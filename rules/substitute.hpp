@@ -82,6 +82,11 @@ class Substitution {
 // The class of `nominal(slot, type)`.
 egraph::EClassId nominal_class(TensorEGraph& g, std::int64_t slot, const ops::TensorType& type);
 
+// True when class `c` holds parameter `slot` of type `type` itself: some
+// form of the value is that parameter (a state carried unchanged).
+bool is_parameter(TensorEGraph& g, egraph::EClassId c, std::int64_t slot,
+                  const ops::TensorType& type);
+
 // The output classes of body class `fn` (the children of its `fn` e-node);
 // empty when the class holds none.
 std::vector<egraph::EClassId> body_outputs(const TensorEGraph& g, egraph::EClassId fn);

@@ -174,6 +174,12 @@ TEST_CASE("a loop accumulating the same value every step has a closed form") {
     (output (index (get 0 s) -1)) (output (index (get 1 s) -1)))",
                                             1e-12);
   CHECK(carried.outputs[0].term->kind() == ops::OpKind::Input);
+  // Also when the body writes it another way the rules prove equal (h·1).
+  const ops::Graph times_one = optimized_same(R"((input a (f64 6)) (input h0 (f64 6))
+    (let s (scan :n-steps 9 :sit-sot (h0 a) (fn (h g) (mul h 1.0) (tanh (add g h)))))
+    (output (index (get 0 s) -1)) (output (index (get 1 s) -1)))",
+                                              1e-12);
+  CHECK(times_one.outputs[0].term->kind() == ops::OpKind::Input);
   const ops::Graph by_length = optimized_same(R"((input xs (f64 9 2)) (input h0 i64) (input c i64)
     (output (index (get 0 (scan :sequences (xs) :sit-sot (h0) :non-sequences (c)
       (fn (x h w) (add h w)))) -1)))",
