@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace eqsat::egraph::testing {
@@ -123,7 +124,10 @@ inline void check_extraction(const ExtractionProblem& problem, const Extraction&
   std::vector<int> state(problem.num_classes(), 0);
   std::vector<double> tree(problem.num_classes(), 0.0);
   double dag = 0.0;
-  std::function<void(ProblemClassId)> visit = [&](ProblemClassId c) {
+  // Post-order with an explicit stack of (class, next child): chains of
+  // 30,000 classes overflow the call stack under AddressSanitizer.
+  std::vector<std::pair<ProblemClassId, std::size_t>> stack;
+  auto enter = [&](ProblemClassId c) {
     REQUIRE(state[c.value] != 1);  // a cycle
     if (state[c.value] == 2) return;
     state[c.value] = 1;
@@ -132,14 +136,24 @@ inline void check_extraction(const ExtractionProblem& problem, const Extraction&
     REQUIRE(node.eclass == c);
     REQUIRE_FALSE(node.subsumed);
     REQUIRE(usable[extraction.choices[c.value]->value]);
-    double total = node.cost;
-    for (ProblemClassId child : node.children) {
-      visit(child);
-      total += tree[child.value];
+    stack.emplace_back(c, 0);
+  };
+  auto visit = [&](ProblemClassId root) {
+    enter(root);
+    while (!stack.empty()) {
+      const ProblemClassId c = stack.back().first;
+      const ProblemNode& node = problem.node(*extraction.choices[c.value]);
+      if (stack.back().second < node.children.size()) {
+        enter(node.children[stack.back().second++]);
+        continue;
+      }
+      double total = node.cost;
+      for (ProblemClassId child : node.children) total += tree[child.value];
+      tree[c.value] = total;
+      dag += node.cost;
+      state[c.value] = 2;
+      stack.pop_back();
     }
-    tree[c.value] = total;
-    dag += node.cost;
-    state[c.value] = 2;
   };
   double tree_total = 0.0;
   for (ProblemClassId root : problem.roots()) {
