@@ -1,5 +1,6 @@
 #include "graph_parser.hpp"
 
+#include "attr_literal.hpp"
 #include "npy.hpp"
 #include "sexpr.hpp"
 #include "source_file.hpp"
@@ -230,10 +231,7 @@ class Parser {
         fail(item, fmt::format("unexpected {} after the def's body", item.describe()));
       if (item.text != "inline") fail(item, fmt::format("def has no attribute :{}", item.text));
       if (i + 1 >= form.items.size()) fail(item, "missing value after :inline");
-      const SExpr& v = form.items[++i];
-      if (v.kind != SExpr::Kind::Bool)
-        fail(v, fmt::format(":inline expects true or false, got {}", v.describe()));
-      inline_ok = v.bool_value;
+      inline_ok = std::get<bool>(parse_attr_value(form.items[++i], AttrKey::Inline));
     }
     if (fn.items.size() < 2 || !fn.items[1].is_list())
       fail(fn, "a def's body needs a parameter list: (fn ((PARAM TYPE)...) OUTPUTS...)");
@@ -808,38 +806,9 @@ class Parser {
 }  // namespace
 
 AttrValue parse_attr_value(const SExpr& v, AttrKey key) {
-  const std::string_view name = attr_key_name(key);
-  auto int_list = [&]() -> std::optional<IntList> {
-    if (!v.is_list()) return std::nullopt;
-    IntList out;
-    for (const SExpr& x : v.items) {
-      if (x.kind != SExpr::Kind::Int) return std::nullopt;
-      out.push_back(x.int_value);
-    }
-    return out;
-  };
-  switch (key) {
-    case AttrKey::Axis:
-      if (v.kind == SExpr::Kind::Int) return v.int_value;
-      if (auto l = int_list()) return *l;
-      fail_at(v,
-              fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
-    case AttrKey::Keepdims:
-      if (v.kind == SExpr::Kind::Bool) return v.bool_value;
-      fail_at(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
-    case AttrKey::Shape:
-    case AttrKey::Perm:
-      if (auto l = int_list()) return *l;
-      fail_at(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
-    case AttrKey::Dtype:
-      if (v.is_symbol())
-        if (auto d = parse_dtype(v.text)) return *d;
-      fail_at(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
-    default:
-      break;
-  }
-  if (v.kind == SExpr::Kind::Int) return v.int_value;
-  fail_at(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
+  if (auto value = parse_attr_literal(key, v)) return *std::move(value);
+  fail_at(v, fmt::format(":{} expects {}, got {}", attr_key_name(key), attr_literal_form(key),
+                         v.describe()));
 }
 
 TensorType parse_type(const SExpr& e) {
