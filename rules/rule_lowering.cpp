@@ -2,6 +2,7 @@
 
 #include "builtin_appliers.hpp"
 #include "op_symbols.hpp"
+#include "ops/internal_error.hpp"
 #include "predicate_eval.hpp"
 
 #include "ops/type_error.hpp"
@@ -529,7 +530,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
   }
   for (const Use& u : program.uses()) {
     const BuiltinApplier* builtin = find_builtin_applier(u.applier);
-    if (!builtin) throw std::logic_error("rule program uses unknown applier " + u.applier);
+    EQSAT_ASSERT(builtin) << "the rule program uses unknown applier " << u.applier;
     rewrites_.push_back(builtin->make(g));
     rulesets_.push_back(u.ruleset);
     rule_names_.push_back(rewrites_.back().name());
