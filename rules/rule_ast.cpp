@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace eqsat::rules {
+namespace eqsat::rules::ast {
 
 namespace {
 
@@ -48,4 +48,4 @@ ops::DType literal_dtype(const Pattern& literal, std::optional<ops::DType> meet)
   return meet ? ops::promote(*meet, false, own, true) : own;
 }
 
-}  // namespace eqsat::rules
+}  // namespace eqsat::rules::ast

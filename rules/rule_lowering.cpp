@@ -20,6 +20,12 @@
 
 namespace eqsat::rules {
 
+using ast::AttrPattern;
+using ast::Condition;
+using ast::ConditionArg;
+using ast::Pattern;
+using ast::Rewrite;
+using ast::Use;
 using egraph::EClassId;
 using egraph::Payload;
 using egraph::PayloadMatch;
@@ -298,7 +304,7 @@ class TypedApplier final : public egraph::Applier {
     eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, add(*built));
     return eg.version() != before;
   }
-  std::string to_string() const override { return rules::to_string(rhs_); }
+  std::string to_string() const override { return ast::to_string(rhs_); }
   std::size_t refused() const { return refused_; }
 
  private:
@@ -515,7 +521,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       for (std::size_t k = 0; k < sides.size(); ++k) {
         const auto& lhs = sides[k];
         const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
-        auto searcher = std::make_shared<TensorSearcher>(lhs, g, rules::to_string(ast));
+        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast::to_string(ast));
         auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
         if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));

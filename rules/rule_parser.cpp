@@ -11,6 +11,16 @@
 
 namespace eqsat::rules {
 
+using ast::AttrPattern;
+using ast::Condition;
+using ast::ConditionArg;
+using ast::Limits;
+using ast::Pattern;
+using ast::Rewrite;
+using ast::RuleSetDecl;
+using ast::Schedule;
+using ast::ScheduleStep;
+using ast::Use;
 using ops::AttrKey;
 using ops::Diagnostic;
 using ops::DiagnosticError;
