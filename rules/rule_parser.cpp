@@ -14,6 +14,10 @@ namespace eqsat::rules {
 using ast::AttrPattern;
 using ast::Condition;
 using ast::ConditionArg;
+using ast::kDefaultNodeLimit;
+using ast::kDefaultRunIterations;
+using ast::kDefaultSaturateIterations;
+using ast::kDefaultTimeLimit;
 using ast::Limits;
 using ast::Pattern;
 using ast::Rewrite;
