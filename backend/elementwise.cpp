@@ -6,6 +6,7 @@
 #include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "ops/internal_error.hpp"
 #include "scalar_body.hpp"
 #include "thread_pool.hpp"
 #include "vector_math.hpp"
@@ -31,8 +32,8 @@ const Array& as_dtype(const Array& a, DType d, Array& storage) {
 }
 
 [[noreturn]] void no_kernel(OpKind kind, DType d) {
-  throw std::logic_error(fmt::format("internal: no elementwise kernel for {} on {}",
-                                     ops::op_name(kind), ops::dtype_name(d)));
+  EQSAT_ASSERT(false) << "no elementwise kernel for " << ops::op_name(kind) << " on "
+                      << ops::dtype_name(d);
 }
 
 constexpr std::int64_t kBlock = 512;

@@ -2,6 +2,7 @@
 
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "ops/internal_error.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -26,7 +27,7 @@ constexpr std::array<bool, ops::kNumOps> kHasKernel = {
 };
 
 [[noreturn]] void no_kernel(ops::TermRef op) {
-  throw std::logic_error(fmt::format("internal: {} has no kernel", op->info().name));
+  EQSAT_ASSERT(false) << op->info().name << " has no kernel";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // copy (transpose, broadcast_to, flip) or contiguous block copies.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "ops/internal_error.hpp"
 
 #include <cstring>
 
@@ -146,7 +147,7 @@ void shape_op_shape(TermRef op, Operands in, Dims& shape) {
       shape.clear();
       return;
     default:
-      fail(op, "internal: not a shape op");
+      EQSAT_ASSERT(false) << op->info().name << " is not a shape op";
   }
 }
 
@@ -190,7 +191,7 @@ void run_shape_op(TermRef op, Operands in, Array& out) {
       out.data<std::int64_t>()[0] = d[attrs.get<std::int64_t>(AttrKey::Axis)];
       return;
     default:
-      fail(op, "internal: not a shape op");
+      EQSAT_ASSERT(false) << op->info().name << " is not a shape op";
   }
 }
 

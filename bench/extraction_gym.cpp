@@ -36,8 +36,8 @@ using namespace eqsat::egraph;
 
 namespace {
 
-constexpr ExtractorKind kKinds[] = {ExtractorKind::kBottomUp, ExtractorKind::kGreedyDag,
-                                    ExtractorKind::kIlp};
+constexpr ExtractorKind kKinds[] = {ExtractorKind::BottomUp, ExtractorKind::GreedyDag,
+                                    ExtractorKind::Ilp};
 
 struct Run {
   double dag_cost = 0.0;

@@ -1,63 +1,124 @@
 #include "attrs.hpp"
 
+#include "attr_schema.hpp"
 #include "hash.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <functional>
+#include <utility>
+
+#include <boost/hana.hpp>
 
 namespace eqsat::ops {
 
 namespace {
-constexpr std::array kKeyNames = {
-#define EQSAT_ATTR_NAME(id, text) std::string_view(text),
-    EQSAT_ATTR_KEYS(EQSAT_ATTR_NAME)
-#undef EQSAT_ATTR_NAME
-};
 
-std::size_t hash_ints(std::size_t h, const IntList& v) {
-  for (auto x : v) h = hash_combine(h, std::hash<std::int64_t>{}(x));
-  return hash_combine(h, v.size());
+namespace hana = boost::hana;
+
+constexpr std::size_t kNumKeys = decltype(hana::length(hana::accessors<AttrSchema>()))::value;
+
+template <std::size_t I>
+constexpr std::string_view member_name() {
+  return hana::to<const char*>(hana::first(hana::at_c<I>(hana::accessors<AttrSchema>())));
 }
 
-struct ValueHash {
-  std::size_t operator()(bool b) const { return b ? 1 : 2; }
-  std::size_t operator()(std::int64_t i) const { return std::hash<std::int64_t>{}(i); }
-  std::size_t operator()(double d) const { return std::hash<double>{}(d); }
-  std::size_t operator()(const std::string& s) const { return std::hash<std::string>{}(s); }
-  std::size_t operator()(DType d) const { return static_cast<std::size_t>(d) + 17; }
-  std::size_t operator()(const IntList& v) const { return hash_ints(3, v); }
-  std::size_t operator()(const TensorType& t) const {
-    return hash_ints(static_cast<std::size_t>(t.dtype), t.dims);
+// Whether enumerator `id` (CamelCase) names member `member` (snake_case, a
+// trailing `_` for a C++ keyword): `NSteps` names `n_steps`.
+constexpr bool names_member(std::string_view id, std::string_view member) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  std::size_t j = 0;
+  for (char c : id) {
+    while (j < member.size() && member[j] == '_') ++j;
+    if (j == member.size() || lower(c) != member[j]) return false;
+    ++j;
   }
-  std::size_t operator()(const std::vector<TensorType>& types) const {
-    std::size_t h = 5;
-    for (const auto& t : types) h = hash_combine(h, (*this)(t));
-    return h;
-  }
-  std::size_t operator()(const ScanSpec& s) const {
-    std::size_t h = 7;
-    for (const auto& taps : s.sequence_taps) h = hash_ints(h, taps);
-    h = hash_combine(h, 11);
-    for (const auto& taps : s.mitsot_taps) h = hash_ints(h, taps);
-    h = hash_combine(h, static_cast<std::size_t>(s.num_sitsot));
-    h = hash_combine(h, static_cast<std::size_t>(s.num_nitsot));
-    h = hash_combine(h, static_cast<std::size_t>(s.num_nonsequences));
-    h = hash_combine(h, s.has_n_steps * 2 + s.until);
-    return hash_ints(h, s.keep);
-  }
-  std::size_t operator()(const Array& a) const { return a.hash(); }
+  while (j < member.size() && member[j] == '_') ++j;
+  return j == member.size();
+}
+
+constexpr std::array kKeyIds = {
+#define EQSAT_ATTR_ID(id) std::string_view(#id),
+    EQSAT_ATTR_KEYS(EQSAT_ATTR_ID)
+#undef EQSAT_ATTR_ID
 };
+
+template <std::size_t... I>
+constexpr bool keys_name_schema(std::index_sequence<I...>) {
+  return ((names_member(kKeyIds[I], member_name<I>())) && ...);
+}
+static_assert(kKeyIds.size() == kNumKeys && keys_name_schema(std::make_index_sequence<kNumKeys>()),
+              "EQSAT_ATTR_KEYS must name AttrSchema's members, in order");
+
+// The number of members of aggregate T: the most initializers T{...} takes.
+struct AnyMember {
+  template <class T>
+  operator T() const;
+};
+template <class T, class... Fields>
+constexpr std::size_t aggregate_size() {
+  if constexpr (requires { T{Fields{}..., AnyMember{}}; })
+    return aggregate_size<T, Fields..., AnyMember>();
+  else
+    return sizeof...(Fields);
+}
+template <class T>
+constexpr bool adapts_every_member() {
+  return aggregate_size<T>() == decltype(hana::length(hana::accessors<T>()))::value;
+}
+static_assert(adapts_every_member<ScanSpec>() && adapts_every_member<TensorType>(),
+              "BOOST_HANA_ADAPT_STRUCT in attrs.hpp must list every member");
+
+// Keywords from member names: `n_steps` is `n-steps`, `inline_` is `inline`.
+template <std::size_t... I>
+std::array<std::string, kNumKeys> keywords(std::index_sequence<I...>) {
+  auto keyword = [](std::string_view member) {
+    std::string k(member.substr(0, member.find_last_not_of('_') + 1));
+    std::ranges::replace(k, '_', '-');
+    return k;
+  };
+  return {keyword(member_name<I>())...};
+}
+const std::array<std::string, kNumKeys>& key_names() {
+  static const auto names = keywords(std::make_index_sequence<kNumKeys>());
+  return names;
+}
+
+template <class T>
+constexpr bool is_vector = false;
+template <class T>
+constexpr bool is_vector<std::vector<T>> = true;
+
+// A hash of any attribute value, derived from its type: a Hana struct
+// combines its members, a vector its elements.
+template <class T>
+std::size_t hash_value(const T& x) {
+  if constexpr (hana::Struct<T>::value) {
+    std::size_t h = 7;
+    hana::for_each(hana::members(x), [&](const auto& m) { h = hash_combine(h, hash_value(m)); });
+    return h;
+  } else if constexpr (is_vector<T>) {
+    std::size_t h = x.size();
+    for (const auto& e : x) h = hash_combine(h, hash_value(e));
+    return h;
+  } else if constexpr (std::is_same_v<T, Array>) {
+    return x.hash();
+  } else if constexpr (std::is_enum_v<T>) {
+    return static_cast<std::size_t>(x) + 17;
+  } else {
+    return std::hash<T>{}(x);
+  }
+}
 }  // namespace
 
 std::string_view attr_key_name(AttrKey key) {
-  return kKeyNames[static_cast<int>(key)];
+  return key_names()[static_cast<int>(key)];
 }
 
 std::optional<AttrKey> parse_attr_key(std::string_view name) {
-  for (std::size_t i = 0; i < kKeyNames.size(); ++i)
-    if (kKeyNames[i] == name) return static_cast<AttrKey>(i);
+  for (std::size_t i = 0; i < kNumKeys; ++i)
+    if (key_names()[i] == name) return static_cast<AttrKey>(i);
   return std::nullopt;
 }
 
@@ -78,7 +139,7 @@ bool attr_value_equal(const AttrValue& a, const AttrValue& b) {
 }
 
 std::size_t attr_value_hash(const AttrValue& v) {
-  return hash_combine(v.index(), std::visit(ValueHash{}, v));
+  return hash_combine(v.index(), std::visit([](const auto& x) { return hash_value(x); }, v));
 }
 
 Attrs::Attrs(std::initializer_list<Entry> entries) {

@@ -1,7 +1,7 @@
 // Attributes of an op: a small map from key to value, kept sorted by key so
 // that equal attribute sets compare and hash equal (hash-consing relies on
 // it). Keys written in graph files (`:axis`) and internal ones (the slot of a
-// nominal, the value of a constant, the layout of a scan) share one table.
+// nominal, the value of a constant, the layout of a scan) share one schema.
 #pragma once
 
 #include "array.hpp"
@@ -37,30 +37,17 @@ struct ScanSpec {
   friend bool operator==(const ScanSpec&, const ScanSpec&) = default;
 };
 
+// The attribute keys. Each key's keyword and value type are declared once,
+// in AttrSchema (attr_schema.hpp); the enumerators name its members in
+// order, so code can switch on a key (attrs.cpp checks each name).
 // clang-format off
 #define EQSAT_ATTR_KEYS(X) \
-  X(Axis, "axis")          \
-  X(Keepdims, "keepdims")  \
-  X(Shape, "shape")        \
-  X(Perm, "perm")          \
-  X(Dtype, "dtype")        \
-  X(Start, "start")        \
-  X(Stop, "stop")          \
-  X(Step, "step")          \
-  X(Index, "index")        \
-  X(Inline, "inline")      \
-  X(Name, "name")          \
-  X(Slot, "slot")          \
-  X(Value, "value")        \
-  X(Path, "path")          \
-  X(Params, "params")      \
-  X(Scan, "scan")          \
-  X(Type, "type")          \
-  X(Checkpoint, "checkpoint")
+  X(Axis) X(Keepdims) X(Shape) X(Perm) X(Dtype) X(Start) X(Stop) X(Step) X(Index) X(Inline) \
+  X(Name) X(Slot) X(Value) X(Path) X(Params) X(Scan) X(Type) X(Checkpoint)
 // clang-format on
 
 enum class AttrKey : std::uint8_t {
-#define EQSAT_ATTR_ENUM(id, text) id,
+#define EQSAT_ATTR_ENUM(id) id,
   EQSAT_ATTR_KEYS(EQSAT_ATTR_ENUM)
 #undef EQSAT_ATTR_ENUM
 };

@@ -1,6 +1,8 @@
 #include "graph_parser.hpp"
 
+#include "attr_literal.hpp"
 #include "npy.hpp"
+#include "scan_form.hpp"
 #include "sexpr.hpp"
 #include "source_file.hpp"
 #include "type_error.hpp"
@@ -99,14 +101,17 @@ std::string suggestion(std::string_view name, const std::vector<std::string>& ca
   return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
 }
 
-// One sequence or mit-sot entry of a scan: its outer value and taps. Taps
-// may be written in any order; they are kept sorted (so equal loops are
-// one term), and `rank[i]` is the sorted position of the i-th tap written:
-// the body's i-th parameter of this slot reads that tap.
-struct SlotEntry {
-  const SExpr* expr = nullptr;
-  IntList taps;
-  std::vector<std::size_t> rank{0};
+// The outer operands of a scan, the body parameters they give and the
+// states the body's outputs must match.
+struct ScanOperands {
+  std::vector<TermRef> operands{nullptr};  // operand 0: the body, once built
+  std::vector<SourceLocation> where;
+  std::vector<TensorType> params, states;
+  // The body parameter written at position p is nominal slot_of[p]: taps
+  // written out of order read their sorted slots.
+  std::vector<std::int64_t> slot_of;
+  std::size_t num_taps[2] = {0, 0};                         // sequence taps, mit-sot taps
+  std::vector<std::optional<WeakLiteral>> sitsot_literals;  // a literal initial state
 };
 
 // Reads the top-level forms of one file into graph_, keeping the names in
@@ -230,10 +235,7 @@ class Parser {
         fail(item, fmt::format("unexpected {} after the def's body", item.describe()));
       if (item.text != "inline") fail(item, fmt::format("def has no attribute :{}", item.text));
       if (i + 1 >= form.items.size()) fail(item, "missing value after :inline");
-      const SExpr& v = form.items[++i];
-      if (v.kind != SExpr::Kind::Bool)
-        fail(v, fmt::format(":inline expects true or false, got {}", v.describe()));
-      inline_ok = v.bool_value;
+      inline_ok = std::get<bool>(parse_attr_value(form.items[++i], AttrKey::Inline));
     }
     if (fn.items.size() < 2 || !fn.items[1].is_list())
       fail(fn, "a def's body needs a parameter list: (fn ((PARAM TYPE)...) OUTPUTS...)");
@@ -537,60 +539,6 @@ class Parser {
 
   // ---- scan --------------------------------------------------------------
 
-  // `EXPR` or `(EXPR :taps (K...))`. An op application with attributes,
-  // such as `(ones :shape (3))`, is an EXPR.
-  static SlotEntry slot_entry(const SExpr& entry, bool sequence) {
-    SlotEntry s{&entry, {0}};
-    const auto head = entry.head();
-    const bool head_is_op = !head.empty() && (parse_op(head) || head == "const" || head == "load" ||
-                                              head == "get" || head == "call" || head == "scan");
-    const bool with_taps = entry.is_list() && entry.items.size() >= 2 &&
-                           entry.items[1].is_keyword() &&
-                           (entry.items[1].text == "taps" || !head_is_op);
-    if (!with_taps) {
-      if (!sequence)
-        fail(entry, fmt::format("a mit-sot is written (INIT :taps (K...)) with negative taps, "
-                                "got {}",
-                                entry.describe()));
-      return s;
-    }
-    const SExpr& key = entry.items[1];
-    if (key.text != "taps") fail(key, fmt::format("a scan slot has no attribute :{}", key.text));
-    if (entry.items.size() != 3) fail(entry, "a slot with taps is written (EXPR :taps (K...))");
-    const SExpr& taps = entry.items[2];
-    s.expr = &entry.items[0];
-    s.taps.clear();
-    if (taps.is_list())
-      for (const SExpr& t : taps.items) {
-        if (t.kind != SExpr::Kind::Int)
-          fail(t, fmt::format("a tap is an integer, got {}", t.describe()));
-        s.taps.push_back(t.int_value);
-      }
-    if (!taps.is_list() || s.taps.empty())
-      fail(taps,
-           fmt::format(":taps expects a non-empty list of integers, got {}", taps.describe()));
-    IntList sorted = s.taps;
-    std::ranges::sort(sorted);
-    const bool distinct = std::ranges::adjacent_find(sorted) == sorted.end();
-    if (sequence && (!distinct || sorted.front() < 0))
-      fail(taps, fmt::format("sequence taps must be distinct and >= 0, got ({})",
-                             fmt::join(s.taps, " ")));
-    if (!sequence && (!distinct || sorted.back() >= 0))
-      fail(taps,
-           fmt::format("mit-sot taps must be distinct and < 0, got ({})", fmt::join(s.taps, " ")));
-    s.rank.clear();
-    for (std::int64_t t : s.taps)
-      s.rank.push_back(
-          static_cast<std::size_t>(std::ranges::lower_bound(sorted, t) - sorted.begin()));
-    s.taps = std::move(sorted);
-    return s;
-  }
-
-  static const std::vector<SExpr>& slot_list(const SExpr& v, std::string_view key) {
-    if (!v.is_list()) fail(v, fmt::format(":{} expects a list, got {}", key, v.describe()));
-    return v.items;
-  }
-
   // The tensor type of a slot's outer value.
   static const TensorType& slot_type(TermRef t, const SExpr& where) {
     if (t->is_tuple())
@@ -598,81 +546,36 @@ class Parser {
     return t->tensor_type();
   }
 
+  // A scan: its syntax read by read_scan_form (scan_form.hpp), then its
+  // slots evaluated, its body built for the slots' types, and the body's
+  // outputs checked against the states.
   TermRef scan_expr(const SExpr& e, Scope& scope) {
-    static const std::unordered_set<std::string> kKeys = {
-        "n-steps", "sequences", "mit-sot", "sit-sot", "nit-sot", "non-sequences", "until", "keep"};
-    const SExpr* n_steps = nullptr;
-    std::vector<SlotEntry> sequences, mitsots;
-    std::vector<const SExpr*> sitsots, nonsequences;
-    ScanSpec spec;
-    const SExpr* keep_where = nullptr;
-    const SExpr* fn = nullptr;
-    std::unordered_set<std::string> seen;
-    for (std::size_t i = 1; i < e.items.size(); ++i) {
-      const SExpr& item = e.items[i];
-      if (item.head() == "fn") {
-        if (fn) fail(item, "scan takes one body");
-        fn = &item;
-        continue;
-      }
-      if (!item.is_keyword())
-        fail(item, fmt::format("unexpected {} in scan; give its slots with keywords (:sequences, "
-                               ":mit-sot, :sit-sot, :nit-sot, :non-sequences) and its body as "
-                               "(fn (PARAMS...) OUTPUTS...)",
-                               item.describe()));
-      const std::string& key = item.text;
-      if (!kKeys.contains(key)) fail(item, fmt::format("scan has no attribute :{}", key));
-      if (!seen.insert(key).second) fail(item, fmt::format("duplicate attribute :{}", key));
-      if (i + 1 >= e.items.size()) fail(item, fmt::format("missing value after :{}", key));
-      const SExpr& v = e.items[++i];
-      if (key == "n-steps") {
-        n_steps = &v;
-      } else if (key == "sequences") {
-        for (const SExpr& entry : slot_list(v, key)) sequences.push_back(slot_entry(entry, true));
-      } else if (key == "mit-sot") {
-        for (const SExpr& entry : slot_list(v, key)) mitsots.push_back(slot_entry(entry, false));
-      } else if (key == "sit-sot") {
-        for (const SExpr& entry : slot_list(v, key)) sitsots.push_back(&entry);
-      } else if (key == "non-sequences") {
-        for (const SExpr& entry : slot_list(v, key)) nonsequences.push_back(&entry);
-      } else if (key == "nit-sot") {
-        if (v.kind != SExpr::Kind::Int || v.int_value < 0)
-          fail(v, fmt::format(":nit-sot expects a count >= 0, got {}", v.describe()));
-        spec.num_nitsot = v.int_value;
-      } else if (key == "until") {
-        if (v.kind != SExpr::Kind::Bool)
-          fail(v, fmt::format(":until expects true or false, got {}", v.describe()));
-        spec.until = v.bool_value;
-      } else {  // keep
-        keep_where = &v;
-        for (const SExpr& k : slot_list(v, key)) {
-          if (k.is_symbol("all"))
-            spec.keep.push_back(0);
-          else if (k.kind == SExpr::Kind::Int && k.int_value >= 1)
-            spec.keep.push_back(k.int_value);
-          else
-            fail(k,
-                 fmt::format(":keep entries are `all` or an integer >= 1, got {}", k.describe()));
-        }
-      }
-    }
-    if (!fn) fail(e, "scan needs a body (fn (PARAMS...) OUTPUTS...)");
+    ScanForm form = read_scan_form(e);
+    ScanOperands slots = scan_operands(form, scope);
+    check_scan_params(form, slots);
+    auto [body_fn, out_where] = scan_body(form, slots, scope);
+    if (retype_literal_states(form, slots, body_fn))
+      std::tie(body_fn, out_where) = scan_body(form, slots, scope);
+    check_scan_outputs(form, slots, body_fn, out_where);
+    slots.operands[0] = body_fn;
+    return make(OpKind::Scan, {{AttrKey::Scan, form.spec}}, std::move(slots.operands), e,
+                slots.where, {});
+  }
 
-    // Outer operands, in slot order, and the body parameter types they give.
-    std::vector<TermRef> operands{nullptr};
-    std::vector<SourceLocation> where{fn->where};
-    std::vector<TensorType> params, states;
-    // The body parameter written at position p is nominal slot_of[p]: taps
-    // written out of order read their sorted slots.
-    std::vector<std::int64_t> slot_of;
-    if (n_steps) {
-      operands.push_back(expr(*n_steps, scope).strong());
-      where.push_back(n_steps->where);
+  // The outer operands of a scan in slot order (operand 0, the body, comes
+  // last), and the body parameter types they give; fills in the slot counts
+  // and taps of `form.spec`.
+  ScanOperands scan_operands(ScanForm& form, Scope& scope) {
+    ScanSpec& spec = form.spec;
+    ScanOperands r;
+    r.where.push_back(form.fn->where);
+    if (form.n_steps) {
+      r.operands.push_back(expr(*form.n_steps, scope).strong());
+      r.where.push_back(form.n_steps->where);
       spec.has_n_steps = true;
     }
-    std::size_t num_taps[2] = {0, 0};
     for (int pass = 0; pass < 2; ++pass) {
-      for (const SlotEntry& s : pass == 0 ? sequences : mitsots) {
+      for (const SlotEntry& s : pass == 0 ? form.sequences : form.mitsots) {
         TermRef t = expr(*s.expr, scope).strong();
         const TensorType& type = slot_type(t, *s.expr);
         if (type.rank() == 0)
@@ -681,118 +584,131 @@ class Parser {
                            pass == 0 ? "sequence" : "mit-sot's initial history", to_string(type)));
         const TensorType element{type.dtype, Dims(type.dims.begin() + 1, type.dims.end())};
         for (std::size_t k = 0; k < s.taps.size(); ++k) {
-          slot_of.push_back(static_cast<std::int64_t>(params.size() - k + s.rank[k]));
-          params.push_back(element);
+          r.slot_of.push_back(static_cast<std::int64_t>(r.params.size() - k + s.rank[k]));
+          r.params.push_back(element);
         }
-        num_taps[pass] += s.taps.size();
-        if (pass == 1) states.push_back(element);
+        r.num_taps[pass] += s.taps.size();
+        if (pass == 1) r.states.push_back(element);
         (pass == 0 ? spec.sequence_taps : spec.mitsot_taps).push_back(s.taps);
-        operands.push_back(t);
-        where.push_back(s.expr->where);
+        r.operands.push_back(t);
+        r.where.push_back(s.expr->where);
       }
     }
-    std::vector<std::optional<WeakLiteral>> sitsot_literals;
-    for (const SExpr* s : sitsots) {
+    for (const SExpr* s : form.sitsots) {
       const Value v = expr(*s, scope);
-      sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
-      TermRef t = v.strong();
-      slot_of.push_back(static_cast<std::int64_t>(params.size()));
-      params.push_back(slot_type(t, *s));
-      states.push_back(params.back());
-      operands.push_back(t);
-      where.push_back(s->where);
+      r.sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
+      r.states.push_back(add_plain_slot(r, v.strong(), *s));
     }
-    for (const SExpr* s : nonsequences) {
-      TermRef t = expr(*s, scope).strong();
-      slot_of.push_back(static_cast<std::int64_t>(params.size()));
-      params.push_back(slot_type(t, *s));
-      operands.push_back(t);
-      where.push_back(s->where);
-    }
-    spec.num_sitsot = static_cast<std::int64_t>(sitsots.size());
-    spec.num_nonsequences = static_cast<std::int64_t>(nonsequences.size());
+    for (const SExpr* s : form.nonsequences) add_plain_slot(r, expr(*s, scope).strong(), *s);
+    spec.num_sitsot = static_cast<std::int64_t>(form.sitsots.size());
+    spec.num_nonsequences = static_cast<std::int64_t>(form.nonsequences.size());
+    return r;
+  }
 
-    // The body.
-    if (fn->items.size() < 2 || !fn->items[1].is_list())
-      fail(*fn, "a scan body needs a parameter list: (fn (PARAMS...) OUTPUTS...)");
-    const SExpr& plist = fn->items[1];
-    if (plist.items.size() != params.size()) {
-      std::vector<std::string> parts;
-      if (num_taps[0]) parts.push_back(plural(num_taps[0], "sequence tap"));
-      if (num_taps[1]) parts.push_back(plural(num_taps[1], "mit-sot tap"));
-      if (!sitsots.empty()) parts.push_back(plural(sitsots.size(), "sit-sot"));
-      if (!nonsequences.empty()) parts.push_back(plural(nonsequences.size(), "non-sequence"));
-      fail(plist,
-           fmt::format("the scan body takes {}, the slots give {} ({})",
-                       plural(plist.items.size(), "parameter"), params.size(),
-                       parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
+  // A sit-sot or non-sequence slot (one parameter, no taps); its type.
+  static TensorType add_plain_slot(ScanOperands& r, TermRef t, const SExpr& s) {
+    r.slot_of.push_back(static_cast<std::int64_t>(r.params.size()));
+    r.params.push_back(slot_type(t, s));
+    r.operands.push_back(t);
+    r.where.push_back(s.where);
+    return r.params.back();
+  }
+
+  static void check_scan_params(const ScanForm& form, const ScanOperands& slots) {
+    const SExpr& fn = *form.fn;
+    if (fn.items.size() < 2 || !fn.items[1].is_list())
+      fail(fn, "a scan body needs a parameter list: (fn (PARAMS...) OUTPUTS...)");
+    const SExpr& plist = fn.items[1];
+    if (plist.items.size() == slots.params.size()) return;
+    std::vector<std::string> parts;
+    if (slots.num_taps[0]) parts.push_back(plural(slots.num_taps[0], "sequence tap"));
+    if (slots.num_taps[1]) parts.push_back(plural(slots.num_taps[1], "mit-sot tap"));
+    if (!form.sitsots.empty()) parts.push_back(plural(form.sitsots.size(), "sit-sot"));
+    if (!form.nonsequences.empty())
+      parts.push_back(plural(form.nonsequences.size(), "non-sequence"));
+    fail(plist,
+         fmt::format("the scan body takes {}, the slots give {} ({})",
+                     plural(plist.items.size(), "parameter"), slots.params.size(),
+                     parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
+  }
+
+  // The body for the current parameter types, and where each output is.
+  std::pair<TermRef, std::vector<SourceLocation>> scan_body(const ScanForm& form,
+                                                            const ScanOperands& slots,
+                                                            Scope& scope) {
+    const SExpr& fn = *form.fn;
+    const SExpr& plist = fn.items[1];
+    Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
+    for (std::size_t k = 0; k < slots.params.size(); ++k) {
+      const SExpr& p = plist.items[k];
+      if (!p.is_symbol())
+        fail(p, fmt::format("a scan body's parameters are bare names (their types come from "
+                            "the slots), got {}",
+                            p.describe()));
+      const std::string& name = new_name(p, body);
+      const auto slot = static_cast<std::size_t>(slots.slot_of[k]);
+      body.names[name] = {{Term::nominal(slots.slot_of[k], slots.params[slot]), {}}, p.where};
     }
-    // Builds the body for the current parameter types.
-    auto build_body = [&]() -> std::pair<TermRef, std::vector<SourceLocation>> {
-      Scope body{Scope::Kind::ScanBody, {}, &scope, {}};
-      for (std::size_t k = 0; k < params.size(); ++k) {
-        const SExpr& p = plist.items[k];
-        if (!p.is_symbol())
-          fail(p, fmt::format("a scan body's parameters are bare names (their types come from "
-                              "the slots), got {}",
-                              p.describe()));
-        const std::string& name = new_name(p, body);
-        const std::int64_t slot = slot_of[k];
-        body.names[name] = {{Term::nominal(slot, params[static_cast<std::size_t>(slot)]), {}},
-                            p.where};
-      }
-      auto [outputs, out_where] = body_outputs(*fn, body);
-      const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
-      if (outputs.size() != expected)
-        fail(*fn,
-             fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
-                         "nit-sot{})",
-                         plural(outputs.size(), "value"), expected, mitsots.size(), sitsots.size(),
-                         spec.num_nitsot, spec.until ? " and the stop flag" : ""));
-      std::vector<TermRef> out_terms;
-      for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const Value& v = outputs[i];
-        // A literal next state takes the state's dtype.
-        const DType d = i < states.size()
-                            ? promote(states[i].dtype, false, v.literal.default_dtype(), true)
-                            : v.literal.default_dtype();
-        out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
-      }
-      return {make(OpKind::Fn, {{AttrKey::Params, params}}, out_terms, *fn, out_where, {}),
-              std::move(out_where)};
-    };
-    auto [body_fn, out_where] = build_body();
-    // A literal initial state meets the body's next state: `:sit-sot (0)`
-    // whose body computes floats is a float state. Retype and rebuild once.
+    auto [outputs, out_where] = body_outputs(fn, body);
+    const ScanSpec& spec = form.spec;
+    const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
+    if (outputs.size() != expected)
+      fail(fn, fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
+                           "nit-sot{})",
+                           plural(outputs.size(), "value"), expected, form.mitsots.size(),
+                           form.sitsots.size(), spec.num_nitsot,
+                           spec.until ? " and the stop flag" : ""));
+    std::vector<TermRef> out_terms;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const Value& v = outputs[i];
+      // A literal next state takes the state's dtype.
+      const DType d = i < slots.states.size()
+                          ? promote(slots.states[i].dtype, false, v.literal.default_dtype(), true)
+                          : v.literal.default_dtype();
+      out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
+    }
+    return {make(OpKind::Fn, {{AttrKey::Params, slots.params}}, out_terms, fn, out_where, {}),
+            std::move(out_where)};
+  }
+
+  // A literal initial state meets the body's next state: `:sit-sot (0)`
+  // whose body computes floats is a float state. True when a state was
+  // retyped, and the body must be built again.
+  static bool retype_literal_states(const ScanForm& form, ScanOperands& slots, TermRef body_fn) {
     bool retyped = false;
-    for (std::size_t j = 0; j < sitsots.size(); ++j) {
-      const std::size_t state = mitsots.size() + j;
-      const std::size_t param = num_taps[0] + num_taps[1] + j;
-      const std::size_t operand = 1 + spec.has_n_steps + sequences.size() + mitsots.size() + j;
-      const auto& outs = std::get<TupleType>(body_fn->type()).elements;
-      if (!sitsot_literals[j]) continue;
-      const DType d = promote(outs[state].dtype, false, sitsot_literals[j]->default_dtype(), true);
-      if (d == states[state].dtype) continue;
-      operands[operand] = sitsot_literals[j]->to_term(d);
-      params[param].dtype = states[state].dtype = d;
+    const auto& outs = std::get<TupleType>(body_fn->type()).elements;
+    for (std::size_t j = 0; j < form.sitsots.size(); ++j) {
+      if (!slots.sitsot_literals[j]) continue;
+      const std::size_t state = form.mitsots.size() + j;
+      const std::size_t param = slots.num_taps[0] + slots.num_taps[1] + j;
+      const std::size_t operand =
+          1 + form.spec.has_n_steps + form.sequences.size() + form.mitsots.size() + j;
+      const WeakLiteral& literal = *slots.sitsot_literals[j];
+      const DType d = promote(outs[state].dtype, false, literal.default_dtype(), true);
+      if (d == slots.states[state].dtype) continue;
+      slots.operands[operand] = literal.to_term(d);
+      slots.params[param].dtype = slots.states[state].dtype = d;
       retyped = true;
     }
-    if (retyped) std::tie(body_fn, out_where) = build_body();
+    return retyped;
+  }
+
+  static void check_scan_outputs(const ScanForm& form, const ScanOperands& slots, TermRef body_fn,
+                                 const std::vector<SourceLocation>& out_where) {
+    const ScanSpec& spec = form.spec;
     const auto& out_types = std::get<TupleType>(body_fn->type()).elements;
-    for (std::size_t i = 0; i < states.size(); ++i)
-      if (!compatible(out_types[i], states[i]))
-        throw DiagnosticError(out_where[i],
-                              fmt::format("scan: body output {} has type {}, its state has type {}",
-                                          i + 1, to_string(out_types[i]), to_string(states[i])));
+    for (std::size_t i = 0; i < slots.states.size(); ++i)
+      if (!compatible(out_types[i], slots.states[i]))
+        throw DiagnosticError(
+            out_where[i], fmt::format("scan: body output {} has type {}, its state has type {}",
+                                      i + 1, to_string(out_types[i]), to_string(slots.states[i])));
     if (spec.until && out_types.back() != TensorType{DType::Bool, {}})
       throw DiagnosticError(out_where.back(),
                             fmt::format("scan: the stop flag must be a bool scalar, got {}",
                                         to_string(out_types.back())));
-    if (keep_where && spec.keep.size() != static_cast<std::size_t>(spec.num_outputs()))
-      fail(*keep_where, fmt::format("scan: :keep needs one entry per output ({}), got {}",
-                                    spec.num_outputs(), spec.keep.size()));
-    operands[0] = body_fn;
-    return make(OpKind::Scan, {{AttrKey::Scan, spec}}, std::move(operands), e, where, {});
+    if (form.keep_where && spec.keep.size() != static_cast<std::size_t>(spec.num_outputs()))
+      fail(*form.keep_where, fmt::format("scan: :keep needs one entry per output ({}), got {}",
+                                         spec.num_outputs(), spec.keep.size()));
   }
 
   std::string base_dir_;
@@ -808,38 +724,9 @@ class Parser {
 }  // namespace
 
 AttrValue parse_attr_value(const SExpr& v, AttrKey key) {
-  const std::string_view name = attr_key_name(key);
-  auto int_list = [&]() -> std::optional<IntList> {
-    if (!v.is_list()) return std::nullopt;
-    IntList out;
-    for (const SExpr& x : v.items) {
-      if (x.kind != SExpr::Kind::Int) return std::nullopt;
-      out.push_back(x.int_value);
-    }
-    return out;
-  };
-  switch (key) {
-    case AttrKey::Axis:
-      if (v.kind == SExpr::Kind::Int) return v.int_value;
-      if (auto l = int_list()) return *l;
-      fail_at(v,
-              fmt::format(":axis expects an integer or a list of integers, got {}", v.describe()));
-    case AttrKey::Keepdims:
-      if (v.kind == SExpr::Kind::Bool) return v.bool_value;
-      fail_at(v, fmt::format(":{} expects true or false, got {}", name, v.describe()));
-    case AttrKey::Shape:
-    case AttrKey::Perm:
-      if (auto l = int_list()) return *l;
-      fail_at(v, fmt::format(":{} expects a list of integers, got {}", name, v.describe()));
-    case AttrKey::Dtype:
-      if (v.is_symbol())
-        if (auto d = parse_dtype(v.text)) return *d;
-      fail_at(v, fmt::format(":dtype expects one of bool i32 i64 f32 f64, got {}", v.describe()));
-    default:
-      break;
-  }
-  if (v.kind == SExpr::Kind::Int) return v.int_value;
-  fail_at(v, fmt::format(":{} expects an integer, got {}", name, v.describe()));
+  if (auto value = parse_attr_literal(key, v)) return *std::move(value);
+  fail_at(v, fmt::format(":{} expects {}, got {}", attr_key_name(key), attr_literal_form(key),
+                         v.describe()));
 }
 
 TensorType parse_type(const SExpr& e) {

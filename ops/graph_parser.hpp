@@ -31,9 +31,8 @@ Graph parse_graph_file(const std::string& path);
 //
 // A type: `f64`, or `(f32 3 ?)` with `?` for an unknown dimension.
 TensorType parse_type(const SExpr& e);
-// The value written after `:KEY` of an op: an integer or a list of
-// integers for :axis, a list of integers for :shape and :perm, true or
-// false for :keepdims, a dtype name for :dtype, an integer otherwise.
+// The value written after `:KEY` of an op (parse_attr_literal), or the
+// error `:KEY expects FORM, got VALUE`.
 AttrValue parse_attr_value(const SExpr& v, AttrKey key);
 
 }  // namespace eqsat::ops

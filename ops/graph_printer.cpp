@@ -1,5 +1,6 @@
 #include "graph_printer.hpp"
 
+#include "attr_literal.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"
 
@@ -63,28 +64,6 @@ std::string quoted(const std::string& s) {
     out.push_back(c);
   }
   return out + "\"";
-}
-
-std::string attr_text(const AttrValue& v) {
-  return std::visit(
-      []<class T>(const T& x) -> std::string {
-        if constexpr (std::is_same_v<T, bool>) {
-          return x ? "true" : "false";
-        } else if constexpr (std::is_same_v<T, std::int64_t>) {
-          return std::to_string(x);
-        } else if constexpr (std::is_same_v<T, double>) {
-          return float_text(x);
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return quoted(x);
-        } else if constexpr (std::is_same_v<T, DType>) {
-          return std::string(dtype_name(x));
-        } else if constexpr (std::is_same_v<T, IntList>) {
-          return int_list_text(x);
-        } else {
-          throw std::logic_error("print_graph: an op carries an attribute with no text form");
-        }
-      },
-      v);
 }
 
 // A scalar numeric constant that a bare literal can stand for.
@@ -411,7 +390,7 @@ class Printer {
       s += literal[i] ? literal_text(t->operand(i)) : expr(t->operand(i), scope, indent);
     }
     for (const auto& [key, value] : printed.entries())
-      s += fmt::format(" :{} {}", attr_key_name(key), attr_text(value));
+      s += fmt::format(" :{} {}", attr_key_name(key), attr_value_text(value));
     return s + ")";
   }
 

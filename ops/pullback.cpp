@@ -1,5 +1,7 @@
 #include "pullback.hpp"
 
+#include "internal_error.hpp"
+
 #include <fmt/format.h>
 
 #include <numeric>
@@ -210,8 +212,7 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
       break;
     }
     default:
-      throw std::logic_error(
-          fmt::format("internal: {} is Smooth but has no pullback", y->info().name));
+      EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
   return {is_float_term(a) ? unbroadcast(ga, type_of(a)) : nullptr,
           is_float_term(b) ? unbroadcast(gb, type_of(b)) : nullptr};
@@ -253,8 +254,7 @@ TermRef unary_cotangent(TermRef y, TermRef g) {
     case OpKind::Cast:
       return g;
     default:
-      throw std::logic_error(
-          fmt::format("internal: {} is Smooth but has no pullback", y->info().name));
+      EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
 }
 

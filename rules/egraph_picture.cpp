@@ -20,7 +20,7 @@ EGraphPicture egraph_picture(const TensorEGraph& g, std::span<const EClassId> ro
                                                 return g.unstable(n) || reads_out_of_scope(g, n);
                                               });
   const egraph::ExtractionProblem& p = pic.problem.problem;
-  pic.choice = extract_choice(g, pic.problem, egraph::ExtractorKind::kGreedyDag);
+  pic.choice = extract_choice(g, pic.problem, egraph::ExtractorKind::GreedyDag);
 
   // The body each class belongs to: the first body (a class holding an
   // `fn` e-node) that reaches it from the roots, breadth first.

@@ -9,6 +9,8 @@
 
 namespace eqsat::rules {
 
+using ast::Use;
+
 namespace {
 
 // `graph`'s inputs and output names over new output terms; the input's
@@ -60,7 +62,7 @@ std::vector<Alternative> explore(const ops::Graph& graph, const RuleProgram& rul
     if (hook) hook(g, roots);
     for (ExtractedTerms& x : extract_alternative_terms(
              g, roots, model, count,
-             [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); }))
+             [](const TensorEGraph&t, egraph::ENodeId n) { return t.unstable(n); }))
       found.push_back(fuse ? fuse_extracted_loops(x.roots, model) : std::move(x.roots));
   };
   const ops::Graph best = optimize(graph, rules, report, options);

@@ -211,7 +211,7 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
       problem_for(g, roots, model, [&](const TensorEGraph& t, egraph::ENodeId n) {
         return commuted_twin(t, n) || (forbidden && forbidden(t, n));
       });
-  const egraph::Extraction best = extract_choice(g, problem, egraph::ExtractorKind::kGreedyDag);
+  const egraph::Extraction best = extract_choice(g, problem, egraph::ExtractorKind::GreedyDag);
   std::vector<ExtractedTerms> out;
   for (const egraph::Extraction& x :
        egraph::extract_alternatives(problem.problem, best, {.count = count}))

@@ -73,7 +73,7 @@ egraph::Extraction extract_choice(const TensorEGraph& g, const egraph::EGraphPro
 // egraph::ExtractionError if a root has no acyclic term.
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const egraph::EClassId> roots,
                              const backend::CostModel& model,
-                             egraph::ExtractorKind kind = egraph::ExtractorKind::kGreedyDag,
+                             egraph::ExtractorKind kind = egraph::ExtractorKind::GreedyDag,
                              const ForbiddenENode& forbidden = {});
 
 // Up to `count` distinct term DAGs for `roots`, the greedy-dag extraction

@@ -20,6 +20,10 @@
 
 namespace eqsat::rules {
 
+using ast::Rewrite;
+using ast::ScheduleStep;
+using ast::Use;
+
 namespace {
 
 // How many terms of the DAG under `roots` a stabilizing rewrite replaced.

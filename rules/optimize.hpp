@@ -83,7 +83,7 @@ class TensorEGraph;
 
 struct OptimizeOptions {
   backend::CostWeights weights;
-  egraph::ExtractorKind extractor = egraph::ExtractorKind::kGreedyDag;
+  egraph::ExtractorKind extractor = egraph::ExtractorKind::GreedyDag;
   // Command-line overrides of the schedule's limits: nodes and seconds for
   // every step, iterations for `saturate` steps only (a `run` step's
   // iteration count is what it asks for, not a limit).

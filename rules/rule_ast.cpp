@@ -1,20 +1,13 @@
 #include "rule_ast.hpp"
 
+#include "ops/attr_literal.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace eqsat::rules {
+namespace eqsat::rules::ast {
 
 namespace {
-
-std::string attr_value_text(const ops::AttrValue& v) {
-  if (auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
-  if (auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
-  if (auto* d = std::get_if<double>(&v)) return fmt::format("{}", *d);
-  if (auto* t = std::get_if<ops::DType>(&v)) return std::string(ops::dtype_name(*t));
-  if (auto* l = std::get_if<ops::IntList>(&v)) return fmt::format("({})", fmt::join(*l, " "));
-  return "?";
-}
 
 std::string number_text(const Pattern& p) {
   if (p.kind == Pattern::Kind::Bool) return p.number != 0 ? "true" : "false";
@@ -39,12 +32,13 @@ std::string to_string(const Pattern& p) {
   const AttrPattern* index = nullptr;
   for (const auto& a : p.attrs)
     if (p.op == ops::OpKind::Get && a.key == ops::AttrKey::Index) index = &a;
-  if (index) s.append(" ").append(index->is_var() ? index->var : attr_value_text(index->value));
+  if (index)
+    s.append(" ").append(index->is_var() ? index->var : ops::attr_value_text(index->value));
   for (const auto& c : p.children) s.append(" ").append(to_string(c));
   for (const auto& a : p.attrs)
     if (&a != index)
       s += fmt::format(" :{} {}", ops::attr_key_name(a.key),
-                       a.is_var() ? a.var : attr_value_text(a.value));
+                       a.is_var() ? a.var : ops::attr_value_text(a.value));
   return s + ")";
 }
 
@@ -54,4 +48,4 @@ ops::DType literal_dtype(const Pattern& literal, std::optional<ops::DType> meet)
   return meet ? ops::promote(*meet, false, own, true) : own;
 }
 
-}  // namespace eqsat::rules
+}  // namespace eqsat::rules::ast

@@ -18,6 +18,11 @@
 
 namespace eqsat::rules {
 
+// The rule language's syntax tree, in a namespace of its own: its Pattern,
+// Condition and Rewrite are what a file says, not the e-graph's compiled
+// egraph::Pattern, egraph::Condition and egraph::Rewrite they lower to.
+namespace ast {
+
 // An attribute in a pattern: `:axis ?ax` (a variable) or `:axis 1` (a value).
 // An attribute a left side omits must have the op's default value for the
 // matched operands (`(transpose ?x)` matches only the reversing transpose).
@@ -130,32 +135,6 @@ struct Schedule {
   ops::SourceLocation where;  // line 0 when no file gave a schedule
 };
 
-// Every checked rule, applier use, rule set and the schedule of one or more
-// rule files, in the order written. With no `schedule` in any file the
-// schedule is one `saturate` step over every declared rule set.
-//
-//   RuleProgram p = parse_rule_files({"rules/canonicalize.rules"});
-//   for (const Rewrite& r : p.rewrites()) ...
-class RuleProgram {
- public:
-  const std::vector<RuleSetDecl>& rulesets() const { return rulesets_; }
-  const std::vector<Rewrite>& rewrites() const { return rewrites_; }
-  const std::vector<Use>& uses() const { return uses_; }
-  const Schedule& schedule() const { return schedule_; }
-
-  const Rewrite* find_rewrite(std::string_view name) const;
-  bool has_ruleset(std::string_view name) const;
-
- private:
-  friend class RuleParser;
-  RuleProgram() = default;
-
-  std::vector<RuleSetDecl> rulesets_;
-  std::vector<Rewrite> rewrites_;
-  std::vector<Use> uses_;
-  Schedule schedule_;
-};
-
 // The pattern as written in rule files, e.g. `(softmax ?x :axis ?ax)`.
 std::string to_string(const Pattern& p);
 
@@ -165,5 +144,33 @@ std::string to_string(const Pattern& p);
 // meeting an integer or bool gives f64; alone, i64 or f64. `true`/`false`
 // are bool.
 ops::DType literal_dtype(const Pattern& literal, std::optional<ops::DType> meet);
+
+}  // namespace ast
+
+// Every checked rule, applier use, rule set and the schedule of one or more
+// rule files, in the order written. With no `schedule` in any file the
+// schedule is one `saturate` step over every declared rule set.
+//
+//   RuleProgram p = parse_rule_files({"rules/canonicalize.rules"});
+//   for (const ast::Rewrite& r : p.rewrites()) ...
+class RuleProgram {
+ public:
+  const std::vector<ast::RuleSetDecl>& rulesets() const { return rulesets_; }
+  const std::vector<ast::Rewrite>& rewrites() const { return rewrites_; }
+  const std::vector<ast::Use>& uses() const { return uses_; }
+  const ast::Schedule& schedule() const { return schedule_; }
+
+  const ast::Rewrite* find_rewrite(std::string_view name) const;
+  bool has_ruleset(std::string_view name) const;
+
+ private:
+  friend class RuleParser;
+  RuleProgram() = default;
+
+  std::vector<ast::RuleSetDecl> rulesets_;
+  std::vector<ast::Rewrite> rewrites_;
+  std::vector<ast::Use> uses_;
+  ast::Schedule schedule_;
+};
 
 }  // namespace eqsat::rules

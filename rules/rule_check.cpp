@@ -18,6 +18,10 @@
 
 namespace eqsat::rules {
 
+using ast::Condition;
+using ast::ConditionArg;
+using ast::Pattern;
+using ast::Rewrite;
 using ops::Array;
 using ops::AttrKey;
 using ops::AttrValue;

@@ -44,7 +44,7 @@ struct RuleCheckOptions {
 };
 
 // Checks `rule` (both directions of a birewrite). Deterministic for a seed.
-RuleVerdict check_rule(const Rewrite& rule, const RuleCheckOptions& options = {});
+RuleVerdict check_rule(const ast::Rewrite& rule, const RuleCheckOptions& options = {});
 
 std::string_view to_string(RuleVerdict::Kind kind);
 
@@ -52,7 +52,8 @@ std::string_view to_string(RuleVerdict::Kind kind);
 // for `reverse`, a birewrite's NAME-rev) that type-check, meet the rule's
 // conditions and whose other side has the same type: each a graph whose
 // one output is the instance and whose inputs are its operands.
-std::vector<ops::Graph> left_side_instances(const Rewrite& rule, bool reverse, std::size_t count,
+std::vector<ops::Graph> left_side_instances(const ast::Rewrite& rule, bool reverse,
+                                            std::size_t count,
                                             const RuleCheckOptions& options = {});
 
 }  // namespace eqsat::rules

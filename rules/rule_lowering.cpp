@@ -2,6 +2,7 @@
 
 #include "builtin_appliers.hpp"
 #include "op_symbols.hpp"
+#include "ops/internal_error.hpp"
 #include "predicate_eval.hpp"
 
 #include "ops/type_error.hpp"
@@ -19,6 +20,12 @@
 
 namespace eqsat::rules {
 
+using ast::AttrPattern;
+using ast::Condition;
+using ast::ConditionArg;
+using ast::Pattern;
+using ast::Rewrite;
+using ast::Use;
 using egraph::EClassId;
 using egraph::Payload;
 using egraph::PayloadMatch;
@@ -297,7 +304,7 @@ class TypedApplier final : public egraph::Applier {
     eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, add(*built));
     return eg.version() != before;
   }
-  std::string to_string() const override { return rules::to_string(rhs_); }
+  std::string to_string() const override { return ast::to_string(rhs_); }
   std::size_t refused() const { return refused_; }
 
  private:
@@ -514,7 +521,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       for (std::size_t k = 0; k < sides.size(); ++k) {
         const auto& lhs = sides[k];
         const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
-        auto searcher = std::make_shared<TensorSearcher>(lhs, g, rules::to_string(ast));
+        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast::to_string(ast));
         auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
         if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
@@ -529,7 +536,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
   }
   for (const Use& u : program.uses()) {
     const BuiltinApplier* builtin = find_builtin_applier(u.applier);
-    if (!builtin) throw std::logic_error("rule program uses unknown applier " + u.applier);
+    EQSAT_ASSERT(builtin) << "the rule program uses unknown applier " << u.applier;
     rewrites_.push_back(builtin->make(g));
     rulesets_.push_back(u.ruleset);
     rule_names_.push_back(rewrites_.back().name());

@@ -1,5 +1,6 @@
 #include "rule_parser.hpp"
 
+#include "ops/attr_literal.hpp"
 #include "ops/sexpr.hpp"
 #include "ops/source_file.hpp"
 
@@ -10,6 +11,20 @@
 
 namespace eqsat::rules {
 
+using ast::AttrPattern;
+using ast::Condition;
+using ast::ConditionArg;
+using ast::kDefaultNodeLimit;
+using ast::kDefaultRunIterations;
+using ast::kDefaultSaturateIterations;
+using ast::kDefaultTimeLimit;
+using ast::Limits;
+using ast::Pattern;
+using ast::Rewrite;
+using ast::RuleSetDecl;
+using ast::Schedule;
+using ast::ScheduleStep;
+using ast::Use;
 using ops::AttrKey;
 using ops::Diagnostic;
 using ops::DiagnosticError;
@@ -51,61 +66,6 @@ const VarUse* find_var(const VarList& vars, const std::string& name) {
   for (const auto& v : vars)
     if (v.first == name) return &v.second;
   return nullptr;
-}
-
-// What an attribute's literal value must look like, for its message.
-std::string_view expected_value(AttrKey key) {
-  switch (key) {
-    case AttrKey::Axis:
-      return "an integer or a list of integers";
-    case AttrKey::Keepdims:
-    case AttrKey::Inline:
-      return "true or false";
-    case AttrKey::Shape:
-    case AttrKey::Perm:
-      return "a list of integers";
-    case AttrKey::Dtype:
-      return "a dtype (bool i32 i64 f32 f64)";
-    default:
-      return "an integer";
-  }
-}
-
-// The literal value of attribute `key` written as `e`, or nullopt.
-std::optional<ops::AttrValue> attr_literal(AttrKey key, const SExpr& e) {
-  auto int_list = [&]() -> std::optional<ops::AttrValue> {
-    if (!e.is_list()) return std::nullopt;
-    ops::IntList out;
-    for (const auto& item : e.items) {
-      if (item.kind != SExpr::Kind::Int) return std::nullopt;
-      out.push_back(item.int_value);
-    }
-    return out;
-  };
-  switch (key) {
-    case AttrKey::Axis:
-      if (e.kind == SExpr::Kind::Int) return e.int_value;
-      return int_list();
-    case AttrKey::Keepdims:
-    case AttrKey::Inline:
-      if (e.kind == SExpr::Kind::Bool) return e.bool_value;
-      return std::nullopt;
-    case AttrKey::Shape:
-    case AttrKey::Perm:
-      return int_list();
-    case AttrKey::Dtype:
-      if (e.is_symbol())
-        if (auto d = ops::parse_dtype(e.text)) return *d;
-      return std::nullopt;
-    case AttrKey::Start:
-    case AttrKey::Stop:
-    case AttrKey::Step:
-    case AttrKey::Index:
-      if (e.kind == SExpr::Kind::Int) return e.int_value;
-      return std::nullopt;
-    default:
-      return std::nullopt;
-  }
 }
 
 }  // namespace
@@ -478,11 +438,11 @@ class RuleParser {
     if (is_variable(value)) {
       a.var = value.text;
       a.where = value.where;
-    } else if (auto v = attr_literal(key, value)) {
+    } else if (auto v = ops::parse_attr_literal(key, value)) {
       a.value = std::move(*v);
     } else {
       return error(value, fmt::format("bad value {} for :{}: expected {}", value.describe(),
-                                      ops::attr_key_name(key), expected_value(key)));
+                                      ops::attr_key_name(key), ops::attr_literal_form(key)));
     }
     p.attrs.push_back(std::move(a));
   }

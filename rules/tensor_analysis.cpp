@@ -2,6 +2,7 @@
 
 #include "const_fold.hpp"
 #include "op_symbols.hpp"
+#include "ops/internal_error.hpp"
 #include "scalar_eval.hpp"
 
 #include "egraph/egraph.hpp"
@@ -141,7 +142,7 @@ std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs,
 
 TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n) {
   const auto kind = op_of_symbol(n.op);
-  if (!kind) throw std::logic_error(fmt::format("tensor analysis: unknown op {}", n.op.name()));
+  EQSAT_ASSERT(kind) << "tensor analysis: unknown op " << n.op.name();
   const ops::Attrs& attrs = payloads_.attrs(n.payload);
   std::vector<const TensorData*> xs;
   std::vector<ops::TermRef> reps;
@@ -192,9 +193,9 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
     return {changed, false};
   }
   if (!b.rep) return {false, true};
-  if (!compatible_types(a.type(), b.type()))
-    throw std::logic_error(fmt::format("tensor analysis: merging classes of types {} and {}",
-                                       ops::to_string(a.type()), ops::to_string(b.type())));
+  EQSAT_ASSERT(compatible_types(a.type(), b.type()))
+      << "tensor analysis: merging classes of types " << ops::to_string(a.type()) << " and "
+      << ops::to_string(b.type());
   egraph::DidMerge d;
   // A new representative is a change of facts only when it refines the type.
   const bool refines_a = known_dims(b.type()) > known_dims(a.type());

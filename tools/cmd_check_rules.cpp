@@ -34,7 +34,7 @@ int run_check_rules(const CheckRulesArgs& args) {
     }
   }();
   bool all_sound = true;
-  for (const rules::Rewrite& r : program.rewrites()) {
+  for (const rules::ast::Rewrite& r : program.rewrites()) {
     const rules::RuleVerdict v = rules::check_rule(r, {args.seed, args.attempts});
     std::cout << r.name << ": " << rules::to_string(v.kind);
     if (v.kind == rules::RuleVerdict::Kind::Sound)
@@ -46,7 +46,7 @@ int run_check_rules(const CheckRulesArgs& args) {
     std::cout << "\n";
     all_sound = all_sound && v.kind != rules::RuleVerdict::Kind::Unsound;
   }
-  for (const rules::Use& u : program.uses())
+  for (const rules::ast::Use& u : program.uses())
     std::cout << u.applier << ": built-in applier (not checked)\n";
   return all_sound ? kSuccess : kUserError;
 }

@@ -22,9 +22,9 @@ std::vector<bool> usable_nodes(const ExtractionProblem& problem) {
   if (!problem.has_forbidden()) return usable;
   // Resolve classes with permitted nodes while any is ready; only then let
   // the ready forbidden node of lowest id resolve its class.
-  enum : std::uint8_t { kOpen, kPermitted, kNeedsForbidden };
+  enum class Seen : std::uint8_t { Open, Permitted, NeedsForbidden };
   const ClassParents parents(problem);
-  std::vector<std::uint8_t> state(problem.num_classes(), kOpen);
+  std::vector<Seen> state(problem.num_classes(), Seen::Open);
   std::vector<std::uint32_t> pending(num_nodes);
   std::vector<std::uint32_t> permitted;
   std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> forbidden;
@@ -50,16 +50,16 @@ std::vector<bool> usable_nodes(const ExtractionProblem& problem) {
       forbidden.pop();
     }
     const ProblemNode& node = problem.node(ProblemNodeId{n});
-    std::uint8_t& s = state[node.eclass.value];
-    if (s != kOpen) continue;
-    s = node.forbidden ? kNeedsForbidden : kPermitted;
+    Seen& s = state[node.eclass.value];
+    if (s != Seen::Open) continue;
+    s = node.forbidden ? Seen::NeedsForbidden : Seen::Permitted;
     for (ProblemNodeId parent : parents.of(node.eclass)) {
       if (--pending[parent.value] == 0) becomes_ready(parent.value);
     }
   }
   for (std::uint32_t n = 0; n < num_nodes; ++n) {
     const ProblemNode& node = problem.node(ProblemNodeId{n});
-    if (node.forbidden && state[node.eclass.value] != kNeedsForbidden) usable[n] = false;
+    if (node.forbidden && state[node.eclass.value] != Seen::NeedsForbidden) usable[n] = false;
   }
   return usable;
 }

@@ -8,11 +8,11 @@ namespace eqsat::egraph {
 
 std::string_view extractor_name(ExtractorKind kind) {
   switch (kind) {
-    case ExtractorKind::kBottomUp:
+    case ExtractorKind::BottomUp:
       return "bottom-up";
-    case ExtractorKind::kGreedyDag:
+    case ExtractorKind::GreedyDag:
       return "greedy-dag";
-    case ExtractorKind::kIlp:
+    case ExtractorKind::Ilp:
       return "ilp";
   }
   return "unknown";
@@ -20,7 +20,7 @@ std::string_view extractor_name(ExtractorKind kind) {
 
 std::optional<ExtractorKind> parse_extractor(std::string_view name) {
   for (ExtractorKind kind :
-       {ExtractorKind::kBottomUp, ExtractorKind::kGreedyDag, ExtractorKind::kIlp}) {
+       {ExtractorKind::BottomUp, ExtractorKind::GreedyDag, ExtractorKind::Ilp}) {
     if (extractor_name(kind) == name) return kind;
   }
   return std::nullopt;
@@ -29,11 +29,11 @@ std::optional<ExtractorKind> parse_extractor(std::string_view name) {
 Extraction extract(const ExtractionProblem& problem, ExtractorKind kind,
                    double time_limit_seconds) {
   switch (kind) {
-    case ExtractorKind::kBottomUp:
+    case ExtractorKind::BottomUp:
       return extract_bottom_up(problem);
-    case ExtractorKind::kGreedyDag:
+    case ExtractorKind::GreedyDag:
       return extract_greedy_dag(problem);
-    case ExtractorKind::kIlp:
+    case ExtractorKind::Ilp:
       return extract_ilp(problem, IlpOptions{time_limit_seconds});
   }
   return extract_bottom_up(problem);

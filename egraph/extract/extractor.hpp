@@ -10,7 +10,7 @@
 
 namespace eqsat::egraph {
 
-enum class ExtractorKind { kBottomUp, kGreedyDag, kIlp };
+enum class ExtractorKind { BottomUp, GreedyDag, Ilp };
 
 // "bottom-up", "greedy-dag", "ilp".
 std::string_view extractor_name(ExtractorKind kind);

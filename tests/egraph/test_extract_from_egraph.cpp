@@ -34,7 +34,7 @@ TEST_CASE("extraction picks the cheaper equivalent term", "[extract_from_egraph]
   g.merge(mul, shl);
   g.rebuild();
   for (ExtractorKind kind :
-       {ExtractorKind::kBottomUp, ExtractorKind::kGreedyDag, ExtractorKind::kIlp}) {
+       {ExtractorKind::BottomUp, ExtractorKind::GreedyDag, ExtractorKind::Ilp}) {
     const RecExpr best = extract_best(g, mul, kind, shift_cost);
     CHECK(best.to_string() == "(<< x 1)");
     CHECK(g.lookup_expr(best) == g.find(mul));
@@ -47,8 +47,8 @@ TEST_CASE("a class merged with its own child extracts without the cycle", "[extr
   const EClassId fa = g.add_expr(RecExpr::parse("(f a)"));
   g.merge(a, fa);
   g.rebuild();
-  CHECK(extract_best(g, fa, ExtractorKind::kIlp).to_string() == "a");
-  CHECK(extract_best(g, fa, ExtractorKind::kBottomUp).to_string() == "a");
+  CHECK(extract_best(g, fa, ExtractorKind::Ilp).to_string() == "a");
+  CHECK(extract_best(g, fa, ExtractorKind::BottomUp).to_string() == "a");
 }
 
 TEST_CASE("a shared subterm is one RecExpr node", "[extract_from_egraph]") {

@@ -8,10 +8,10 @@ using namespace eqsat::egraph;
 
 TEST_CASE("extractor names parse and print back", "[extractor]") {
   for (ExtractorKind kind :
-       {ExtractorKind::kBottomUp, ExtractorKind::kGreedyDag, ExtractorKind::kIlp}) {
+       {ExtractorKind::BottomUp, ExtractorKind::GreedyDag, ExtractorKind::Ilp}) {
     CHECK(parse_extractor(extractor_name(kind)) == kind);
   }
-  CHECK(extractor_name(ExtractorKind::kGreedyDag) == "greedy-dag");
+  CHECK(extractor_name(ExtractorKind::GreedyDag) == "greedy-dag");
   CHECK_FALSE(parse_extractor("greedy").has_value());
   CHECK_FALSE(parse_extractor("").has_value());
 }
@@ -27,9 +27,9 @@ TEST_CASE("each kind runs its own extractor", "[extractor]") {
   p.add_node(root, 1.0, {x, y});
   p.add_node(root, 14.0, {});
   p.add_root(root);
-  CHECK(extract(p, ExtractorKind::kBottomUp).dag_cost == 14.0);
-  CHECK(extract(p, ExtractorKind::kGreedyDag).dag_cost == 13.0);
-  const Extraction exact = extract(p, ExtractorKind::kIlp, 5.0);
+  CHECK(extract(p, ExtractorKind::BottomUp).dag_cost == 14.0);
+  CHECK(extract(p, ExtractorKind::GreedyDag).dag_cost == 13.0);
+  const Extraction exact = extract(p, ExtractorKind::Ilp, 5.0);
   CHECK(exact.dag_cost == 13.0);
   CHECK(exact.optimal);
 }

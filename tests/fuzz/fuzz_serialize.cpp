@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const SerializeError&) {
     return 0;
   }
-  for (ExtractorKind kind : {ExtractorKind::kBottomUp, ExtractorKind::kGreedyDag}) {
+  for (ExtractorKind kind : {ExtractorKind::BottomUp, ExtractorKind::GreedyDag}) {
     try {
       extract(graph.problem, kind, 1.0);
     } catch (const ExtractionError&) {

@@ -34,7 +34,7 @@ const rules::RuleProgram& shipped() {
 
 bool is_builtin_applier(const std::string& rule) {
   return std::ranges::any_of(shipped().uses(),
-                             [&](const rules::Use& u) { return u.applier == rule; });
+                             [&](const rules::ast::Use& u) { return u.applier == rule; });
 }
 
 // `to` is in `from`'s class after one iteration of `rule` (every commuted

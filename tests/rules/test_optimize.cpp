@@ -17,6 +17,7 @@
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using namespace eqsat::rules::ast;
 
 namespace {
 

@@ -100,7 +100,7 @@ TEST_CASE("the saturated e-graph exports to egraph-serialize JSON that extracts 
     const egraph::SerializedEGraph back = egraph::parse_serialized_egraph(text, "export.json");
     classes = back.problem.num_classes();
     CHECK(classes == g.egraph().num_classes());
-    exported_cost = egraph::extract(back.problem, egraph::ExtractorKind::kGreedyDag).dag_cost;
+    exported_cost = egraph::extract(back.problem, egraph::ExtractorKind::GreedyDag).dag_cost;
     direct_cost = extract_terms(g, roots, model).cost;
   };
   optimize(long_sum(6), exploding(), nullptr, options);

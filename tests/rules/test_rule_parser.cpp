@@ -11,6 +11,7 @@
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using namespace eqsat::rules::ast;
 
 namespace {
 

@@ -290,7 +290,7 @@ void bind_pipeline(py::module_& m) {
         const rules::RuleProgram program =
             rules::parse_rules(sources, rules::builtin_applier_names());
         py::list out;
-        for (const rules::Rewrite& r : program.rewrites()) {
+        for (const rules::ast::Rewrite& r : program.rewrites()) {
           const rules::RuleVerdict v = rules::check_rule(r, {seed, attempts});
           py::dict d;
           d["name"] = r.name;
