@@ -2,6 +2,7 @@
 
 #include "kernels.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
 #include <algorithm>
@@ -41,16 +42,20 @@ class Retyper {
  public:
   explicit Retyper(std::unordered_map<TermRef, TermRef> inputs) : memo_(std::move(inputs)) {}
   TermRef operator()(TermRef t) {
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    TermRef out = t;
-    if (t->kind() != ops::OpKind::Fn && !t->operands().empty()) {
-      std::vector<TermRef> operands;
-      for (TermRef o : t->operands()) operands.push_back((*this)(o));
-      if (!std::ranges::equal(operands, t->operands()))
-        out = ops::Term::make(t->kind(), t->attrs(), std::move(operands));
-    }
-    memo_.emplace(t, out);
-    return out;
+    auto retype = [&](TermRef u) {
+      if (memo_.contains(u)) return;
+      TermRef out = u;
+      if (u->kind() != ops::OpKind::Fn && !u->operands().empty()) {
+        std::vector<TermRef> operands;
+        for (TermRef o : u->operands()) operands.push_back(memo_.at(o));
+        if (!std::ranges::equal(operands, u->operands()))
+          out = ops::Term::make(u->kind(), u->attrs(), std::move(operands));
+      }
+      memo_.emplace(u, out);
+    };
+    ops::for_each_post_order(t, ops::Bodies::Skip, retype,
+                             [&](TermRef u) { return !memo_.contains(u); });
+    return memo_.at(t);
   }
 
  private:
@@ -75,27 +80,10 @@ std::int64_t peak_of(const std::vector<TermRef>& leaves, const std::vector<TermR
   // Post-order from the outputs, in output and operand order (deterministic).
   std::vector<TermRef> order;
   std::unordered_map<TermRef, std::size_t> position;
-  std::vector<std::pair<TermRef, std::size_t>> stack;
-  for (TermRef root : outputs) {
-    if (position.contains(root)) continue;
-    stack.push_back({root, 0});
-    position.emplace(root, kSaturated);  // on the stack
-    while (!stack.empty()) {
-      auto& [t, next] = stack.back();
-      const bool enter = t->kind() != ops::OpKind::Fn;
-      if (enter && next < t->operands().size()) {
-        TermRef o = t->operand(next++);
-        if (!position.contains(o)) {
-          position.emplace(o, kSaturated);
-          stack.push_back({o, 0});
-        }
-        continue;
-      }
-      position[t] = order.size();
-      order.push_back(t);
-      stack.pop_back();
-    }
-  }
+  ops::for_each_post_order(outputs, ops::Bodies::Skip, [&](TermRef t) {
+    position.emplace(t, order.size());
+    order.push_back(t);
+  });
   // Last reader of each value; leaves and outputs live to the end.
   std::vector<std::size_t> last(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -7,13 +7,13 @@ namespace eqsat::egraph {
 
 std::uint32_t Pattern::var(Symbol name) {
   auto it = std::find(vars_.begin(), vars_.end(), name);
-  Node n;
-  n.is_var = true;
-  n.var = static_cast<std::uint32_t>(it - vars_.begin());
+  const auto index = static_cast<std::uint32_t>(it - vars_.begin());
   if (it == vars_.end()) vars_.push_back(name);
-  nodes_.push_back(n);
   ground_.push_back(false);
-  return static_cast<std::uint32_t>(nodes_.size() - 1);
+  ENodeOrVar node;
+  node.is_var = true;
+  node.var = index;
+  return ast_.add_node(node, {});
 }
 
 std::uint32_t Pattern::payload_var(Symbol name) {
@@ -25,23 +25,17 @@ std::uint32_t Pattern::payload_var(Symbol name) {
 
 std::uint32_t Pattern::op(Symbol op, PayloadMatch payload,
                           std::span<const std::uint32_t> children) {
-  bool ground = payload.kind == PayloadMatch::Kind::Exact;
-  for (std::uint32_t c : children) {
-    if (c >= nodes_.size()) throw std::invalid_argument("Pattern::op: child index is not earlier");
-    ground = ground && ground_[c];
-  }
   if (payload.kind == PayloadMatch::Kind::Var && payload.var >= payload_vars_.size()) {
     throw std::invalid_argument("Pattern::op: unknown payload variable index");
   }
-  Node n;
-  n.op = op;
-  n.payload = payload;
-  n.first_child = static_cast<std::uint32_t>(children_.size());
-  n.arity = static_cast<std::uint32_t>(children.size());
-  children_.insert(children_.end(), children.begin(), children.end());
-  nodes_.push_back(n);
+  ENodeOrVar node;
+  node.op = op;
+  node.payload = payload;
+  const std::uint32_t i = ast_.add_node(node, children);
+  bool ground = payload.kind == PayloadMatch::Kind::Exact;
+  for (std::uint32_t c : children) ground = ground && ground_[c];
   ground_.push_back(ground);
-  return static_cast<std::uint32_t>(nodes_.size() - 1);
+  return i;
 }
 
 namespace {
@@ -50,9 +44,17 @@ bool is_var_name(std::string_view s) {
   return s.size() >= 2 && s[0] == '?';
 }
 
-std::uint32_t read_head(Pattern& p, const SExpr& atom, const Syntax& syntax,
-                        std::span<const std::uint32_t> children, bool is_leaf) {
+// Adds the node an atom reads as: a variable, or an operator over
+// `children` with an exact payload, any payload (`@_`) or a payload
+// variable (`@?p`).
+std::uint32_t add_node(Pattern& p, const SExpr& atom, std::span<const std::uint32_t> children,
+                       bool is_leaf, const Syntax& syntax) {
   std::string_view text = atom.atom;
+  if (text.starts_with('?')) {
+    if (!is_leaf) atom.fail("a variable cannot be an operator");
+    if (!is_var_name(text)) atom.fail("a variable needs a name after '?'");
+    return p.var(text);
+  }
   std::size_t at = text.rfind('@');
   if (at != std::string_view::npos && at > 0) {
     std::string_view suffix = text.substr(at + 1);
@@ -70,72 +72,34 @@ std::uint32_t read_head(Pattern& p, const SExpr& atom, const Syntax& syntax,
   return p.op(h.op, PayloadMatch::exact(h.payload), children);
 }
 
-std::uint32_t read_into(Pattern& p, const SExpr& s, const Syntax& syntax) {
-  if (!s.is_list) {
-    if (s.atom.starts_with('?')) {
-      if (!is_var_name(s.atom)) s.fail("a variable needs a name after '?'");
-      return p.var(s.atom);
-    }
-    return read_head(p, s, syntax, {}, true);
-  }
-  if (s.items.empty()) s.fail("empty list: expected (OPERATOR CHILD...)");
-  const SExpr& head = s.items[0];
-  if (head.is_list) head.fail("expected an operator, found a list");
-  if (head.atom.starts_with('?')) head.fail("a variable cannot be an operator");
-  std::vector<std::uint32_t> children;
-  for (std::size_t i = 1; i < s.items.size(); ++i)
-    children.push_back(read_into(p, s.items[i], syntax));
-  return read_head(p, head, syntax, children, false);
-}
-
-void print_head(const Pattern::Node& n, const Pattern& p, const Syntax& syntax, std::string& out) {
-  switch (n.payload.kind) {
-    case PayloadMatch::Kind::Exact:
-      out += syntax.print(n.op, n.payload.value);
-      break;
-    case PayloadMatch::Kind::Any:
-      out += n.op.name();
-      out += "@_";
-      break;
-    case PayloadMatch::Kind::Var:
-      out += n.op.name();
-      out += '@';
-      out += p.payload_vars()[n.payload.var].name();
-      break;
-  }
-}
-
-void print_into(const Pattern& p, std::uint32_t i, const Syntax& syntax, std::string& out) {
-  const Pattern::Node& n = p.node(i);
-  if (n.is_var) {
-    out += p.vars()[n.var].name();
-    return;
-  }
-  if (n.arity == 0) {
-    print_head(n, p, syntax, out);
-    return;
-  }
-  out += '(';
-  print_head(n, p, syntax, out);
-  for (std::uint32_t c : p.children(i)) {
-    out += ' ';
-    print_into(p, c, syntax, out);
-  }
-  out += ')';
+Pattern read_pattern(const SExpr& s, const Syntax& syntax) {
+  Pattern p;
+  read_rec_expr(s, [&](const SExpr& atom, std::span<const std::uint32_t> children, bool is_leaf) {
+    return add_node(p, atom, children, is_leaf, syntax);
+  });
+  return p;
 }
 
 }  // namespace
 
 Pattern Pattern::parse(std::string_view text, const Syntax& syntax) {
-  Pattern p;
-  read_into(p, parse_sexpr(text), syntax);
-  return p;
+  return read_pattern(parse_sexpr(text), syntax);
 }
 
 std::string Pattern::to_string(const Syntax& syntax) const {
-  std::string out;
-  if (!nodes_.empty()) print_into(*this, root(), syntax, out);
-  return out;
+  if (empty()) return {};
+  return ast_.print(root(), [&](const Node& n) -> std::string {
+    if (n.is_var) return std::string(vars_[n.var].name());
+    switch (n.payload.kind) {
+      case PayloadMatch::Kind::Exact:
+        return syntax.print(n.op, n.payload.value);
+      case PayloadMatch::Kind::Any:
+        return std::string(n.op.name()) + "@_";
+      case PayloadMatch::Kind::Var:
+        break;
+    }
+    return std::string(n.op.name()) + "@" + std::string(payload_vars_[n.payload.var].name());
+  });
 }
 
 MultiPattern MultiPattern::parse(std::string_view text, const Syntax& syntax) {
@@ -150,8 +114,7 @@ MultiPattern MultiPattern::parse(std::string_view text, const Syntax& syntax) {
     if (i + 2 >= items.size() || items[i + 1].is_list || items[i + 1].atom != "=") {
       v.fail("expected '= PATTERN' after " + v.atom);
     }
-    Pattern p;
-    read_into(p, items[i + 2], syntax);
+    Pattern p = read_pattern(items[i + 2], syntax);
     if (p.node(p.root()).is_var)
       items[i + 2].fail("a part of a multi-pattern must be an operator pattern");
     m.parts.emplace_back(Symbol(v.atom), std::move(p));

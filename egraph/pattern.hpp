@@ -1,9 +1,10 @@
-// Pattern: a term with holes. A node is either an e-class variable (`?x`)
-// or an operator applied to child patterns, with a constraint on the
-// e-node's payload: an exact value, any value, or a payload variable that
-// binds it (repeated payload variables must agree). Repeated e-class
-// variables must bind the same e-class. Stored flat, children before
-// parents, the root last.
+// Pattern: a term with holes, a RecExpr of nodes-or-variables. A node is
+// either an e-class variable (`?x`) or an operator applied to child
+// patterns, with a constraint on the e-node's payload: an exact value, any
+// value, or a payload variable that binds it (repeated payload variables
+// must agree). Repeated e-class variables must bind the same e-class.
+// Stored flat, children before parents, the root last; read and printed by
+// RecExpr's reader and printer.
 //
 //   Pattern p = Pattern::parse("(f ?x (g ?x) c@7)");   // text
 //   Pattern q;                                          // or built
@@ -17,6 +18,7 @@
 #pragma once
 
 #include "egraph/id.hpp"
+#include "egraph/rec_expr.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/syntax.hpp"
 
@@ -44,16 +46,22 @@ struct PayloadMatch {
   friend bool operator==(const PayloadMatch&, const PayloadMatch&) = default;
 };
 
+// A node of a pattern (egg's ENodeOrVar): an e-class variable, or an
+// operator with a payload constraint applied to child patterns.
+struct ENodeOrVar {
+  bool is_var = false;
+  std::uint32_t var = 0;  // for a variable: index into Pattern::vars()
+  Symbol op;
+  PayloadMatch payload;
+  friend bool operator==(const ENodeOrVar&, const ENodeOrVar&) = default;
+};
+
+// The term of a pattern (egg's PatternAst).
+using PatternAst = RecExprOf<ENodeOrVar>;
+
 class Pattern {
  public:
-  struct Node {
-    bool is_var = false;
-    std::uint32_t var = 0;  // for a variable: index into vars()
-    Symbol op;
-    PayloadMatch payload;
-    std::uint32_t first_child = 0;
-    std::uint32_t arity = 0;
-  };
+  using Node = PatternAst::Node;
 
   // Appends a node for e-class variable `name` (a new one or a repeat);
   // returns its node index.
@@ -74,13 +82,12 @@ class Pattern {
   // `syntax`. Throws ParseError.
   static Pattern parse(std::string_view text, const Syntax& syntax = Syntax::standard());
 
-  std::size_t size() const { return nodes_.size(); }
-  bool empty() const { return nodes_.empty(); }
-  const Node& node(std::size_t i) const { return nodes_[i]; }
-  std::span<const std::uint32_t> children(std::size_t i) const {
-    return {children_.data() + nodes_[i].first_child, nodes_[i].arity};
-  }
-  std::uint32_t root() const { return static_cast<std::uint32_t>(nodes_.size() - 1); }
+  const PatternAst& ast() const { return ast_; }
+  std::size_t size() const { return ast_.size(); }
+  bool empty() const { return ast_.empty(); }
+  const Node& node(std::size_t i) const { return ast_.node(i); }
+  std::span<const std::uint32_t> children(std::size_t i) const { return ast_.children(i); }
+  std::uint32_t root() const { return ast_.root(); }
   // Whether node i's subterm has no variables of either kind and no `any`.
   bool is_ground(std::size_t i) const { return ground_[i]; }
   // E-class variables and payload variables, in order of first appearance.
@@ -90,8 +97,7 @@ class Pattern {
   std::string to_string(const Syntax& syntax = Syntax::standard()) const;
 
  private:
-  std::vector<Node> nodes_;
-  std::vector<std::uint32_t> children_;
+  PatternAst ast_;
   std::vector<bool> ground_;
   std::vector<Symbol> vars_;
   std::vector<Symbol> payload_vars_;

@@ -1,64 +1,34 @@
 #include "egraph/rec_expr.hpp"
 
-#include <stdexcept>
-
 namespace eqsat::egraph {
 
-std::uint32_t RecExpr::add(Symbol op, Payload payload, std::span<const std::uint32_t> children) {
-  for (std::uint32_t c : children) {
-    if (c >= nodes_.size()) throw std::invalid_argument("RecExpr::add: child index is not earlier");
-  }
-  Node n{op, payload, static_cast<std::uint32_t>(children_.size()),
-         static_cast<std::uint32_t>(children.size())};
-  children_.insert(children_.end(), children.begin(), children.end());
-  nodes_.push_back(n);
-  return static_cast<std::uint32_t>(nodes_.size() - 1);
-}
-
-namespace {
-
-std::uint32_t read_into(RecExpr& e, const SExpr& s, const Syntax& syntax) {
-  if (!s.is_list) {
-    Head h = syntax.read(s, true);
-    return e.add(h.op, h.payload);
-  }
+std::uint32_t read_rec_expr(
+    const SExpr& s,
+    const std::function<std::uint32_t(const SExpr& atom, std::span<const std::uint32_t> children,
+                                      bool is_leaf)>& add) {
+  if (!s.is_list) return add(s, {}, true);
   if (s.items.empty()) s.fail("empty list: expected (OPERATOR CHILD...)");
-  if (s.items[0].is_list) s.items[0].fail("expected an operator, found a list");
-  Head h = syntax.read(s.items[0], false);
+  const SExpr& head = s.items[0];
+  if (head.is_list) head.fail("expected an operator, found a list");
   std::vector<std::uint32_t> children;
-  for (std::size_t i = 1; i < s.items.size(); ++i) {
-    children.push_back(read_into(e, s.items[i], syntax));
-  }
-  return e.add(h.op, h.payload, children);
+  for (std::size_t i = 1; i < s.items.size(); ++i)
+    children.push_back(read_rec_expr(s.items[i], add));
+  return add(head, children, false);
 }
-
-void print_into(const RecExpr& e, std::uint32_t i, const Syntax& syntax, std::string& out) {
-  const RecExpr::Node& n = e.node(i);
-  if (n.arity == 0) {
-    out += syntax.print(n.op, n.payload);
-    return;
-  }
-  out += '(';
-  out += syntax.print(n.op, n.payload);
-  for (std::uint32_t c : e.children(i)) {
-    out += ' ';
-    print_into(e, c, syntax, out);
-  }
-  out += ')';
-}
-
-}  // namespace
 
 RecExpr RecExpr::parse(std::string_view text, const Syntax& syntax) {
   RecExpr e;
-  read_into(e, parse_sexpr(text), syntax);
+  read_rec_expr(parse_sexpr(text),
+                [&](const SExpr& atom, std::span<const std::uint32_t> children, bool is_leaf) {
+                  const Head h = syntax.read(atom, is_leaf);
+                  return e.add(h.op, h.payload, children);
+                });
   return e;
 }
 
 std::string RecExpr::to_string(const Syntax& syntax) const {
-  std::string out;
-  if (!nodes_.empty()) print_into(*this, root(), syntax, out);
-  return out;
+  if (empty()) return {};
+  return print(root(), [&](const Node& n) { return syntax.print(n.op, n.payload); });
 }
 
 }  // namespace eqsat::egraph

@@ -19,9 +19,11 @@
 
 namespace eqsat::egraph {
 
+// An e-node without its children: what a RecExpr node holds.
 struct Head {
   Symbol op;
   Payload payload = 0;
+  friend bool operator==(const Head&, const Head&) = default;
 };
 
 struct Syntax {

@@ -1,6 +1,7 @@
 #include "graph_printer.hpp"
 
 #include "attr_literal.hpp"
+#include "post_order.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"
 
@@ -173,7 +174,9 @@ class Printer {
   // ---- defs ----------------------------------------------------------------
 
   // The fns called anywhere under `roots` (through scan bodies too), in
-  // first-reached order.
+  // first-reached order. Not `for_each_post_order`: it goes into the bodies
+  // of scans but not into those of calls (each called fn is a def of its
+  // own, whose calls `emit_dependencies` lists when it prints it).
   std::vector<TermRef> called_fns(const std::vector<TermRef>& roots) const {
     std::vector<TermRef> out, stack(roots.rbegin(), roots.rend());
     std::unordered_set<TermRef> seen;
@@ -254,26 +257,13 @@ class Printer {
   void emit_lets(const std::vector<TermRef>& roots, Scope& scope, int indent, std::string& text) {
     if (inline_all_) return;
     std::unordered_map<TermRef, int> uses;
-    std::vector<TermRef> order;  // post-order
-    std::unordered_set<TermRef> visited;
-    for (TermRef r : roots) {
-      ++uses[r];
-      std::vector<std::pair<TermRef, std::size_t>> stack{{r, 0}};
-      if (!visited.insert(r).second) continue;
-      while (!stack.empty()) {
-        auto& [t, next] = stack.back();
-        const std::vector<TermRef> children = scope_children(t);
-        if (next == 0)
-          for (TermRef c : children) ++uses[c];
-        if (next < children.size()) {
-          TermRef c = children[next++];
-          if (visited.insert(c).second) stack.push_back({c, 0});
-          continue;
-        }
-        order.push_back(t);
-        stack.pop_back();
-      }
-    }
+    for (TermRef r : roots) ++uses[r];
+    std::vector<TermRef> order;  // post-order, without the bodies: they are scopes of their own
+    for_each_post_order(roots, Bodies::Skip, [&](TermRef t) {
+      if (t->kind() == OpKind::Fn) return;
+      for (TermRef c : scope_children(t)) ++uses[c];
+      order.push_back(t);
+    });
     std::unordered_set<TermRef> root_set(roots.begin(), roots.end());
     std::unordered_map<TermRef, int> size;
     for (TermRef t : order) {

@@ -4,12 +4,12 @@
 #include "gradient.hpp"
 #include "op_symbols.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/pullback.hpp"
 #include "ops/type_error.hpp"
 
 #include <map>
 #include <memory>
-#include <unordered_set>
 
 namespace eqsat::rules {
 
@@ -98,16 +98,14 @@ class GradSearcher final : public egraph::Searcher {
     found_->progress = any_ready;
   }
   static bool contains_grad(ops::TermRef t) {
-    std::unordered_set<ops::TermRef> seen;
-    std::vector<ops::TermRef> stack{t};
-    while (!stack.empty()) {
-      ops::TermRef u = stack.back();
-      stack.pop_back();
-      if (u->kind() == OpKind::Grad) return true;
-      for (ops::TermRef o : u->operands())
-        if (seen.insert(o).second) stack.push_back(o);
-    }
-    return false;
+    bool found = false;
+    auto reach = [&](ops::TermRef u) {  // stops entering terms once a grad is found
+      found = found || u->kind() == OpKind::Grad;
+      return !found;
+    };
+    ops::for_each_post_order(
+        t, ops::Bodies::Enter, [](ops::TermRef) {}, reach);
+    return found;
   }
 
   const TensorEGraph& g_;

@@ -3,9 +3,10 @@
 #include "extract_graph.hpp"
 #include "scan_fusion_extracted.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace eqsat::rules {
 
@@ -31,17 +32,21 @@ ops::Graph with_outputs(const ops::Graph& graph, std::span<const ops::TermRef> r
 class CommutedKey {
  public:
   ops::TermRef operator()(ops::TermRef t) {
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    std::vector<ops::TermRef> kids;
-    for (ops::TermRef o : t->operands()) kids.push_back((*this)(o));
-    if (ops::is_commutative(t->kind()) && kids.size() == 2 && kids[1]->id() < kids[0]->id())
-      std::swap(kids[0], kids[1]);
-    const ops::TermRef key =
-        kids == std::vector<ops::TermRef>(t->operands().begin(), t->operands().end())
-            ? t
-            : ops::Term::make(t->kind(), t->attrs(), std::move(kids));
-    memo_.emplace(t, key);
-    return key;
+    auto key_of = [&](ops::TermRef u) {
+      if (memo_.contains(u)) return;
+      std::vector<ops::TermRef> kids;
+      for (ops::TermRef o : u->operands()) kids.push_back(memo_.at(o));
+      if (ops::is_commutative(u->kind()) && kids.size() == 2 && kids[1]->id() < kids[0]->id())
+        std::swap(kids[0], kids[1]);
+      const ops::TermRef key =
+          kids == std::vector<ops::TermRef>(u->operands().begin(), u->operands().end())
+              ? u
+              : ops::Term::make(u->kind(), u->attrs(), std::move(kids));
+      memo_.emplace(u, key);
+    };
+    ops::for_each_post_order(t, ops::Bodies::Enter, key_of,
+                             [&](ops::TermRef u) { return !memo_.contains(u); });
+    return memo_.at(t);
   }
 
  private:

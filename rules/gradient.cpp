@@ -2,6 +2,7 @@
 
 #include "vjp.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/pullback.hpp"
 
 #include <unordered_map>
@@ -77,34 +78,15 @@ std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
                                      const std::unordered_set<TermRef>& targets) {
   std::unordered_map<TermRef, bool> depends;
   std::vector<TermRef> order;
-  struct Frame {
-    TermRef t;
-    std::size_t next;
+  auto mark = [&](TermRef t) {
+    bool d = targets.contains(t);
+    if (!d && t->kind() != OpKind::Fn)
+      for (TermRef o : t->operands()) d = d || depends.at(o);
+    depends[t] = d;
+    if (d) order.push_back(t);
   };
-  for (TermRef root : outputs) {
-    if (depends.contains(root)) continue;
-    std::vector<Frame> stack{{root, 0}};
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      if (targets.contains(f.t)) {
-        depends[f.t] = true;
-        order.push_back(f.t);
-        stack.pop_back();
-        continue;
-      }
-      if (f.t->kind() != OpKind::Fn && f.next < f.t->arity()) {
-        TermRef o = f.t->operand(f.next++);
-        if (!depends.contains(o)) stack.push_back({o, 0});
-        continue;
-      }
-      bool d = false;
-      if (f.t->kind() != OpKind::Fn)
-        for (TermRef o : f.t->operands()) d = d || depends.at(o);
-      depends[f.t] = d;
-      if (d) order.push_back(f.t);
-      stack.pop_back();
-    }
-  }
+  ops::for_each_post_order(outputs, ops::Bodies::Skip, mark,
+                           [&](TermRef t) { return !targets.contains(t); });
   return order;
 }
 

@@ -9,7 +9,8 @@
 #include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
-#include <absl/container/flat_hash_set.h>
+#include "ops/post_order.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,16 +30,8 @@ namespace {
 // How many terms of the DAG under `roots` a stabilizing rewrite replaced.
 std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
   if (!g.has_unstable()) return 0;
-  std::vector<ops::TermRef> stack(roots.begin(), roots.end());
-  absl::flat_hash_set<ops::TermRef> seen;
   std::size_t n = 0;
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
-    n += g.unstable(t);
-    for (ops::TermRef o : t->operands()) stack.push_back(o);
-  }
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) { n += g.unstable(t); });
   return n;
 }
 
@@ -49,16 +42,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 std::vector<ops::TermRef> called_bodies(std::span<const ops::TermRef> roots) {
-  std::vector<ops::TermRef> bodies, stack(roots.rbegin(), roots.rend());
-  absl::flat_hash_set<ops::TermRef> seen;
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
+  std::vector<ops::TermRef> bodies;
+  auto reach = [&](ops::TermRef t) {  // in pre-order: bodies in first-reached order
     if (t->kind() == ops::OpKind::Call && std::ranges::find(bodies, t->operand(0)) == bodies.end())
       bodies.push_back(t->operand(0));
-    for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it) stack.push_back(*it);
-  }
+    return true;
+  };
+  ops::for_each_post_order(
+      roots, ops::Bodies::Enter, [](ops::TermRef) {}, reach);
   return bodies;
 }
 

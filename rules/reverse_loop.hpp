@@ -6,6 +6,8 @@
 
 #include "vjp.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
@@ -81,17 +83,22 @@ class Instantiate {
  public:
   explicit Instantiate(std::vector<TermRef> args) : args_(std::move(args)) {}
   TermRef operator()(TermRef t) {
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    TermRef out = t;
-    if (t->kind() == OpKind::Nominal) {
-      out = args_.at(static_cast<std::size_t>(t->attrs().get<std::int64_t>(AttrKey::Slot)));
-    } else if (t->kind() != OpKind::Fn && !t->free_nominals().empty()) {
-      std::vector<TermRef> xs;
-      for (TermRef o : t->operands()) xs.push_back((*this)(o));
-      out = Term::make(t->kind(), t->attrs(), std::move(xs));
-    }
-    memo_.emplace(t, out);
-    return out;
+    auto instantiate = [&](TermRef u) {
+      if (memo_.contains(u)) return;
+      TermRef out = u;
+      if (u->kind() == OpKind::Nominal) {
+        out = args_.at(static_cast<std::size_t>(u->attrs().get<std::int64_t>(AttrKey::Slot)));
+      } else if (u->kind() != OpKind::Fn && !u->free_nominals().empty()) {
+        std::vector<TermRef> xs;
+        for (TermRef o : u->operands()) xs.push_back(memo_.at(o));
+        out = Term::make(u->kind(), u->attrs(), std::move(xs));
+      }
+      memo_.emplace(u, out);
+    };
+    ops::for_each_post_order(t, ops::Bodies::Skip, instantiate, [&](TermRef u) {
+      return !memo_.contains(u) && !u->free_nominals().empty();
+    });
+    return memo_.at(t);
   }
 
  private:

@@ -172,7 +172,9 @@ Substitution bind_parameters(TensorEGraph& g, EClassId fn, std::span<const EClas
 
 std::optional<EClassId> instantiate(TensorEGraph& g, ops::TermRef t,
                                     std::span<const EClassId> args) {
-  // The nominals t reads at its own level (nested bodies are closed).
+  // The nominals t reads at its own level (nested bodies are closed). Not
+  // `for_each_post_order`: nominals are loaded in this walk's own order
+  // (last operand first), which fixes the ids of their new classes.
   std::vector<Replace> map;
   std::unordered_set<ops::TermRef> seen;
   std::vector<ops::TermRef> work{t};

@@ -2,6 +2,7 @@
 
 #include "op_symbols.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
 #include <algorithm>
@@ -21,22 +22,10 @@ EClassId TensorEGraph::term_id(ops::TermRef term) {
 }
 
 EClassId TensorEGraph::add_term(ops::TermRef term) {
-  // Post-order without recursion: bodies and long chains may be deep.
-  std::vector<std::pair<ops::TermRef, bool>> stack{{term, false}};
+  if (const auto it = loaded_.find(term); it != loaded_.end()) return g_.find(it->second);
   std::vector<EClassId> children;
-  while (!stack.empty()) {
-    auto [t, expanded] = stack.back();
-    if (loaded_.contains(t)) {
-      stack.pop_back();
-      continue;
-    }
-    if (!expanded) {
-      stack.back().second = true;
-      for (auto it = t->operands().rbegin(); it != t->operands().rend(); ++it)
-        if (!loaded_.contains(*it)) stack.push_back({*it, false});
-      continue;
-    }
-    stack.pop_back();
+  auto load = [&](ops::TermRef t) {
+    if (loaded_.contains(t)) return;
     children.clear();
     for (ops::TermRef o : t->operands()) {
       // The operand's class may hold a representative that still reads a
@@ -53,7 +42,9 @@ EClassId TensorEGraph::add_term(ops::TermRef term) {
     }
     const egraph::Payload p = analysis().payloads().intern(t->attrs());
     loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
-  }
+  };
+  ops::for_each_post_order(term, ops::Bodies::Enter, load,
+                           [&](ops::TermRef t) { return !loaded_.contains(t); });
   return g_.find(loaded_.at(term));
 }
 

@@ -14,6 +14,7 @@
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
+#include "ops/post_order.hpp"
 #include "rules/explore.hpp"
 
 #include <fmt/format.h>
@@ -22,7 +23,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace eqsat::tools {
@@ -41,18 +41,13 @@ struct ExploreArgs {
 // each distinct term once).
 std::map<std::string, long> op_counts(const ops::Graph& g) {
   std::map<std::string, long> counts;
-  std::vector<ops::TermRef> stack;
-  for (const auto& o : g.outputs) stack.push_back(o.term);
-  for (const auto& d : g.defs) stack.push_back(d.term);
-  std::unordered_set<ops::TermRef> seen;
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
+  std::vector<ops::TermRef> roots;
+  for (const auto& o : g.outputs) roots.push_back(o.term);
+  for (const auto& d : g.defs) roots.push_back(d.term);
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) {
     if (t->arity() > 0 && t->kind() != ops::OpKind::Fn && t->kind() != ops::OpKind::Get)
       ++counts[std::string(ops::op_name(t->kind()))];
-    for (ops::TermRef o : t->operands()) stack.push_back(o);
-  }
+  });
   return counts;
 }
 

@@ -1,12 +1,10 @@
-// Shared helpers of the gradient tests: parse a graph, random float64
+// Shared helpers of the gradient tests (and those of
+// tests/support/check_optimizes.hpp): random float64
 // inputs, central finite differences on the executor, tolerant comparison,
 // and term queries (is a grad left, which ops does a term hold).
 #pragma once
 
-#include "rules/optimize.hpp"
-
-#include "backend/program.hpp"
-#include "ops/graph_parser.hpp"
+#include "tests/support/check_optimizes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,14 +17,8 @@
 
 namespace eqsat::test {
 
-inline const rules::RuleProgram& default_rules() {
-  static const rules::RuleProgram p = rules::load_default_rules();
-  return p;
-}
-
-inline ops::Graph parse(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
+using testing::graph;
+using testing::shipped_rules;
 
 // Every distinct term under `t`, bodies included, each once.
 inline void for_each_term(ops::TermRef t, const std::function<void(ops::TermRef)>& f) {

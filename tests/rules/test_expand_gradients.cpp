@@ -4,15 +4,10 @@
 // forms are finite where the eager ones overflow; Hessian-vector products
 // (a grad of a grad) agree with finite differences of the gradient; a grad
 // that cannot be expanded is refused and counted.
-#include "rules/gradient.hpp"
-#include "rules/optimize.hpp"
-
-#include "backend/program.hpp"
-#include "ops/graph_parser.hpp"
-#include "ops/graph_printer.hpp"
 #include "ops/pullback.hpp"
+#include "rules/gradient.hpp"
 
-#include <catch2/catch.hpp>
+#include "tests/support/check_optimizes.hpp"
 
 #include <cmath>
 #include <random>
@@ -20,20 +15,9 @@
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using namespace eqsat::testing;
 
 namespace {
-
-const RuleProgram& default_rules() {
-  static const RuleProgram p = load_default_rules();
-  return p;
-}
-
-bool has_grad(ops::TermRef t) {
-  if (t->kind() == ops::OpKind::Grad) return true;
-  for (ops::TermRef o : t->operands())
-    if (has_grad(o)) return true;
-  return false;
-}
 
 ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
   ops::Array a(type.dtype, type.dims);
@@ -172,10 +156,6 @@ void check_close(const ops::Array& expected, const ops::Array& actual, double to
   }
 }
 
-ops::Graph parse(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
 }  // namespace
 
 TEST_CASE("gradients of random graphs match finite differences", "[grad]") {
@@ -185,7 +165,7 @@ TEST_CASE("gradients of random graphs match finite differences", "[grad]") {
     const std::string e = random_expr(rng, 1 + static_cast<int>(seed % 3));
     const int wrt = static_cast<int>(rng() % 5);
     const std::string cost = "(sum (mul t " + e + "))";
-    const ops::Graph cost_graph = parse(std::string(kInputs) + "(output " + cost + ")");
+    const ops::Graph cost_graph = graph(std::string(kInputs) + "(output " + cost + ")");
     ops::Graph grad_graph = cost_graph;
     grad_graph.outputs = {{"d", gradient(cost_graph.outputs[0].term, cost_graph.inputs[wrt])}};
     INFO("seed " << seed << " cost " << cost << " wrt " << names[wrt]);
@@ -204,13 +184,13 @@ TEST_CASE("the optimize pipeline expands every grad, and its gradients are right
     const std::string cost = "(sum (mul t " + random_expr(rng, 2) + "))";
     const int wrt = static_cast<int>(rng() % 3);
     const char* names[] = {"x", "y", "z"};
-    const ops::Graph cost_graph = parse(std::string(kInputs) + "(output " + cost + ")");
+    const ops::Graph cost_graph = graph(std::string(kInputs) + "(output " + cost + ")");
     const ops::Graph g =
-        parse(std::string(kInputs) + "(output (grad " + cost + " " + names[wrt] + "))");
+        graph(std::string(kInputs) + "(output (grad " + cost + " " + names[wrt] + "))");
     OptimizeReport report;
-    const ops::Graph opt = optimize(g, default_rules(), &report);
+    const ops::Graph opt = optimize(g, shipped_rules(), &report);
     INFO("seed " << seed << "\n" << ops::print_graph(opt));
-    REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+    REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
     std::vector<ops::Array> inputs;
     for (ops::TermRef in : g.inputs) inputs.push_back(random_array(in->tensor_type(), rng));
     check_close(finite_difference(cost_graph, inputs, wrt), backend::compile(opt).run(inputs)[0],
@@ -219,11 +199,11 @@ TEST_CASE("the optimize pipeline expands every grad, and its gradients are right
 }
 
 TEST_CASE("the gradient of log(softmax x) is the stable formula, finite at 1000", "[grad]") {
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 2 5)) (input t (f64 2 5))\n"
       "(output (grad (neg (sum (mul t (log (softmax x :axis -1))))) x))");
-  const ops::Graph opt = optimize(g, default_rules());
-  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  const ops::Graph opt = optimize(g, shipped_rules());
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
   std::mt19937_64 rng(7);
   for (double scale : {1.0, 1000.0, -1000.0}) {
     std::vector<ops::Array> inputs;
@@ -251,9 +231,9 @@ TEST_CASE("the gradient of log(softmax x) is the stable formula, finite at 1000"
 
 TEST_CASE("grad of a cost that does not use wrt is zeros", "[grad]") {
   const ops::Graph g =
-      parse("(input x (f64 3 2)) (input y (f64 4))\n(output (grad (sum (exp y)) x))");
-  const ops::Graph opt = optimize(g, default_rules());
-  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+      graph("(input x (f64 3 2)) (input y (f64 4))\n(output (grad (sum (exp y)) x))");
+  const ops::Graph opt = optimize(g, shipped_rules());
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
   REQUIRE(opt.outputs[0].term->tensor_type() == g.inputs[0]->tensor_type());
   std::mt19937_64 rng(3);
   const ops::Array d =
@@ -263,12 +243,12 @@ TEST_CASE("grad of a cost that does not use wrt is zeros", "[grad]") {
 }
 
 TEST_CASE("grad inside a def body differentiates with respect to its parameter", "[grad]") {
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 3))\n"
       "(def f (fn ((p (f64 3))) (grad (sum (mul (sin p) p)) p)))\n"
       "(output (call f x))");
-  const ops::Graph opt = optimize(g, default_rules());
-  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  const ops::Graph opt = optimize(g, shipped_rules());
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
   std::mt19937_64 rng(5);
   const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
   const ops::Array d = backend::compile(opt).run({x})[0];
@@ -277,7 +257,7 @@ TEST_CASE("grad inside a def body differentiates with respect to its parameter",
 }
 
 TEST_CASE("grad through a call is expanded through its pullback def", "[grad]") {
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 3))\n"
       "(def f (fn ((p (f64 3))) (mul p p) (exp p)))\n"
       "(output (grad (sum (add (get 0 (call f x)) (get 1 (call f x)))) x))");
@@ -330,7 +310,7 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
     const auto split = text.find('|');
     const std::string lets = text.substr(0, split), cost = text.substr(split + 1);
     for (int wrt = 0; wrt < 3; ++wrt) {
-      const ops::Graph cost_graph = parse(in + lets + "(output " + cost + ")");
+      const ops::Graph cost_graph = graph(in + lets + "(output " + cost + ")");
       ops::Graph grad_graph = cost_graph;
       grad_graph.outputs = {{"d", gradient(cost_graph.outputs[0].term, cost_graph.inputs[wrt])}};
       INFO(text << " wrt " << wrt << "\n" << ops::print_graph(grad_graph));
@@ -339,10 +319,10 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
         inputs.push_back(random_array(i->tensor_type(), rng));
       check_close(finite_difference(cost_graph, inputs, wrt),
                   backend::compile(grad_graph).run(inputs)[0], 1e-5);
-      const ops::Graph opt = optimize(parse(in + lets + "(output (grad " + cost + " " + "xha"[wrt] +
+      const ops::Graph opt = optimize(graph(in + lets + "(output (grad " + cost + " " + "xha"[wrt] +
                                             (wrt == 1 ? "0" : "") + "))"),
-                                      default_rules());
-      REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+                                      shipped_rules());
+      REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
       check_close(finite_difference(cost_graph, inputs, wrt), backend::compile(opt).run(inputs)[0],
                   1e-5);
     }
@@ -352,12 +332,12 @@ TEST_CASE("gradients through scans (a reverse scan) match finite differences", "
 TEST_CASE("a grad that cannot be expanded is refused and counted, not a crash", "[grad]") {
   // Reshaping the cotangent back needs at most one unknown dimension.
   const ops::Graph g =
-      parse("(input x (f64 ? ?))\n(output (grad (sum (square (reshape x :shape (-1)))) x))");
+      graph("(input x (f64 ? ?))\n(output (grad (sum (square (reshape x :shape (-1)))) x))");
   CHECK_THROWS_WITH(gradient(g.outputs[0].term->operand(0), g.inputs[0]),
                     Catch::StartsWith("grad: cannot reshape a cotangent back"));
   OptimizeReport report;
-  const ops::Graph opt = optimize(g, default_rules(), &report);
-  CHECK(has_grad(opt.outputs[0].term));
+  const ops::Graph opt = optimize(g, shipped_rules(), &report);
+  CHECK(contains(opt.outputs[0].term, ops::OpKind::Grad));
   std::size_t refused = 0;
   for (const auto& r : report.rules)
     if (r.name == "expand-gradients") refused += r.refused;
@@ -385,7 +365,7 @@ TEST_CASE("Hessian-vector products of random graphs match finite differences", "
                              : wrt == 3 ? "(f64 4 4)"
                                         : "(f64 4)") +
                             ")\n";
-    const ops::Graph c = parse(std::string(kInputs) + dir + "(output " + cost + ")");
+    const ops::Graph c = graph(std::string(kInputs) + dir + "(output " + cost + ")");
     const ops::TermRef g1 = gradient(c.outputs[0].term, c.inputs[wrt]);
     ops::Graph first = c;
     first.outputs = {
@@ -400,10 +380,10 @@ TEST_CASE("Hessian-vector products of random graphs match finite differences", "
     check_close(fd, backend::compile(second).run(inputs)[0], 1e-4);
     if (seed % 10 == 0) {
       const ops::Graph opt =
-          optimize(parse(std::string(kInputs) + dir + "(output (grad (sum (mul u (grad " + cost +
+          optimize(graph(std::string(kInputs) + dir + "(output (grad (sum (mul u (grad " + cost +
                          " " + names[wrt] + "))) " + names[wrt] + "))"),
-                   default_rules());
-      REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+                   shipped_rules());
+      REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
       check_close(fd, backend::compile(opt).run(inputs)[0], 1e-4);
     }
   }
@@ -412,8 +392,8 @@ TEST_CASE("Hessian-vector products of random graphs match finite differences", "
 TEST_CASE("example 03 optimizes to a graph without grad whose gradient is right", "[grad]") {
   const std::string path = std::string(EQSAT_RULES_DIR) + "/../examples/03_log_softmax_grad.eg";
   const ops::Graph g = ops::parse_graph_file(path);
-  const ops::Graph opt = optimize(g, default_rules());
-  for (const auto& o : opt.outputs) REQUIRE_FALSE(has_grad(o.term));
+  const ops::Graph opt = optimize(g, shipped_rules());
+  for (const auto& o : opt.outputs) REQUIRE_FALSE(contains(o.term, ops::OpKind::Grad));
   ops::Graph loss = g;
   loss.outputs = {g.outputs[0]};
   std::mt19937_64 rng(11);
@@ -424,12 +404,12 @@ TEST_CASE("example 03 optimizes to a graph without grad whose gradient is right"
 }
 
 TEST_CASE("grad inside a scan body differentiates with respect to the step's parameter", "[grad]") {
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 4 3))\n"
       "(output (get 0 (scan :sequences (x) :nit-sot 1 (fn (xt) (grad (sum (mul (sin xt) xt)) "
       "xt)))))");
-  const ops::Graph opt = optimize(g, default_rules());
-  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  const ops::Graph opt = optimize(g, shipped_rules());
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
   std::mt19937_64 rng(13);
   const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
   const ops::Array d = backend::compile(opt).run({x})[0];
@@ -441,7 +421,7 @@ TEST_CASE("gradients over unknown dimensions match finite differences", "[grad]"
   const std::string in = "(input x (f64 ? 3)) (input t (f64 ? 3))\n";
   const std::string cost =
       "(sum (mul (mean (exp (tanh x)) :axis 0) (sum (mul t (log_softmax x :axis 1)) :axis 0)))";
-  const ops::Graph cost_graph = parse(in + "(output " + cost + ")");
+  const ops::Graph cost_graph = graph(in + "(output " + cost + ")");
   ops::Graph grad_graph = cost_graph;
   grad_graph.outputs = {{"d", gradient(cost_graph.outputs[0].term, cost_graph.inputs[0])}};
   std::mt19937_64 rng(17);

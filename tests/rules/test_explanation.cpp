@@ -14,26 +14,19 @@
 #include "egraph/runner.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
+#include "tests/support/check_optimizes.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 
 using namespace eqsat;
+using namespace eqsat::testing;
 
 namespace {
 
-ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
-const rules::RuleProgram& shipped() {
-  static const rules::RuleProgram program = rules::load_default_rules();
-  return program;
-}
-
 bool is_builtin_applier(const std::string& rule) {
-  return std::ranges::any_of(shipped().uses(),
+  return std::ranges::any_of(shipped_rules().uses(),
                              [&](const rules::ast::Use& u) { return u.applier == rule; });
 }
 
@@ -45,7 +38,7 @@ bool replays(const std::string& rule, ops::TermRef from, ops::TermRef to) {
   const egraph::EClassId root = g.add_term(from);
   g.egraph().rebuild();
   if (rule != "constant-fold") {
-    rules::LoweredRules lowered(shipped(), g);
+    rules::LoweredRules lowered(shipped_rules(), g);
     std::vector<const egraph::Rewrite*> selected;
     for (std::size_t i = 0; i < lowered.rewrites().size(); ++i)
       if (lowered.rule_name(i) == rule) selected.push_back(&lowered.rewrites()[i]);
@@ -81,7 +74,7 @@ std::vector<rules::TermExplanation> explained(const ops::Graph& g) {
   rules::OptimizeReport report;
   rules::OptimizeOptions options;
   options.explain = true;
-  const ops::Graph out = rules::optimize(g, shipped(), &report, options);
+  const ops::Graph out = rules::optimize(g, shipped_rules(), &report, options);
   REQUIRE(report.explanations.size() == g.outputs.size());
   for (std::size_t i = 0; i < g.outputs.size(); ++i) {
     const rules::TermExplanation& e = report.explanations[i];
@@ -146,11 +139,11 @@ TEST_CASE("prove_equal: proves (log (exp x)) = x, not (exp x) = (log x)") {
   const ops::TermRef ex = ops::Term::make(ops::OpKind::Exp, {}, {x});
   const ops::TermRef lx = ops::Term::make(ops::OpKind::Log, {}, {x});
   const ops::TermRef lex = ops::Term::make(ops::OpKind::Log, {}, {ex});
-  const rules::ProofResult yes = rules::prove_equal(g, lex, x, shipped());
+  const rules::ProofResult yes = rules::prove_equal(g, lex, x, shipped_rules());
   REQUIRE(yes.explanation);
   CHECK(uses_rule(*yes.explanation, "log-exp"));
   check_chain(*yes.explanation, g);
-  const rules::ProofResult no = rules::prove_equal(g, ex, lx, shipped());
+  const rules::ProofResult no = rules::prove_equal(g, ex, lx, shipped_rules());
   CHECK_FALSE(no.explanation);
   CHECK_FALSE(no.report.stop_reason.empty());
 }
@@ -162,8 +155,8 @@ TEST_CASE("explanation: off by default, the e-graph records nothing") {
   options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId>) {
     recorded = g.egraph().explaining() || g.egraph().proofs() != nullptr;
   };
-  rules::optimize(graph("(input x (f64 4)) (output (log (exp (add x 0))))"), shipped(), &report,
-                  options);
+  rules::optimize(graph("(input x (f64 4)) (output (log (exp (add x 0))))"), shipped_rules(),
+                  &report, options);
   CHECK_FALSE(recorded);
   CHECK(report.explanations.empty());
 }

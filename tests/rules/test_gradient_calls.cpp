@@ -24,7 +24,7 @@ const char* kDefs =
 
 TEST_CASE("a def is differentiated once and its pullback def shared by every call",
           "[grad][calls]") {
-  const ops::Graph cost = parse(std::string(kDefs) +
+  const ops::Graph cost = graph(std::string(kDefs) +
                                 "(output (sum (add (get 0 (call f x y)) (mul (get 1 (call f y x))"
                                 " (get 0 (call f (call g x) y))))))");
   std::mt19937_64 rng(3);
@@ -55,11 +55,11 @@ TEST_CASE("a def with inline false is differentiated right by the optimize pipel
   // The gradient keeps the calls; the optimizer may still inline them when
   // that is cheaper (docs/language.md), as here.
   const std::string cost = "(sum (mul v (get 0 (call f x y))))";
-  const ops::Graph g = parse(std::string(kDefs) + "(output (grad " + cost + " x))");
-  const ops::Graph opt = rules::optimize(g, default_rules());
+  const ops::Graph g = graph(std::string(kDefs) + "(output (grad " + cost + " x))");
+  const ops::Graph opt = rules::optimize(g, shipped_rules());
   INFO(ops::print_graph(opt));
   REQUIRE_FALSE(has_grad(opt.outputs[0].term));
-  const ops::Graph c = parse(std::string(kDefs) + "(output " + cost + ")");
+  const ops::Graph c = graph(std::string(kDefs) + "(output " + cost + ")");
   std::mt19937_64 rng(4);
   const auto inputs = random_inputs(c, rng);
   check_close(finite_difference(c, inputs, 0), run1(opt, inputs), 1e-5);
@@ -68,7 +68,7 @@ TEST_CASE("a def with inline false is differentiated right by the optimize pipel
 TEST_CASE("gradients of gradients through calls match finite differences",
           "[grad][calls][higher]") {
   const std::string c = "(sum (add (get 0 (call f x y)) (call g (get 1 (call f y x)))))";
-  const ops::Graph cost = parse(std::string(kDefs) + "(output " + c + ")");
+  const ops::Graph cost = graph(std::string(kDefs) + "(output " + c + ")");
   std::mt19937_64 rng(5);
   const auto inputs = random_inputs(cost, rng);
   for (std::size_t w = 0; w < 2; ++w) {
@@ -79,9 +79,9 @@ TEST_CASE("gradients of gradients through calls match finite differences",
     const ops::Array fd = finite_difference(with_output(cost, inner), inputs, w);
     check_close(fd, run1(with_output(cost, gradient(inner, cost.inputs[w])), inputs), 1e-5);
     const ops::Graph opt =
-        rules::optimize(parse(std::string(kDefs) + "(output (grad (sum (mul v (grad " + c + " " +
+        rules::optimize(graph(std::string(kDefs) + "(output (grad (sum (mul v (grad " + c + " " +
                               name + "))) " + name + "))"),
-                        default_rules());
+                        shipped_rules());
     INFO(ops::print_graph(opt));
     REQUIRE_FALSE(has_grad(opt.outputs[0].term));
     check_close(fd, run1(opt, inputs), 1e-5);

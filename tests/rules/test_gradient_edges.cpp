@@ -28,10 +28,10 @@ ops::Array vec(std::vector<double> v, ops::Dims shape = {}) {
 // both must equal `want` exactly (NaN nowhere unless wanted).
 void check_gradient(const std::string& inputs, const std::string& cost,
                     const std::vector<ops::Array>& at, const std::vector<double>& want) {
-  const ops::Graph c = parse(inputs + "(output " + cost + ")");
+  const ops::Graph c = graph(inputs + "(output " + cost + ")");
   const ops::Graph direct = with_output(c, rules::gradient(c.outputs[0].term, c.inputs[0]));
   const ops::Graph opt =
-      rules::optimize(parse(inputs + "(output (grad " + cost + " x))"), default_rules());
+      rules::optimize(graph(inputs + "(output (grad " + cost + " x))"), shipped_rules());
   for (const ops::Graph* g : {&direct, &opt}) {
     INFO(cost << "\n" << ops::print_graph(*g));
     const ops::Array d = run1(*g, at);
@@ -56,7 +56,7 @@ TEST_CASE("prod with zeros: the gradient is the product of the others", "[grad][
   check_gradient("(input x (f64 2 3))\n", "(sum (mul (prod x :axis 1) (const (f64 2) (1 10))))",
                  {vec({0, 4, 5, 1, 2, 3}, {2, 3})}, {20, 0, 0, 60, 30, 20});
   // Second derivative: d/dx_1 of (product of the others of x_0) is x_2, no NaN.
-  const ops::Graph c = parse(in + "(output (prod x))");
+  const ops::Graph c = graph(in + "(output (prod x))");
   const ops::TermRef g1 = rules::gradient(c.outputs[0].term, c.inputs[0]);
   const ops::TermRef e0 =
       ops::Term::make(ops::OpKind::Index, {}, {g1, ops::Term::scalar(ops::DType::I64, 0)});
@@ -66,7 +66,7 @@ TEST_CASE("prod with zeros: the gradient is the product of the others", "[grad][
   CHECK(h.element(2) == 0);
   // Away from zeros, against finite differences.
   std::mt19937_64 rng(6);
-  const ops::Graph m = parse("(input x (f64 3 4))\n(output (sum (prod x :axis 0)))");
+  const ops::Graph m = graph("(input x (f64 3 4))\n(output (sum (prod x :axis 0)))");
   const auto inputs = random_inputs(m, rng);
   check_close(finite_difference(m, inputs, 0),
               run1(with_output(m, rules::gradient(m.outputs[0].term, m.inputs[0])), inputs), 1e-6);
@@ -108,7 +108,7 @@ TEST_CASE("where: NaN or inf in the branch not taken never reaches the gradient"
 }
 
 TEST_CASE("integer inputs get no gradient and an unused wrt gets zeros", "[grad][edges]") {
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 3)) (input k (i64 3)) (input y (f64 2))\n"
       "(output (sum (mul (exp x) (cast (mul k k) :dtype f64))))");
   CHECK_THROWS_AS(rules::gradient(g.outputs[0].term, g.inputs[1]), ops::PullbackError);

@@ -24,7 +24,7 @@ ops::TermRef inner_product(ops::TermRef a, ops::TermRef b) {
 }  // namespace
 
 TEST_CASE("Hessian-vector products of a small MLP match finite differences", "[grad][higher]") {
-  const ops::Graph loss = parse(std::string(kMlp) + "(output loss)");
+  const ops::Graph loss = graph(std::string(kMlp) + "(output loss)");
   std::mt19937_64 rng(12);
   const auto inputs = random_inputs(loss, rng);
   const char* names[] = {"x", "y", "w1", "w2"};
@@ -39,7 +39,7 @@ TEST_CASE("Hessian-vector products of a small MLP match finite differences", "[g
       const std::string text = std::string(kMlp) + "(output (grad (sum (mul " +
                                (d == 4 ? "v1" : "v2") + " (grad loss " + names[w] + "))) " +
                                names[w] + "))";
-      const ops::Graph opt = rules::optimize(parse(text), default_rules());
+      const ops::Graph opt = rules::optimize(graph(text), shipped_rules());
       INFO(text << "\n" << ops::print_graph(opt));
       REQUIRE_FALSE(has_grad(opt.outputs[0].term));
       check_close(fd, run1(opt, inputs), 1e-5);
@@ -51,16 +51,16 @@ TEST_CASE("a third derivative expands innermost first and matches finite differe
           "[grad][higher]") {
   const std::string in = "(input x (f64 3)) (input u (f64 3))\n";
   const std::string c = "(sum (mul (sin x) (exp (mul x 0.5))))";
-  const ops::Graph g = parse(in + "(output " + c + ")");
+  const ops::Graph g = graph(in + "(output " + c + ")");
   std::mt19937_64 rng(13);
   const auto inputs = random_inputs(g, rng);
   const ops::TermRef x = g.inputs[0], u = g.inputs[1];
   const ops::TermRef second =
       inner_product(u, rules::gradient(inner_product(u, rules::gradient(g.outputs[0].term, x)), x));
   const ops::Array fd = finite_difference(with_output(g, second), inputs, 0);
-  const std::string text = in + "(output (grad (sum (mul u (grad (sum (mul u (grad " + c +
-                           " x))) x))) x))";
-  const ops::Graph opt = rules::optimize(parse(text), default_rules());
+  const std::string text =
+      in + "(output (grad (sum (mul u (grad (sum (mul u (grad " + c + " x))) x))) x))";
+  const ops::Graph opt = rules::optimize(graph(text), shipped_rules());
   INFO(ops::print_graph(opt));
   REQUIRE_FALSE(has_grad(opt.outputs[0].term));
   check_close(fd, run1(opt, inputs), 1e-5);

@@ -74,7 +74,7 @@ TEST_CASE("gradients through until-loops stopping at different steps match finit
     std::vector<ops::Array> inputs;  // the same for every limit
     for (double limit : {0.1, 0.3, 0.8, 1.5, 3.0, 4.5, 6.0, 9.0, 1e9}) {
       const UntilCase uc = until_cases(limit)[c];
-      const ops::Graph cost = parse(uc.inputs + uc.lets + "(output " + uc.cost + ")");
+      const ops::Graph cost = graph(uc.inputs + uc.lets + "(output " + uc.cost + ")");
       if (inputs.empty())
         for (ops::TermRef in : cost.inputs)
           inputs.push_back(random_array(in->tensor_type(), rng, 0.2, 1.2));
@@ -88,8 +88,8 @@ TEST_CASE("gradients through until-loops stopping at different steps match finit
                      << ops::print_graph(direct));
         check_close(fd, run1(direct, inputs), 1e-5);
         const ops::Graph opt = rules::optimize(
-            parse(uc.inputs + uc.lets + "(output (grad " + uc.cost + " " + w + "))"),
-            default_rules());
+            graph(uc.inputs + uc.lets + "(output (grad " + uc.cost + " " + w + "))"),
+            shipped_rules());
         REQUIRE_FALSE(has_grad(opt.outputs[0].term));
         check_close(fd, run1(opt, inputs), 1e-5);
       }
@@ -120,7 +120,7 @@ TEST_CASE("second derivatives through an until-loop and a mit-sot loop match fin
   };
   std::mt19937_64 rng(2);
   for (const auto& [head, c] : cases) {
-    const ops::Graph cost = parse(head + "(output " + c + ")");
+    const ops::Graph cost = graph(head + "(output " + c + ")");
     const std::size_t wx = 0, wv = cost.inputs.size() - 1;
     std::vector<ops::Array> inputs;
     for (ops::TermRef in : cost.inputs)
@@ -137,8 +137,8 @@ TEST_CASE("second derivatives through an until-loop and a mit-sot loop match fin
     check_close(fd, run1(with_output(cost, g2), inputs), 1e-5);
     const std::string wname = head.substr(7, 1);
     const ops::Graph opt = rules::optimize(
-        parse(head + "(output (grad (sum (mul v (grad " + c + " " + wname + "))) " + wname + "))"),
-        default_rules());
+        graph(head + "(output (grad (sum (mul v (grad " + c + " " + wname + "))) " + wname + "))"),
+        shipped_rules());
     REQUIRE_FALSE(has_grad(opt.outputs[0].term));
     check_close(fd, run1(opt, inputs), 1e-5);
   }
@@ -150,7 +150,7 @@ TEST_CASE("the reverse loop reads every slot it has and slices no whole array", 
       "(let s (scan :sequences (x k) :sit-sot (h 0) :nit-sot 1 :non-sequences (a (mul a 2.0))"
       " (fn (xt kt hp c a_ b_) (add (mul hp a_) (cast (add kt c) :dtype f64)) (add c 1)"
       " (mul xt b_))))\n";
-  const ops::Graph g = parse(head + "(output (add (sum (get 0 s)) (sum (index (get 2 s) 0))))");
+  const ops::Graph g = graph(head + "(output (add (sum (get 0 s)) (sum (index (get 2 s) 0))))");
   for (std::size_t w = 0; w < 3; ++w) {
     const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[w]);
     INFO(ops::print_graph(with_output(g, d)));
@@ -184,12 +184,12 @@ TEST_CASE("after optimization the reverse loop keeps one step of its accumulator
           "[grad][clean]") {
   // The reverse loop is built clean; the optimizer must keep it so (and
   // clean the forward loop: only its last state is read).
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input x (f64 100 4)) (input h (f64 4)) (input a (f64 4))\n"
       "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"
       " (fn (xt hp a_) (tanh (add (mul hp a_) xt)))))\n"
       "(output (grad (sum (index (get 0 s) -1)) a))");
-  const ops::Graph opt = rules::optimize(g, default_rules());
+  const ops::Graph opt = rules::optimize(g, shipped_rules());
   REQUIRE_FALSE(has_grad(opt.outputs[0].term));
   std::size_t loops = 0;
   for_each_term(opt.outputs[0].term, [&](ops::TermRef t) {
@@ -231,7 +231,7 @@ TEST_CASE("checkpointed gradients equal the taped ones and finite differences",
                          "(sum (mul (slice t :stop 10) (get 0 s)))", "(sum (index (get 0 s) -1))"};
   std::mt19937_64 rng(8);
   for (std::size_t c = 0; c < 3; ++c) {
-    const ops::Graph cost = parse(in + lets[c] + "(output " + costs[c] + ")");
+    const ops::Graph cost = graph(in + lets[c] + "(output " + costs[c] + ")");
     const auto inputs = random_inputs(cost, rng);
     for (std::size_t w = 0; w < 3; ++w) {
       const ops::TermRef taped = gradient(cost.outputs[0].term, cost.inputs[w]);
@@ -257,16 +257,16 @@ TEST_CASE("grad with :checkpoint K through the optimize pipeline equals the tape
       "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"
       " (fn (xt hp a_) (tanh (add (mul hp a_) xt)))))\n";
   const std::string cost = "(sum (index (get 0 s) -1))";
-  const ops::Graph with_k = parse(head + "(output (grad " + cost + " a :checkpoint 4))");
+  const ops::Graph with_k = graph(head + "(output (grad " + cost + " a :checkpoint 4))");
   CHECK(ops::print_graph(with_k).find(":checkpoint 4") != std::string::npos);
-  CHECK(with_k.outputs[0].term != parse(head + "(output (grad " + cost + " a))").outputs[0].term);
-  CHECK(parse(head + "(output (grad " + cost + " a :checkpoint 0))").outputs[0].term ==
-        parse(head + "(output (grad " + cost + " a))").outputs[0].term);
-  CHECK_THROWS_AS(parse(head + "(output (grad " + cost + " a :checkpoint -1))"),
+  CHECK(with_k.outputs[0].term != graph(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK(graph(head + "(output (grad " + cost + " a :checkpoint 0))").outputs[0].term ==
+        graph(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK_THROWS_AS(graph(head + "(output (grad " + cost + " a :checkpoint -1))"),
                   ops::DiagnosticError);
   const ops::Graph taped =
-      rules::optimize(parse(head + "(output (grad " + cost + " a))"), default_rules());
-  const ops::Graph ck = rules::optimize(with_k, default_rules());
+      rules::optimize(graph(head + "(output (grad " + cost + " a))"), shipped_rules());
+  const ops::Graph ck = rules::optimize(with_k, shipped_rules());
   REQUIRE_FALSE(has_grad(ck.outputs[0].term));
   std::mt19937_64 rng(10);
   const auto inputs = random_inputs(with_k, rng);
@@ -277,13 +277,13 @@ TEST_CASE("an RNN's weight gradients are one matrix product each, outside the re
           "[grad][clean]") {
   // PyTensor's push-out-add: the reverse loop accumulates xₜ·δₜᵀ per step;
   // optimized, it returns the δₜ and dW = Xᵀ·Δ is one product.
-  const ops::Graph g = parse(
+  const ops::Graph g = graph(
       "(input xs (f64 12 3)) (input W (f64 4 4)) (input U (f64 3 4)) (input h0 (f64 4))\n"
       "(let s (scan :sequences (xs) :sit-sot (h0) :non-sequences (W U)"
       " (fn (x h w u) (tanh (add (dot h w) (dot x u))))))\n"
       "(let loss (sum (index (get 0 s) -1)))\n"
       "(output (grad loss W)) (output (grad loss U))");
-  const ops::Graph opt = rules::optimize(g, default_rules());
+  const ops::Graph opt = rules::optimize(g, shipped_rules());
   INFO(ops::print_graph(opt));
   for (std::size_t o = 0; o < 2; ++o) {
     // No loop carries an accumulator of the gradient: every loop has one sit-sot.

@@ -50,7 +50,7 @@ TEST_CASE("every smooth elementwise op's pullback matches finite differences", "
     if (!ops::is_elementwise(kind) ||
         ops::differentiability(kind) != ops::Differentiability::Smooth)
       continue;
-    const ops::Graph cost = parse(kInputs + "(output " + cost_of(kind) + ")");
+    const ops::Graph cost = graph(kInputs + "(output " + cost_of(kind) + ")");
     INFO(ops::print_graph(cost));
     // Points where the op is finite: in (0.2, 1.4), else in (-1.4, -0.2).
     std::vector<ops::Array> at;

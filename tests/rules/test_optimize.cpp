@@ -2,14 +2,9 @@
 // start graph to the expected goal ("start ⇒ goal"), typed rewriting
 // refuses ill-typed right sides, limits are honoured, runs are
 // deterministic, and alpha-equivalent scans share one e-class on loading.
-#include "rules/optimize.hpp"
-#include "rules/rule_parser.hpp"
 #include "rules/tensor_egraph.hpp"
 
-#include "ops/graph_parser.hpp"
-#include "ops/graph_printer.hpp"
-
-#include <catch2/catch.hpp>
+#include "tests/support/check_optimizes.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -18,35 +13,9 @@
 using namespace eqsat;
 using namespace eqsat::rules;
 using namespace eqsat::rules::ast;
+using namespace eqsat::testing;
 
 namespace {
-
-ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
-const RuleProgram& shipped() {
-  static const RuleProgram p = load_default_rules();
-  return p;
-}
-
-RuleProgram rules_from(const std::string& text) {
-  const RuleSource s{"t.rules", text};
-  return parse_rules(std::span(&s, 1));
-}
-
-// Optimizing `start` gives the outputs of `goal` (terms compare by identity);
-// on failure both graphs are printed.
-void check_optimizes(const RuleProgram& rules, const std::string& start, const std::string& goal,
-                     OptimizeReport* report = nullptr) {
-  const ops::Graph in = graph(start);
-  const ops::Graph expected = graph(goal);
-  const ops::Graph out = optimize(in, rules, report);
-  INFO("optimized:\n" << ops::print_graph(out) << "expected:\n" << ops::print_graph(expected));
-  REQUIRE(out.outputs.size() == expected.outputs.size());
-  for (std::size_t i = 0; i < out.outputs.size(); ++i)
-    CHECK(out.outputs[i].term == expected.outputs[i].term);
-}
 
 const RuleReport& rule(const OptimizeReport& r, const std::string& name) {
   for (const auto& x : r.rules)
@@ -58,14 +27,14 @@ const RuleReport& rule(const OptimizeReport& r, const std::string& name) {
 }  // namespace
 
 TEST_CASE("canonicalize: identities, double negation, sub normal form") {
-  check_optimizes(shipped(),
+  check_optimizes(shipped_rules(),
                   "(input x (f64 ?)) (input y (f64 ?)) (output (add (neg (neg x)) (neg y)))",
                   "(input x (f64 ?)) (input y (f64 ?)) (output (sub x y))");
-  check_optimizes(shipped(), "(input x (f64 ?)) (output (mul (add x 0) 1))",
+  check_optimizes(shipped_rules(), "(input x (f64 ?)) (output (mul (add x 0) 1))",
                   "(input x (f64 ?)) (output x)");
-  check_optimizes(shipped(), "(input x (f64 3)) (output (pow x 2))",
+  check_optimizes(shipped_rules(), "(input x (f64 3)) (output (pow x 2))",
                   "(input x (f64 3)) (output (square x))");
-  check_optimizes(shipped(), "(input x (f32 2 3)) (output (transpose (transpose x)))",
+  check_optimizes(shipped_rules(), "(input x (f32 2 3)) (output (transpose (transpose x)))",
                   "(input x (f32 2 3)) (output x)");
 }
 
@@ -73,7 +42,7 @@ TEST_CASE("typed rewriting: a literal bigger than the operand broadcasts the rig
   // 0 has shape (3): x + 0 broadcasts a scalar x to (3), so it is x
   // broadcast, not x; and the zeros are a broadcast scalar, not a dense array.
   OptimizeReport report;
-  check_optimizes(shipped(), "(input x f64) (output (add x (const (f64 3) (0 0 0))))",
+  check_optimizes(shipped_rules(), "(input x f64) (output (add x (const (f64 3) (0 0 0))))",
                   "(input x f64) (output (broadcast_to x :shape (3)))", &report);
   CHECK(rule(report, "add-zero").applications >= 1);
   // a right side of another dtype is still refused: x + 0.5 - 0.5 is not x for an integer x
@@ -85,30 +54,30 @@ TEST_CASE("typed rewriting: a literal bigger than the operand broadcasts the rig
 }
 
 TEST_CASE("guards: mul-zero only for finite operands") {
-  check_optimizes(shipped(), "(input n (i64 4)) (output (mul n 0))",
+  check_optimizes(shipped_rules(), "(input n (i64 4)) (output (mul n 0))",
                   "(input n (i64 4)) (output (broadcast_to 0 :shape (4)))");
-  check_optimizes(shipped(), "(input x (f64 4)) (output (mul x 0))",
+  check_optimizes(shipped_rules(), "(input x (f64 4)) (output (mul x 0))",
                   "(input x (f64 4)) (output (mul x 0))");
 }
 
 TEST_CASE("stabilize: the stable fused ops replace their expansions") {
-  check_optimizes(shipped(), "(input x (f64 5 3)) (output (log (softmax x :axis 1)))",
+  check_optimizes(shipped_rules(), "(input x (f64 5 3)) (output (log (softmax x :axis 1)))",
                   "(input x (f64 5 3)) (output (log_softmax x :axis 1))");
-  check_optimizes(shipped(), "(input x (f64 ?)) (output (log (add 1 x)))",
+  check_optimizes(shipped_rules(), "(input x (f64 ?)) (output (log (add 1 x)))",
                   "(input x (f64 ?)) (output (log1p x))");
-  check_optimizes(shipped(), "(input x (f64 ?)) (output (sub (exp x) 1))",
+  check_optimizes(shipped_rules(), "(input x (f64 ?)) (output (sub (exp x) 1))",
                   "(input x (f64 ?)) (output (expm1 x))");
-  check_optimizes(shipped(), "(input x (f64 ?)) (output (log (add 1 (exp x))))",
+  check_optimizes(shipped_rules(), "(input x (f64 ?)) (output (log (add 1 (exp x))))",
                   "(input x (f64 ?)) (output (softplus x))");
-  check_optimizes(shipped(), "(input x (f64 ?)) (output (div 1 (add 1 (exp (neg x)))))",
+  check_optimizes(shipped_rules(), "(input x (f64 ?)) (output (div 1 (add 1 (exp (neg x)))))",
                   "(input x (f64 ?)) (output (sigmoid x))");
-  check_optimizes(shipped(), "(input x (f64 4 ?)) (output (log (sum (exp x) :axis 1)))",
+  check_optimizes(shipped_rules(), "(input x (f64 4 ?)) (output (log (sum (exp x) :axis 1)))",
                   "(input x (f64 4 ?)) (output (logsumexp x :axis 1))");
 }
 
 TEST_CASE("linalg: a matrix chain is reordered by cost") {
   // (A·B)·v costs a matrix product; A·(B·v) two matrix-vector products.
-  check_optimizes(shipped(),
+  check_optimizes(shipped_rules(),
                   "(input a (f64 200 200)) (input b (f64 200 200)) (input v (f64 200 1))"
                   "(output (dot (dot a b) v))",
                   "(input a (f64 200 200)) (input b (f64 200 200)) (input v (f64 200 1))"
@@ -128,13 +97,13 @@ TEST_CASE("attribute variables bind and omitted attributes must be defaults") {
 }
 
 TEST_CASE("uniform constants fold through elementwise ops") {
-  check_optimizes(shipped(), "(input x (f64 2)) (output (add x (mul 2.0 3.0)))",
+  check_optimizes(shipped_rules(), "(input x (f64 2)) (output (add x (mul 2.0 3.0)))",
                   "(input x (f64 2)) (output (add x 6))");
 }
 
 TEST_CASE("small constant arrays fold through elementwise and shape ops") {
   check_optimizes(
-      shipped(),
+      shipped_rules(),
       "(input x (f64 2 3)) (output (add x (transpose (mul (const (f64 3 2) (1 2 3 4 5 6)) 2.0))))",
       "(input x (f64 2 3)) (output (add x (const (f64 2 3) (2 6 10 4 8 12))))");
 }
@@ -148,7 +117,7 @@ TEST_CASE("calls are inlined when cheaper, through get for several outputs - unu
     (output (call twice x))
     (output (get 1 b)))";
   OptimizeReport report;
-  const ops::Graph out = optimize(graph(start), shipped(), &report);
+  const ops::Graph out = optimize(graph(start), shipped_rules(), &report);
   const ops::Graph goal = graph("(input x (f64 8 4)) (output (add x x)) (output (exp x))");
   CHECK(out.outputs[0].term == goal.outputs[0].term);
   CHECK(out.outputs[1].term == goal.outputs[1].term);
@@ -157,7 +126,7 @@ TEST_CASE("calls are inlined when cheaper, through get for several outputs - unu
 }
 
 TEST_CASE("a length folded to a constant refines the type of the class using it") {
-  const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped());
+  const ops::Graph out = optimize(graph("(output (arange (add 2 3)))"), shipped_rules());
   CHECK(out.outputs[0].term->type() == ops::Type{ops::TensorType{ops::DType::I64, {5}}});
   CHECK(out.outputs[0].term == graph("(output (arange 5))").outputs[0].term);
 }
@@ -168,8 +137,8 @@ TEST_CASE("the same input gives the same optimized graph twice") {
       "(output (log (add 1 (exp (add (mul x y) (mul y x))))))"
       "(output (sub (exp (neg (neg x))) 1))";
   OptimizeReport r1, r2;
-  const ops::Graph a = optimize(graph(text), shipped(), &r1);
-  const ops::Graph b = optimize(graph(text), shipped(), &r2);
+  const ops::Graph a = optimize(graph(text), shipped_rules(), &r1);
+  const ops::Graph b = optimize(graph(text), shipped_rules(), &r2);
   CHECK(ops::print_graph(a) == ops::print_graph(b));
   CHECK(r1.enodes == r2.enodes);
   CHECK(r1.eclasses == r2.eclasses);
@@ -254,7 +223,7 @@ TEST_CASE("the analysis types classes and binds nominals inside bodies") {
 
 TEST_CASE("the JSON report has the documented fields") {
   OptimizeReport report;
-  optimize(graph("(input x (f64 ?)) (output (neg (neg x)))"), shipped(), &report);
+  optimize(graph("(input x (f64 ?)) (output (neg (neg x)))"), shipped_rules(), &report);
   const auto j = report.to_json();
   for (const char* key : {"iterations", "stop_reason", "enodes", "eclasses", "cost_before",
                           "cost_after", "seconds", "phases", "rules"})
@@ -271,7 +240,7 @@ TEST_CASE("scan rewrites drop unused non-sequences and move constants into bodie
              (fn (h u k) (mul h k))))
     (output (get 0 s)))";
   OptimizeReport report;
-  const ops::Graph out = optimize(graph(start), shipped(), &report);
+  const ops::Graph out = optimize(graph(start), shipped_rules(), &report);
   const ops::Graph goal = graph(R"(
     (input x0 (f64 3))
     (input unused (f64 7))
@@ -354,14 +323,14 @@ TEST_CASE("a user rule failing check-rules' quick check is a warning unless trus
 }
 
 TEST_CASE("constants fold through reductions, dot and indexing") {
-  check_optimizes(shipped(),
+  check_optimizes(shipped_rules(),
                   "(input x (f64 2)) (output (add x (sum (const (f64 2 2) (1 2 3 4)) :axis (0))))",
                   "(input x (f64 2)) (output (add x (const (f64 2) (4 6))))");
   check_optimizes(
-      shipped(),
+      shipped_rules(),
       "(input x (f64 2)) (output (add x (dot (const (f64 2 2) (1 2 3 4)) (const (f64 2) (1 1)))))",
       "(input x (f64 2)) (output (add x (const (f64 2) (3 7))))");
-  check_optimizes(shipped(),
+  check_optimizes(shipped_rules(),
                   "(input x (f64 2)) (output (add x (index (const (f64 2 2) (1 2 3 4)) -1)))",
                   "(input x (f64 2)) (output (add x (const (f64 2) (3 4))))");
 }

@@ -2,44 +2,11 @@
 // default schedule: slices, reshapes, transposes, flips and whole-array
 // set_slice / inc_slice that do nothing become their operand ("start ⇒
 // goal"), and the gradient of a whole slice needs no inc_slice.
-#include "rules/optimize.hpp"
-
-#include "ops/graph_parser.hpp"
-#include "ops/graph_printer.hpp"
-
-#include <catch2/catch.hpp>
+#include "tests/support/check_optimizes.hpp"
 
 using namespace eqsat;
 using namespace eqsat::rules;
-
-namespace {
-
-const RuleProgram& shipped() {
-  static const RuleProgram p = load_default_rules();
-  return p;
-}
-
-ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
-void check_optimizes(const std::string& start, const std::string& goal) {
-  const ops::Graph out = optimize(graph(start), shipped());
-  const ops::Graph expected = graph(goal);
-  INFO("optimized:\n" << ops::print_graph(out) << "expected:\n" << ops::print_graph(expected));
-  REQUIRE(out.outputs.size() == expected.outputs.size());
-  for (std::size_t i = 0; i < out.outputs.size(); ++i)
-    CHECK(out.outputs[i].term == expected.outputs[i].term);
-}
-
-bool contains(ops::TermRef t, ops::OpKind k) {
-  if (t->kind() == k) return true;
-  for (ops::TermRef o : t->operands())
-    if (contains(o, k)) return true;
-  return false;
-}
-
-}  // namespace
+using namespace eqsat::testing;
 
 TEST_CASE("shape identities: slices covering the whole axis") {
   const std::string in = "(input x (f64 4 3))";
@@ -82,8 +49,8 @@ TEST_CASE("shape identities: set_slice and inc_slice of zeros over the whole arr
 }
 
 TEST_CASE("shape identities: the gradient of a whole slice has no inc_slice") {
-  const ops::Graph out =
-      optimize(graph("(input x (f64 4 3)) (output (grad (sum (slice x :start 0)) x))"), shipped());
+  const ops::Graph out = optimize(
+      graph("(input x (f64 4 3)) (output (grad (sum (slice x :start 0)) x))"), shipped_rules());
   INFO(ops::print_graph(out));
   CHECK_FALSE(contains(out.outputs[0].term, ops::OpKind::IncSlice));
   CHECK_FALSE(contains(out.outputs[0].term, ops::OpKind::Grad));

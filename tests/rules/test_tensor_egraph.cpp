@@ -3,30 +3,17 @@
 // pipeline never extracts a form a stabilizing rewrite replaced, even when
 // sharing its unstable subterm with another output would be cheaper.
 #include "rules/op_symbols.hpp"
-#include "rules/optimize.hpp"
 #include "rules/tensor_egraph.hpp"
 
-#include "backend/program.hpp"
-#include "ops/graph_parser.hpp"
-#include "ops/graph_printer.hpp"
-
-#include <catch2/catch.hpp>
+#include "tests/support/check_optimizes.hpp"
 
 #include <cmath>
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using namespace eqsat::testing;
 
 namespace {
-
-const RuleProgram& shipped() {
-  static const RuleProgram p = load_default_rules();
-  return p;
-}
-
-ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
 
 ops::Array filled(ops::Dims dims, double v) {
   return ops::Array::filled(ops::DType::F64, std::move(dims), v);
@@ -58,7 +45,7 @@ TEST_CASE("a stable form wins over sharing: two log-sum-exps of one exp") {
   const std::string in = "(input x (f64 2 3))";
   const std::string start =
       in + "(output (log (sum (exp x)))) (output (log (sum (exp x) :axis (1))))";
-  const ops::Graph out = optimize(graph(start), shipped());
+  const ops::Graph out = optimize(graph(start), shipped_rules());
   INFO(ops::print_graph(out));
   CHECK(out.outputs[0].term == graph(in + "(output (logsumexp x))").outputs[0].term);
   CHECK(out.outputs[1].term == graph(in + "(output (logsumexp x :axis 1))").outputs[0].term);
@@ -70,7 +57,7 @@ TEST_CASE("a stable form wins over sharing: two log-sum-exps of one exp") {
 TEST_CASE("a stable form wins when its unstable subterm feeds another output") {
   const std::string in = "(input x (f64 4))";
   const ops::Graph out =
-      optimize(graph(in + "(output (log (add 1 (exp x)))) (output (exp x))"), shipped());
+      optimize(graph(in + "(output (log (add 1 (exp x)))) (output (exp x))"), shipped_rules());
   INFO(ops::print_graph(out));
   CHECK(out.outputs[0].term == graph(in + "(output (softplus x))").outputs[0].term);
   const auto values = backend::compile(out).run({filled({4}, 1000)});
@@ -80,7 +67,7 @@ TEST_CASE("a stable form wins when its unstable subterm feeds another output") {
   const std::string in2 = "(input x (f64 2 3))";
   const ops::Graph out2 =
       optimize(graph(in2 + "(output (log (softmax x :axis 1))) (output (sum (softmax x :axis 1)))"),
-               shipped());
+               shipped_rules());
   INFO(ops::print_graph(out2));
   CHECK(out2.outputs[0].term == graph(in2 + "(output (log_softmax x :axis 1))").outputs[0].term);
   ops::Array x = filled({2, 3}, 0);

@@ -13,6 +13,7 @@
 #include "ops/graph.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
+#include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 #include "rules/builtin_appliers.hpp"
 #include "rules/optimize.hpp"
@@ -27,7 +28,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <unordered_set>
 
 namespace py = pybind11;
 
@@ -78,16 +78,14 @@ ops::Graph graph_of(const py::object& outputs, const py::object& inputs) {
     return g;
   }
   // Every input the outputs reach (bodies are closed, so they hold none).
-  std::vector<ops::TermRef> stack;
-  std::unordered_set<ops::TermRef> seen;
-  for (const auto& o : g.outputs) stack.push_back(o.term);
-  while (!stack.empty()) {
-    const ops::TermRef t = stack.back();
-    stack.pop_back();
-    if (!t->uses_input() || !seen.insert(t).second) continue;
-    if (t->kind() == ops::OpKind::Input) g.inputs.push_back(t);
-    for (ops::TermRef o : t->operands()) stack.push_back(o);
-  }
+  std::vector<ops::TermRef> roots;
+  for (const auto& o : g.outputs) roots.push_back(o.term);
+  ops::for_each_post_order(
+      roots, ops::Bodies::Skip,
+      [&](ops::TermRef t) {
+        if (t->kind() == ops::OpKind::Input) g.inputs.push_back(t);
+      },
+      [](ops::TermRef t) { return t->uses_input(); });
   std::ranges::sort(g.inputs, {}, [](ops::TermRef t) { return t->id(); });
   return g;
 }

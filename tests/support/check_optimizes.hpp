@@ -1,0 +1,111 @@
+// Helpers shared by the tests of the optimize pipeline (egg's `test_fn!`
+// in spirit): parse a graph, optimize it with the shipped rules, run it,
+// and check "start ⇒ goal", printing both graphs on failure.
+//
+//   check_optimizes("(input x (f64 3)) (output (neg (neg x)))",
+//                   "(input x (f64 3)) (output x)");
+#pragma once
+
+#include "rules/optimize.hpp"
+#include "rules/rule_parser.hpp"
+
+#include "backend/program.hpp"
+#include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
+#include "ops/op.hpp"
+#include "ops/post_order.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace eqsat::testing {
+
+// The shipped rule files, loaded once.
+inline const rules::RuleProgram& shipped_rules() {
+  static const rules::RuleProgram p = rules::load_default_rules();
+  return p;
+}
+
+// A rule program from the text of one rule file, `t.rules`.
+inline rules::RuleProgram rules_from(const std::string& text) {
+  const rules::RuleSource s{"t.rules", text};
+  return rules::parse_rules(std::span(&s, 1));
+}
+
+// The graph `text` (named t.eg in messages, loads relative to the working
+// directory).
+inline ops::Graph graph(const std::string& text) {
+  return ops::parse_graph(text, "t.eg", ".");
+}
+
+// `g` optimized with the shipped rules.
+inline ops::Graph optimized(const ops::Graph& g, rules::OptimizeReport* report = nullptr) {
+  return rules::optimize(g, shipped_rules(), report);
+}
+
+// True when an op of `kind` occurs under `t` (bodies included).
+inline bool contains(ops::TermRef t, ops::OpKind kind) {
+  bool found = false;
+  ops::for_each_post_order(
+      t, ops::Bodies::Enter, [](ops::TermRef) {},
+      [&](ops::TermRef u) {
+        found = found || u->kind() == kind;
+        return !found;
+      });
+  return found;
+}
+
+// The same term, up to the operand order of commutative ops (the
+// extractor may pick either order of an equally cheap `add`).
+inline bool same_up_to_commuting(ops::TermRef a, ops::TermRef b) {
+  if (a == b) return true;
+  if (a->kind() != b->kind() || !(a->attrs() == b->attrs()) || a->arity() != b->arity())
+    return false;
+  bool straight = true;
+  for (std::size_t i = 0; i < a->arity(); ++i)
+    straight = straight && same_up_to_commuting(a->operand(i), b->operand(i));
+  if (straight) return true;
+  return ops::is_commutative(a->kind()) && a->arity() == 2 &&
+         same_up_to_commuting(a->operand(0), b->operand(1)) &&
+         same_up_to_commuting(a->operand(1), b->operand(0));
+}
+
+// How `check_optimizes` compares the optimized outputs with the goal's.
+enum class Match { Exact, UpToCommuting };
+
+// Optimizing `start` with `rules` gives the outputs of `goal` (the same
+// terms, or up to commuting); on failure both graphs are printed.
+inline void check_optimizes(const rules::RuleProgram& rules, const std::string& start,
+                            const std::string& goal, rules::OptimizeReport* report = nullptr,
+                            Match match = Match::Exact) {
+  const ops::Graph in = graph(start);
+  const ops::Graph expected = graph(goal);
+  const ops::Graph out = rules::optimize(in, rules, report);
+  INFO("optimized:\n" << ops::print_graph(out) << "expected:\n" << ops::print_graph(expected));
+  REQUIRE(out.outputs.size() == expected.outputs.size());
+  for (std::size_t i = 0; i < out.outputs.size(); ++i) {
+    const ops::TermRef got = out.outputs[i].term, want = expected.outputs[i].term;
+    CHECK((match == Match::Exact ? got == want : same_up_to_commuting(got, want)));
+  }
+}
+
+// The same with the shipped rules.
+inline void check_optimizes(const std::string& start, const std::string& goal,
+                            Match match = Match::Exact) {
+  check_optimizes(shipped_rules(), start, goal, nullptr, match);
+}
+
+// Output 0 of the graph `text` optimized with the shipped rules, run on
+// `inputs`.
+inline ops::Array run_optimized(const std::string& text, std::vector<ops::Array> inputs) {
+  const ops::Graph out = optimized(graph(text));
+  INFO("optimized:\n" << ops::print_graph(out));
+  return backend::compile(out).run(std::move(inputs))[0];
+}
+
+}  // namespace eqsat::testing
