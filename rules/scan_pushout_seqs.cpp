@@ -24,6 +24,22 @@ class PushOutSeqs final : public ScanApplier {
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     StepBatcher batch(g(), s);
     if (!batch.ok()) return false;
+    const std::vector<TermRef> targets = collect_targets(batch, s);
+    if (targets.empty()) return false;
+    std::vector<EClassId> values;
+    for (TermRef t : targets) {
+      const auto v = batch.add(t);
+      if (!v) return false;
+      values.push_back(*v);
+    }
+    const auto lifted = lift(s, targets);
+    if (!lifted) return false;
+    const auto scan = rebuild(s, *lifted, values);
+    return scan && eg.merge(root, *scan);
+  }
+
+  // The subterms of the body's outputs to move out, in first-seen order.
+  static std::vector<TermRef> collect_targets(StepBatcher& batch, const ScanView& s) {
     std::vector<TermRef> targets;
     std::unordered_set<TermRef> seen;
     for (std::size_t j = 0; j < s.fn->arity(); ++j) {
@@ -33,43 +49,55 @@ class PushOutSeqs final : public ScanApplier {
       if (nitsot && batch.classify(out) == Batch::PerStep) continue;
       find_targets(batch, out, targets, seen);
     }
-    if (targets.empty()) return false;
-    std::vector<EClassId> values;
-    for (TermRef t : targets) {
-      const auto v = batch.add(t);
-      if (!v) return false;
-      values.push_back(*v);
-    }
+    return targets;
+  }
 
-    // Each target's class becomes a new parameter after the old ones (a
-    // generalization of the body's classes: substitute.hpp).
-    const std::int64_t nparams = s.num_params();
-    const auto added = static_cast<std::int64_t>(targets.size());
-    auto params = s.fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
-    std::vector<Replace> lift;
+  // The body with each target replaced by a parameter of its own.
+  struct Lifted {
+    EClassId body;
+    std::vector<ops::TensorType> params;  // the old ones, then one per target
+    std::vector<bool> read;               // per parameter: the new body reads it
+    std::size_t num_outputs = 0;
+  };
+
+  // Each target's class becomes a new parameter after the old ones (a
+  // generalization of the body's classes: substitute.hpp).
+  std::optional<Lifted> lift(const ScanView& s, const std::vector<TermRef>& targets) {
+    Lifted l;
+    l.params = s.fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+    std::vector<Replace> replaced;
     for (TermRef t : targets) {
-      lift.push_back({g().add_term(t), nominal_class(g(), static_cast<std::int64_t>(params.size()),
-                                                     t->tensor_type())});
-      params.push_back(t->tensor_type());
+      replaced.push_back(
+          {g().add_term(t),
+           nominal_class(g(), static_cast<std::int64_t>(l.params.size()), t->tensor_type())});
+      l.params.push_back(t->tensor_type());
     }
-    Substitution generalize(g(), std::move(lift));
+    Substitution generalize(g(), std::move(replaced));
     std::vector<EClassId> outs;
-    std::vector<bool> read(params.size(), false);
+    l.read.assign(l.params.size(), false);
     for (EClassId o : body_outputs(g(), s.operands[0])) {
       const auto image = generalize(o);
-      if (!image) return false;
+      if (!image) return std::nullopt;
       outs.push_back(*image);
       for (std::int64_t k : g().data(*image).free_nominals)
-        read[static_cast<std::size_t>(k)] = true;
+        l.read[static_cast<std::size_t>(k)] = true;
     }
-    const auto lifted = add_body(g(), params, outs);
-    if (!lifted) return false;
+    const auto body = add_body(g(), l.params, outs);
+    if (!body) return std::nullopt;
+    l.body = *body;
+    l.num_outputs = outs.size();
+    return l;
+  }
 
-    // The new sequences come after the old ones the body still reads (an
-    // old one it no longer reads is dropped: each new sequence holds
-    // exactly the steps the loop runs, so the trip count stays); the state
-    // and non-sequence parameters follow.
-    std::vector<std::int64_t> new_slot(params.size(), -1);
+  // The loop over the lifted body, `values` (one per target) its new
+  // sequences. These come after the old sequences the body still reads (an
+  // old one it no longer reads is dropped: each new sequence holds exactly
+  // the steps the loop runs, so the trip count stays); the state and
+  // non-sequence parameters follow.
+  std::optional<EClassId> rebuild(const ScanView& s, const Lifted& l,
+                                  const std::vector<EClassId>& values) {
+    const std::int64_t nparams = s.num_params();
+    std::vector<std::int64_t> new_slot(l.params.size(), -1);
     std::vector<ops::TensorType> moved;
     ops::ScanSpec spec = s.spec;
     spec.sequence_taps.clear();
@@ -77,35 +105,34 @@ class PushOutSeqs final : public ScanApplier {
     if (s.spec.has_n_steps) operands.push_back(s.operands[s.n_steps_operand()]);
     const auto keep_param = [&](std::int64_t k) {
       new_slot[static_cast<std::size_t>(k)] = static_cast<std::int64_t>(moved.size());
-      moved.push_back(params[static_cast<std::size_t>(k)]);
+      moved.push_back(l.params[static_cast<std::size_t>(k)]);
     };
     for (std::size_t i = 0; i < s.num_sequences(); ++i) {
       const auto& taps = s.spec.sequence_taps[i];
       bool used = false;
       for (std::size_t k = 0; k < taps.size(); ++k)
-        used = used || read[static_cast<std::size_t>(s.sequence_param(i, k))];
+        used = used || l.read[static_cast<std::size_t>(s.sequence_param(i, k))];
       if (!used) continue;
       for (std::size_t k = 0; k < taps.size(); ++k) keep_param(s.sequence_param(i, k));
       spec.sequence_taps.push_back(taps);
       operands.push_back(s.operands[s.sequence_operand(i)]);
     }
-    for (std::int64_t k = 0; k < added; ++k) {
-      keep_param(nparams + k);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      keep_param(nparams + static_cast<std::int64_t>(k));
       spec.sequence_taps.push_back({0});
-      operands.push_back(values[static_cast<std::size_t>(k)]);
+      operands.push_back(values[k]);
     }
     for (std::int64_t k = s.mitsot_param(0, 0); k < nparams; ++k) keep_param(k);
     operands.insert(operands.end(),
                     s.operands.begin() + static_cast<std::ptrdiff_t>(s.mitsot_operand(0)),
                     s.operands.end());
-    std::vector<std::size_t> all(outs.size());
+    std::vector<std::size_t> all(l.num_outputs);
     std::iota(all.begin(), all.end(), std::size_t{0});
-    const std::vector<EClassId> no_values(params.size());
-    const auto body = remap_body(g(), *lifted, new_slot, no_values, std::move(moved), all);
-    if (!body) return false;
+    const std::vector<EClassId> no_values(l.params.size());
+    const auto body = remap_body(g(), l.body, new_slot, no_values, std::move(moved), all);
+    if (!body) return std::nullopt;
     operands[0] = *body;
-    const auto scan = add_scan(g(), s.attrs, spec, operands);
-    return scan && eg.merge(root, *scan);
+    return add_scan(g(), s.attrs, spec, operands);
   }
 
   // The maximal subterms of `t` that vectorize per step and are more than

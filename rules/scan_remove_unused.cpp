@@ -112,31 +112,57 @@ class RemoveUnused final : public ScanApplier {
     return keep;
   }
 
+  // The loop prune is assembling: what it keeps of the old one, in order.
+  struct Draft {
+    std::vector<bool> keep;               // old body outputs still needed
+    std::vector<std::int64_t> slot_of;    // old parameter slot -> new one, -1 when dropped
+    std::vector<ops::TensorType> params;  // new body parameters
+    ops::ScanSpec spec;
+    std::vector<EClassId> operands;            // operands[0], the body, is set last
+    std::vector<std::size_t> states, nitsots;  // kept outputs (old indices), by kind
+  };
+
+  // True when some kept body output reads parameter `slot`.
+  bool read_by_kept(const Draft& d, std::int64_t slot) const {
+    for (std::size_t j = 0; j < d.keep.size(); ++j)
+      if (d.keep[j] && reads(j, slot)) return true;
+    return false;
+  }
+
+  // Keeps old parameter `slot` as the next parameter of the new body.
+  static void take(const ScanView& s, Draft& d, std::int64_t slot) {
+    d.slot_of[static_cast<std::size_t>(slot)] = static_cast<std::int64_t>(d.params.size());
+    d.params.push_back(s.params()[static_cast<std::size_t>(slot)]);
+  }
+
   // The loop computing the outputs in `wanted`, without what they do not
   // need; nullopt when nothing can go or the rebuilt body does not check.
+  // Parameters and operands are taken in the scan's order: sequences,
+  // mit-sots, sit-sots, non-sequences.
   std::optional<Pruned> prune(const ScanView& s, const std::set<std::size_t>& wanted) {
-    const std::vector<bool> keep = closure(s, wanted);
-    auto read_by_kept = [&](std::int64_t slot) {
-      for (std::size_t j = 0; j < keep.size(); ++j)
-        if (keep[j] && reads(j, slot)) return true;
-      return false;
-    };
-    const auto& old_params = s.params();
-    std::vector<std::int64_t> slot_of(old_params.size(), -1);
-    std::vector<ops::TensorType> params;
-    auto take = [&](std::int64_t slot) {
-      slot_of[static_cast<std::size_t>(slot)] = static_cast<std::int64_t>(params.size());
-      params.push_back(old_params[static_cast<std::size_t>(slot)]);
-    };
-    ops::ScanSpec spec = s.spec;
-    spec.sequence_taps.clear();
-    spec.mitsot_taps.clear();
-    spec.keep.clear();
-    std::vector<EClassId> operands{EClassId{}};
-    if (s.spec.has_n_steps) operands.push_back(s.operands[s.n_steps_operand()]);
-    // Without :n-steps the sequences fix the trip count: a known count
-    // becomes :n-steps (unless the sequences kept give it), else each
-    // sequence keeps its last tap.
+    Draft d;
+    d.keep = closure(s, wanted);
+    d.slot_of.assign(s.params().size(), -1);
+    d.spec = s.spec;
+    d.spec.sequence_taps.clear();
+    d.spec.mitsot_taps.clear();
+    d.spec.keep.clear();
+    d.operands.push_back(EClassId{});
+    if (s.spec.has_n_steps) d.operands.push_back(s.operands[s.n_steps_operand()]);
+    const std::optional<std::int64_t> steps = cut_sequences(s, d);
+    const bool stepping = runs_a_step(s, steps);
+    if (!cut_mitsots(s, d, stepping)) return std::nullopt;
+    cut_sitsots(s, d, stepping);
+    cut_nonsequences(s, d);
+    if (d.spec == s.spec && d.params.size() == s.params().size()) return std::nullopt;
+    return assemble(s, std::move(d));
+  }
+
+  // Keeps the sequence taps kept outputs read and settles the trip count.
+  // Without :n-steps the sequences fix it: a known count becomes :n-steps
+  // (unless the sequences kept give it), else each sequence keeps its last
+  // tap. Returns that static count, if any.
+  std::optional<std::int64_t> cut_sequences(const ScanView& s, Draft& d) {
     std::vector<std::pair<EClassId, std::int64_t>> all_sequences, kept_sequences;
     for (std::size_t i = 0; i < s.num_sequences(); ++i)
       all_sequences.emplace_back(s.operands[s.sequence_operand(i)], s.spec.sequence_taps[i].back());
@@ -146,65 +172,73 @@ class RemoveUnused final : public ScanApplier {
     // A sequence no kept output reads goes all the same: the count it may
     // bound becomes a run-time :n-steps, the fewest steps any sequence allows.
     std::optional<EClassId> run_time_steps;
-    bool unread_sequence = false;
-    for (std::size_t i = 0; i < s.num_sequences(); ++i) {
-      bool read = false;
-      for (std::size_t k = 0; k < s.spec.sequence_taps[i].size(); ++k)
-        read |= read_by_kept(s.sequence_param(i, k));
-      unread_sequence |= !read;
-    }
-    if (keep_last_tap && unread_sequence) run_time_steps = fewest_steps(s);
+    if (keep_last_tap && has_unread_sequence(s, d)) run_time_steps = fewest_steps(s);
     keep_last_tap &= !run_time_steps;
     for (std::size_t i = 0; i < s.num_sequences(); ++i) {
       ops::IntList taps;
       const auto& old = s.spec.sequence_taps[i];
       for (std::size_t k = 0; k < old.size(); ++k) {
         const std::int64_t slot = s.sequence_param(i, k);
-        if (read_by_kept(slot) || (keep_last_tap && k + 1 == old.size())) {
+        if (read_by_kept(d, slot) || (keep_last_tap && k + 1 == old.size())) {
           taps.push_back(old[k]);
-          take(slot);
+          take(s, d, slot);
         }
       }
       if (taps.empty()) continue;
       kept_sequences.emplace_back(s.operands[s.sequence_operand(i)], taps.back());
-      spec.sequence_taps.push_back(taps);
-      operands.push_back(s.operands[s.sequence_operand(i)]);
+      d.spec.sequence_taps.push_back(taps);
+      d.operands.push_back(s.operands[s.sequence_operand(i)]);
     }
     if (run_time_steps) {
-      operands.insert(operands.begin() + 1, *run_time_steps);
-      spec.has_n_steps = true;
+      d.operands.insert(d.operands.begin() + 1, *run_time_steps);
+      d.spec.has_n_steps = true;
     } else if (steps && static_steps(kept_sequences) != *steps) {
       const EClassId n =
           g().add_term(ops::Term::constant(ops::Array::scalar(ops::DType::I64, double(*steps))));
-      operands.insert(operands.begin() + 1, n);
-      spec.has_n_steps = true;
+      d.operands.insert(d.operands.begin() + 1, n);
+      d.spec.has_n_steps = true;
     }
-    // Kept outputs, in their new tuple order: states keeping a recurrence,
-    // then nit-sots (states whose past no kept output reads among them,
-    // when that keeps the output's shape: the loop runs a step, or the
-    // next value's type is static).
-    const bool stepping = runs_a_step(s, steps);
-    auto as_nitsot = [&](std::size_t m) {
-      return stepping || g().data(outputs_[m]).tensor_type().is_static();
-    };
-    std::vector<std::size_t> states, nitsots;
-    spec.num_sitsot = 0;
+    return steps;
+  }
+
+  // True when no kept output reads any tap of some sequence.
+  bool has_unread_sequence(const ScanView& s, const Draft& d) const {
+    for (std::size_t i = 0; i < s.num_sequences(); ++i) {
+      bool read = false;
+      for (std::size_t k = 0; k < s.spec.sequence_taps[i].size(); ++k)
+        read |= read_by_kept(d, s.sequence_param(i, k));
+      if (!read) return true;
+    }
+    return false;
+  }
+
+  // A kept state whose past no kept output reads may become a nit-sot when
+  // that keeps the output's shape: the loop runs a step, or the next
+  // value's type is static.
+  bool as_nitsot(std::size_t m, bool stepping) const {
+    return stepping || g().data(outputs_[m]).tensor_type().is_static();
+  }
+
+  // Keeps the mit-sots kept outputs need, with the taps they read (a
+  // shallower history starts from the last rows of the initial value);
+  // false when that slice cannot be added.
+  bool cut_mitsots(const ScanView& s, Draft& d, bool stepping) {
     for (std::size_t m = 0; m < s.num_mitsot(); ++m) {
-      if (!keep[m]) continue;
+      if (!d.keep[m]) continue;
       ops::IntList taps;
       const auto& old = s.spec.mitsot_taps[m];
       for (std::size_t k = 0; k < old.size(); ++k)
-        if (read_by_kept(s.mitsot_param(m, k))) {
+        if (read_by_kept(d, s.mitsot_param(m, k))) {
           taps.push_back(old[k]);
-          take(s.mitsot_param(m, k));
+          take(s, d, s.mitsot_param(m, k));
         }
-      if (taps.empty() && as_nitsot(m)) {
-        nitsots.push_back(m);
+      if (taps.empty() && as_nitsot(m, stepping)) {
+        d.nitsots.push_back(m);
         continue;
       }
       if (taps.empty()) {  // keeps its last tap: its history gives the shape
         taps.push_back(old.back());
-        take(s.mitsot_param(m, old.size() - 1));
+        take(s, d, s.mitsot_param(m, old.size() - 1));
       }
       EClassId init = s.operands[s.mitsot_operand(m)];
       if (taps.front() != old.front()) {  // a shallower history: its last rows
@@ -213,40 +247,55 @@ class RemoveUnused final : public ScanApplier {
         a.set(ops::AttrKey::Start, taps.front());
         const EClassId kids[] = {init};
         const auto cut = g().add_op(OpKind::Slice, std::move(a), kids);
-        if (!cut) return std::nullopt;
+        if (!cut) return false;
         init = *cut;
       }
-      spec.mitsot_taps.push_back(taps);
-      operands.push_back(init);
-      states.push_back(m);
+      d.spec.mitsot_taps.push_back(taps);
+      d.operands.push_back(init);
+      d.states.push_back(m);
     }
+    return true;
+  }
+
+  // Keeps the sit-sots kept outputs need; then lists the nit-sots, the
+  // states turned nit-sot first.
+  void cut_sitsots(const ScanView& s, Draft& d, bool stepping) const {
+    d.spec.num_sitsot = 0;
     for (std::size_t i = 0; i < s.num_sitsot(); ++i) {
       const std::size_t m = s.num_mitsot() + i;
-      if (!keep[m]) continue;
-      if (!read_by_kept(s.sitsot_param(i)) && as_nitsot(m)) {
-        nitsots.push_back(m);
+      if (!d.keep[m]) continue;
+      if (!read_by_kept(d, s.sitsot_param(i)) && as_nitsot(m, stepping)) {
+        d.nitsots.push_back(m);
         continue;
       }
-      take(s.sitsot_param(i));
-      operands.push_back(s.operands[s.sitsot_operand(i)]);
-      states.push_back(m);
-      ++spec.num_sitsot;
+      take(s, d, s.sitsot_param(i));
+      d.operands.push_back(s.operands[s.sitsot_operand(i)]);
+      d.states.push_back(m);
+      ++d.spec.num_sitsot;
     }
-    std::ranges::sort(nitsots);
+    std::ranges::sort(d.nitsots);
     for (std::size_t j = s.num_mitsot() + s.num_sitsot(); j < s.num_outputs(); ++j)
-      if (keep[j]) nitsots.push_back(j);
-    spec.num_nitsot = static_cast<std::int64_t>(nitsots.size());
-    spec.num_nonsequences = 0;
-    for (std::size_t i = 0; i < s.num_nonsequences(); ++i)
-      if (read_by_kept(s.nonsequence_param(i))) {
-        take(s.nonsequence_param(i));
-        operands.push_back(s.operands[s.nonsequence_operand(i)]);
-        ++spec.num_nonsequences;
-      }
-    if (spec == s.spec && params.size() == old_params.size()) return std::nullopt;
+      if (d.keep[j]) d.nitsots.push_back(j);
+    d.spec.num_nitsot = static_cast<std::int64_t>(d.nitsots.size());
+  }
 
-    std::vector<std::size_t> order = states;
-    order.insert(order.end(), nitsots.begin(), nitsots.end());
+  // Keeps the non-sequences kept outputs read.
+  void cut_nonsequences(const ScanView& s, Draft& d) const {
+    d.spec.num_nonsequences = 0;
+    for (std::size_t i = 0; i < s.num_nonsequences(); ++i)
+      if (read_by_kept(d, s.nonsequence_param(i))) {
+        take(s, d, s.nonsequence_param(i));
+        d.operands.push_back(s.operands[s.nonsequence_operand(i)]);
+        ++d.spec.num_nonsequences;
+      }
+  }
+
+  // Rebuilds the body over the kept parameters, its outputs in the new
+  // tuple order (states keeping a recurrence, then nit-sots), and adds the
+  // new loop.
+  std::optional<Pruned> assemble(const ScanView& s, Draft d) {
+    std::vector<std::size_t> order = d.states;
+    order.insert(order.end(), d.nitsots.begin(), d.nitsots.end());
     Pruned p;
     p.index_of.assign(s.num_outputs(), -1);
     for (std::size_t k = 0; k < order.size(); ++k)
@@ -255,13 +304,13 @@ class RemoveUnused final : public ScanApplier {
     // the tuples are equal.
     p.same_tuple = order.size() == s.num_outputs() && std::ranges::is_sorted(order);
     if (!s.spec.keep.empty())
-      for (std::size_t j : order) spec.keep.push_back(s.spec.keep[j]);
+      for (std::size_t j : order) d.spec.keep.push_back(s.spec.keep[j]);
     if (s.spec.until) order.push_back(s.flag_output());
-    const std::vector<EClassId> none(old_params.size());
-    const auto body = remap_body(g(), s.operands[0], slot_of, none, std::move(params), order);
+    const std::vector<EClassId> none(s.params().size());
+    const auto body = remap_body(g(), s.operands[0], d.slot_of, none, std::move(d.params), order);
     if (!body) return std::nullopt;
-    operands[0] = *body;
-    const auto scan = add_scan(g(), s.attrs, spec, operands);
+    d.operands[0] = *body;
+    const auto scan = add_scan(g(), s.attrs, d.spec, d.operands);
     if (!scan) return std::nullopt;
     p.scan = *scan;
     return p;
