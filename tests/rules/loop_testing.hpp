@@ -1,7 +1,10 @@
-// Helpers for the loop rewrite tests: parse, optimize, find the loops of a
-// graph and count their slots, compare what two graphs compute on the same
-// inputs, and prove two outputs equal with chosen appliers alone.
+// Helpers for the loop rewrite tests: find the loops of a graph and count
+// their slots, compare what two graphs compute on the same inputs, and
+// prove two outputs equal with chosen appliers alone. Parsing, optimizing
+// and `contains` come from tests/support/check_optimizes.hpp.
 #pragma once
+
+#include "tests/support/check_optimizes.hpp"
 
 #include "rules/builtin_appliers.hpp"
 #include "rules/optimize.hpp"
@@ -11,7 +14,6 @@
 #include "egraph/runner.hpp"
 
 #include "backend/program.hpp"
-#include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,15 +27,6 @@
 #include <unordered_set>
 
 namespace eqsat::testing {
-
-inline ops::Graph graph(const std::string& text) {
-  return ops::parse_graph(text, "t.eg", ".");
-}
-
-inline ops::Graph optimized(const ops::Graph& g, rules::OptimizeReport* report = nullptr) {
-  static const rules::RuleProgram kRules = rules::load_default_rules();
-  return rules::optimize(g, kRules, report);
-}
 
 // The shipped rules without the given appliers (a copy of the rule files
 // with their `use` lines removed): the graph the rewrites under test start
@@ -75,12 +68,6 @@ inline const ops::ScanSpec& spec_of(ops::TermRef scan) {
   return scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
 }
 
-// True when an op of `kind` occurs under `t` (bodies included).
-inline bool contains(ops::TermRef t, ops::OpKind kind) {
-  if (t->kind() == kind) return true;
-  return std::ranges::any_of(t->operands(), [&](ops::TermRef o) { return contains(o, kind); });
-}
-
 inline std::vector<ops::Array> random_inputs(const ops::Graph& g, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -96,7 +83,9 @@ inline std::vector<ops::Array> random_inputs(const ops::Graph& g, std::uint64_t 
   return inputs;
 }
 
-// Both graphs (f64 inputs, the same ones) give the same outputs.
+// Both graphs (f64 inputs, the same ones) give the same outputs. Kept here,
+// not in tests/support: its margin (1e-9) is looser than
+// optimize_and_compare's (1e-12), and the loop tests were written against it.
 inline void check_same_values(const ops::Graph& expected_graph, const ops::Graph& actual_graph,
                               std::uint64_t seed = 1) {
   const auto inputs = random_inputs(expected_graph, seed);
