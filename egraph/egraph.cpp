@@ -453,6 +453,9 @@ void EGraph::rebuild_index() {
   for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
+// Kept whole (~100 lines): a flat list of independent checks, read top to
+// bottom, sharing the tallies (live e-nodes, expected parents and operator
+// index) that later checks compare against.
 void EGraph::check_invariants() const {
   auto fail = [](const std::string& what) {
     throw std::logic_error("e-graph invariant violated: " + what);
