@@ -597,6 +597,36 @@ Type fn_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   return out;
 }
 
+namespace {
+
+// Checks a scan's body against its slots: one parameter per tap, state and
+// non-sequence (`expected_params`), one output per state (`states`) and
+// nit-sot, and the bool stop flag when the loop has :until.
+void check_scan_body(const ScanSpec& spec, const std::vector<TensorType>& params,
+                     const std::vector<TensorType>& expected_params, const TupleType& outs,
+                     const std::vector<TensorType>& states) {
+  if (params.size() != expected_params.size())
+    throw TypeError(fmt::format("scan: the body takes {} parameters, the slots give {}",
+                                params.size(), expected_params.size()));
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (!compatible(params[i], expected_params[i]))
+      throw TypeError(fmt::format("scan: parameter {} has type {}, its slot gives {}", i + 1,
+                                  to_string(params[i]), to_string(expected_params[i])));
+  const auto nout = static_cast<std::size_t>(spec.num_outputs());
+  if (outs.elements.size() != nout + spec.until)
+    throw TypeError(fmt::format("scan: the body returns {} values, expected {}",
+                                outs.elements.size(), nout + spec.until));
+  for (std::size_t i = 0; i < states.size(); ++i)
+    if (!compatible(outs.elements[i], states[i]))
+      throw TypeError(fmt::format("scan: body output {} has type {}, its state has type {}", i + 1,
+                                  to_string(outs.elements[i]), to_string(states[i])));
+  if (spec.until && outs.elements.back() != TensorType{DType::Bool, {}})
+    throw TypeError(fmt::format("scan: the stop flag must be a bool scalar, got {}",
+                                to_string(outs.elements.back())));
+}
+
+}  // namespace
+
 Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const AttrValue* s = attrs.find(AttrKey::Scan);
   if (!s || !std::holds_alternative<ScanSpec>(*s)) throw TypeError("scan: needs its layout");
@@ -656,24 +686,8 @@ Type scan_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i)
     expected_params.push_back(tensor(kind, xs, at++));
 
-  if (params.size() != expected_params.size())
-    throw TypeError(fmt::format("scan: the body takes {} parameters, the slots give {}",
-                                params.size(), expected_params.size()));
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (!compatible(params[i], expected_params[i]))
-      throw TypeError(fmt::format("scan: parameter {} has type {}, its slot gives {}", i + 1,
-                                  to_string(params[i]), to_string(expected_params[i])));
+  check_scan_body(spec, params, expected_params, outs, states);
   const std::size_t nout = static_cast<std::size_t>(spec.num_outputs());
-  if (outs.elements.size() != nout + spec.until)
-    throw TypeError(fmt::format("scan: the body returns {} values, expected {}",
-                                outs.elements.size(), nout + spec.until));
-  for (std::size_t i = 0; i < states.size(); ++i)
-    if (!compatible(outs.elements[i], states[i]))
-      throw TypeError(fmt::format("scan: body output {} has type {}, its state has type {}", i + 1,
-                                  to_string(outs.elements[i]), to_string(states[i])));
-  if (spec.until && outs.elements.back() != TensorType{DType::Bool, {}})
-    throw TypeError(fmt::format("scan: the stop flag must be a bool scalar, got {}",
-                                to_string(outs.elements.back())));
   if (!spec.keep.empty() && spec.keep.size() != nout)
     throw TypeError(fmt::format("scan: :keep needs one entry per output ({})", nout));
   for (auto k : spec.keep)
