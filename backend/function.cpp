@@ -242,6 +242,78 @@ void Function::compile_scalar_body(const std::vector<TermRef>& params) {
   scalar_ = std::move(body);
 }
 
+// The dtype a fusable instruction computes in: its result's for
+// elementwise math (operands of that dtype) and `where` (a bool
+// condition); its operands' for a comparison; bool for logical ops.
+std::optional<ops::DType> Function::fused_compute_dtype(const Instruction& in) {
+  if (in.step != Step::Kernel) return std::nullopt;
+  const TermRef t = in.term;
+  const ops::DType d = t->tensor_type().dtype;
+  auto operands_are = [&](std::size_t from, ops::DType want) {
+    for (std::size_t k = from; k < t->arity(); ++k)
+      if (t->operand(k)->tensor_type().dtype != want) return false;
+    return true;
+  };
+  const ops::DType first = t->arity() > 0 ? t->operand(0)->tensor_type().dtype : d;
+  const bool numeric = first == ops::DType::F32 || first == ops::DType::F64 ||
+                       first == ops::DType::I32 || first == ops::DType::I64;
+  if (fusable(t->kind(), d) && operands_are(0, d)) return d;
+  if (carries_booleans(t->kind()) && (numeric || first == ops::DType::Bool) &&
+      operands_are(0, first))
+    return first;
+  if (t->kind() == OpKind::Where && first == ops::DType::Bool && operands_are(1, d) &&
+      (d == ops::DType::Bool || fusable(OpKind::Add, d)))
+    return d;
+  return std::nullopt;
+}
+
+// A float reduction over trailing axes may absorb the group computing
+// its operand: it then reduces each row as the row is computed.
+bool Function::fused_reduction_root(const Instruction& in) {
+  if (in.step != Step::Kernel || !block_reducible(in.term->kind())) return false;
+  const ops::DType d = in.term->tensor_type().dtype;
+  if ((d != ops::DType::F32 && d != ops::DType::F64) ||
+      in.term->operand(0)->tensor_type().dtype != d)
+    return false;
+  const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
+  const auto rank = static_cast<std::int64_t>(in.term->operand(0)->tensor_type().rank());
+  return !axes.empty() && axes.back() == rank - 1 &&
+         axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
+}
+
+// The fused instruction for the group (instruction indices into `old`,
+// ascending) rooted at `root`: its members move out of `old`.
+Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
+                                           const std::vector<int>& group, int root, bool reduces) {
+  Instruction fused;
+  fused.step = reduces ? Step::FusedReduce : Step::Fused;
+  fused.term = old[root].term;
+  fused.out = old[root].out;
+  fused.compute = old[root].compute;
+  std::unordered_map<int, int> register_of;  // member result slot -> its op
+  for (int m : group) {
+    Instruction& member = old[m];
+    if (m != root || !reduces) {
+      FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
+      for (std::size_t k = 0; k < member.operands.size(); ++k) {
+        const int s = member.operands[k];
+        if (auto it = register_of.find(s); it != register_of.end()) {
+          op.src[k] = {false, it->second};
+          continue;
+        }
+        auto leaf = std::ranges::find(fused.operands, s);
+        op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
+        if (leaf == fused.operands.end()) fused.operands.push_back(s);
+      }
+      register_of.emplace(member.out, static_cast<int>(fused.program.size()));
+      fused.program.push_back(op);
+    }
+    fused.members.push_back(std::move(member));
+  }
+  fused.args.resize(fused.operands.size());
+  return fused;
+}
+
 void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   // Readers per slot; an output counts as an extra reader.
   std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
@@ -250,59 +322,22 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
     if (code_[i].num_out == 1) producer[code_[i].out] = i;
   }
   for (int s : output_slots) ++readers[s];
-  // The dtype a fusable instruction computes in: its result's for
-  // elementwise math (operands of that dtype) and `where` (a bool
-  // condition); its operands' for a comparison; bool for logical ops.
-  auto compute_dtype = [&](const Instruction& in) -> std::optional<ops::DType> {
-    if (in.step != Step::Kernel) return std::nullopt;
-    const TermRef t = in.term;
-    const ops::DType d = t->tensor_type().dtype;
-    auto operands_are = [&](std::size_t from, ops::DType want) {
-      for (std::size_t k = from; k < t->arity(); ++k)
-        if (t->operand(k)->tensor_type().dtype != want) return false;
-      return true;
-    };
-    const ops::DType first = t->arity() > 0 ? t->operand(0)->tensor_type().dtype : d;
-    const bool numeric = first == ops::DType::F32 || first == ops::DType::F64 ||
-                         first == ops::DType::I32 || first == ops::DType::I64;
-    if (fusable(t->kind(), d) && operands_are(0, d)) return d;
-    if (carries_booleans(t->kind()) && (numeric || first == ops::DType::Bool) &&
-        operands_are(0, first))
-      return first;
-    if (t->kind() == OpKind::Where && first == ops::DType::Bool && operands_are(1, d) &&
-        (d == ops::DType::Bool || fusable(OpKind::Add, d)))
-      return d;
-    return std::nullopt;
-  };
   // An instruction joins a group computing in `dtype` when it computes in
   // that dtype, or in bool (its booleans are then held as 0 and 1).
   auto joins = [&](const Instruction& in, ops::DType dtype) {
-    const auto d = compute_dtype(in);
+    const auto d = fused_compute_dtype(in);
     return d && (*d == dtype || *d == ops::DType::Bool);
-  };
-  // A float reduction over trailing axes may absorb the group computing
-  // its operand: it then reduces each row as the row is computed.
-  auto reduction_root = [&](const Instruction& in) {
-    if (in.step != Step::Kernel || !block_reducible(in.term->kind())) return false;
-    const ops::DType d = in.term->tensor_type().dtype;
-    if ((d != ops::DType::F32 && d != ops::DType::F64) ||
-        in.term->operand(0)->tensor_type().dtype != d)
-      return false;
-    const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
-    const auto rank = static_cast<std::int64_t>(in.term->operand(0)->tensor_type().rank());
-    return !axes.empty() && axes.back() == rank - 1 &&
-           axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
   };
   // Groups, from the last instruction back: a root absorbs the candidates
   // producing its operands when it is their only reader, transitively.
   std::vector<int> root_of(code_.size(), -1);
   std::vector<std::vector<int>> groups(code_.size());
   for (int i = static_cast<int>(code_.size()) - 1; i >= 0; --i) {
-    const bool reduces = reduction_root(code_[i]);
-    if (root_of[i] >= 0 || !(reduces || compute_dtype(code_[i]))) continue;
+    const bool reduces = fused_reduction_root(code_[i]);
+    if (root_of[i] >= 0 || !(reduces || fused_compute_dtype(code_[i]))) continue;
     root_of[i] = i;
     const ops::DType dtype =
-        reduces ? code_[i].term->tensor_type().dtype : *compute_dtype(code_[i]);
+        reduces ? code_[i].term->tensor_type().dtype : *fused_compute_dtype(code_[i]);
     code_[i].compute = dtype;
     std::vector<int>& group = groups[i];
     std::vector<int> todo{i};
@@ -324,38 +359,12 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   std::vector<Instruction> old = std::move(code_);
   code_.clear();
   for (int i = 0; i < static_cast<int>(old.size()); ++i) {
-    const bool reduces = root_of[i] == i && reduction_root(old[i]);
+    const bool reduces = root_of[i] == i && fused_reduction_root(old[i]);
     if (root_of[i] != i || (reduces && groups[i].size() < 2)) {
       if (root_of[i] < 0 || root_of[i] == i) code_.push_back(std::move(old[i]));
       continue;
     }
-    Instruction fused;
-    fused.step = reduces ? Step::FusedReduce : Step::Fused;
-    fused.term = old[i].term;
-    fused.out = old[i].out;
-    fused.compute = old[i].compute;
-    std::unordered_map<int, int> register_of;  // member result slot -> its op
-    for (int m : groups[i]) {
-      Instruction& member = old[m];
-      if (m != i || !reduces) {
-        FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
-        for (std::size_t k = 0; k < member.operands.size(); ++k) {
-          const int s = member.operands[k];
-          if (auto it = register_of.find(s); it != register_of.end()) {
-            op.src[k] = {false, it->second};
-            continue;
-          }
-          auto leaf = std::ranges::find(fused.operands, s);
-          op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
-          if (leaf == fused.operands.end()) fused.operands.push_back(s);
-        }
-        register_of.emplace(member.out, static_cast<int>(fused.program.size()));
-        fused.program.push_back(op);
-      }
-      fused.members.push_back(std::move(member));
-    }
-    fused.args.resize(fused.operands.size());
-    code_.push_back(std::move(fused));
+    code_.push_back(fuse_group(old, groups[i], i, reduces));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "ops/graph.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -93,6 +94,10 @@ class Function {
   };
 
   void fuse_elementwise(const std::vector<int>& output_slots);
+  static std::optional<ops::DType> fused_compute_dtype(const Instruction& in);
+  static bool fused_reduction_root(const Instruction& in);
+  static Instruction fuse_group(std::vector<Instruction>& old, const std::vector<int>& group,
+                                int root, bool reduces);
   void absorb_transposes(const std::vector<int>& output_slots);
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
