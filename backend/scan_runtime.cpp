@@ -67,6 +67,96 @@ bool in_rings(const std::vector<std::vector<Array>>& rings, const Array& a) {
   return false;
 }
 
+// The loop's output buffers: states' shapes are known, a nit-sot's once
+// its first step ran (then its rows are allocated). `n` is the step count
+// the loop may run.
+std::vector<OutputBuffer> make_outputs(ops::TermRef op, const ops::ScanSpec& spec, std::int64_t n,
+                                       const std::vector<Dims>& state_shapes, BufferPool& pool) {
+  const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
+  const std::size_t num_states = state_shapes.size();
+  std::vector<OutputBuffer> outputs(out_types.size());
+  for (std::size_t o = 0; o < out_types.size(); ++o) {
+    const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[o];
+    outputs[o].grows = spec.until && keep == 0;
+    outputs[o].capacity = std::min(keep > 0 ? keep : outputs[o].grows ? kFirstRows : n, n);
+    if (o < num_states) {
+      outputs[o].shape = state_shapes[o];
+    } else {
+      // A nit-sot's step shape is known after the first step; for a loop
+      // of zero steps it is the static shape, unknown dims counting as 0.
+      for (auto d : out_types[o].dims) outputs[o].shape.push_back(std::max<std::int64_t>(d, 0));
+      outputs[o].shape.erase(outputs[o].shape.begin());
+    }
+    if (o < num_states || n == 0) {
+      outputs[o].rows =
+          pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
+      outputs[o].allocated = true;
+    }
+  }
+  return outputs;
+}
+
+// Stores step t's body results in the output rows (allocating a nit-sot's
+// at its first step, growing an :until loop's as needed).
+void store_step(ops::TermRef op, const std::vector<Array>& results,
+                std::vector<OutputBuffer>& outputs, std::int64_t t, std::int64_t n,
+                BufferPool& pool) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    const Array& r = results[o];
+    OutputBuffer& out = outputs[o];
+    if (!out.allocated) {
+      out.shape = r.shape();
+      out.rows = pool.take(r.dtype(), with_leading(out.capacity, out.shape));
+      out.allocated = true;
+    }
+    if (out.grows && t >= out.capacity) grow(out, n, pool);
+    if (r.shape() != out.shape)
+      fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
+                           ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
+    const std::size_t bytes = r.nbytes();
+    copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes, r.bytes(), bytes);
+  }
+}
+
+// Writes step t's new states (the first results) into the rings.
+void advance_states(std::vector<Array>& results, std::vector<std::vector<Array>>& rings,
+                    std::int64_t t, BufferPool& pool) {
+  const std::size_t num_states = rings.size();
+  // A result may be one of the ring buffers themselves (a body that
+  // returns a parameter), so all are read before any is written.
+  for (std::size_t i = 0; i < num_states; ++i)
+    if (in_rings(rings, results[i])) results[i] = results[i].clone();
+  for (std::size_t i = 0; i < num_states; ++i) {
+    const auto depth = static_cast<std::int64_t>(rings[i].size());
+    Array& slot = rings[i][positive_mod(t, depth)];
+    if (results[i].unique() && results[i].dtype() == slot.dtype()) {
+      // The new state's buffer joins the ring; the old one goes to the
+      // pool for the body's next step: no copy, no allocation.
+      pool.give(std::move(slot));
+      slot = std::move(results[i]);
+    } else {
+      copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
+    }
+  }
+}
+
+// An output's value after `steps` steps: its last min(capacity, steps)
+// rows, in step order.
+Array kept_rows(OutputBuffer& out, std::int64_t steps, BufferPool& pool) {
+  const std::int64_t kept = std::min(out.capacity, steps);
+  if (kept == out.capacity && (steps <= out.capacity || positive_mod(steps, out.capacity) == 0))
+    return std::move(out.rows);
+  Array dst = pool.take(out.rows.dtype(), with_leading(kept, out.shape));
+  const std::size_t bytes = row_bytes(out.rows);
+  for (std::int64_t r = 0; r < kept; ++r) {
+    const std::int64_t s = steps - kept + r;
+    copy_bytes(dst.bytes() + r * bytes, out.rows.bytes() + positive_mod(s, out.capacity) * bytes,
+               bytes);
+  }
+  pool.give(std::move(out.rows));
+  return dst;
+}
+
 // The loop over a scalar body (scalar_body.hpp): every sequence is a
 // vector, every state and non-sequence a single float of the body's dtype;
 // each step reads the params into registers, runs the ops, and stores the
@@ -178,25 +268,7 @@ void Function::run_scan(Instruction& in) {
 
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();
-  std::vector<OutputBuffer> outputs(num_outputs);
-  for (std::size_t o = 0; o < num_outputs; ++o) {
-    const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[o];
-    outputs[o].grows = spec.until && keep == 0;
-    outputs[o].capacity = std::min(keep > 0 ? keep : outputs[o].grows ? kFirstRows : n, n);
-    if (o < num_states) {
-      outputs[o].shape = state_shapes[o];
-    } else {
-      // A nit-sot's step shape is known after the first step; for a loop
-      // of zero steps it is the static shape, unknown dims counting as 0.
-      for (auto d : out_types[o].dims) outputs[o].shape.push_back(std::max<std::int64_t>(d, 0));
-      outputs[o].shape.erase(outputs[o].shape.begin());
-    }
-    if (o < num_states || n == 0) {
-      outputs[o].rows =
-          pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
-      outputs[o].allocated = true;
-    }
-  }
+  std::vector<OutputBuffer> outputs = make_outputs(op, spec, n, state_shapes, pool);
 
   // The loop: on registers for a scalar body, else the body's program.
   std::vector<const Array*>& args = body_args_;
@@ -234,60 +306,16 @@ void Function::run_scan(Instruction& in) {
     in.body->run(args, results);
     steps = t + 1;
 
-    for (std::size_t o = 0; o < num_outputs; ++o) {
-      Array& r = results[o];
-      OutputBuffer& out = outputs[o];
-      if (!out.allocated) {
-        out.shape = r.shape();
-        out.rows = pool.take(r.dtype(), with_leading(out.capacity, out.shape));
-        out.allocated = true;
-      }
-      if (out.grows && t >= out.capacity) grow(out, n, pool);
-      if (r.shape() != out.shape)
-        fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
-                             ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
-      const std::size_t bytes = r.nbytes();
-      copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes, r.bytes(), bytes);
-    }
-    // New states: a result may be one of the ring buffers themselves (a
-    // body that returns a parameter), so all are read before any is written.
-    for (std::size_t i = 0; i < num_states; ++i)
-      if (in_rings(rings, results[i])) results[i] = results[i].clone();
-    for (std::size_t i = 0; i < num_states; ++i) {
-      const auto depth = static_cast<std::int64_t>(rings[i].size());
-      Array& slot = rings[i][positive_mod(t, depth)];
-      if (results[i].unique() && results[i].dtype() == slot.dtype()) {
-        // The new state's buffer joins the ring; the old one goes to the
-        // pool for the body's next step: no copy, no allocation.
-        pool.give(std::move(slot));
-        slot = std::move(results[i]);
-      } else {
-        copy_bytes(slot.bytes(), results[i].bytes(), slot.nbytes());
-      }
-    }
+    store_step(op, results, outputs, t, n, pool);
+    advance_states(results, rings, t, pool);
     const bool stop = spec.until && results.back().data<bool>()[0];
     for (Array& r : results) pool.give(std::move(r));
     if (stop) break;
   }
 
   // The outputs, in step order: the last min(capacity, steps) steps.
-  for (std::size_t o = 0; o < num_outputs; ++o) {
-    OutputBuffer& out = outputs[o];
-    const std::int64_t kept = std::min(out.capacity, steps);
-    Array& dst = slots_[in.out + static_cast<int>(o)];
-    if (kept == out.capacity && (steps <= out.capacity || positive_mod(steps, out.capacity) == 0)) {
-      dst = std::move(out.rows);
-      continue;
-    }
-    dst = pool.take(out.rows.dtype(), with_leading(kept, out.shape));
-    const std::size_t bytes = row_bytes(out.rows);
-    for (std::int64_t r = 0; r < kept; ++r) {
-      const std::int64_t s = steps - kept + r;
-      copy_bytes(dst.bytes() + r * bytes, out.rows.bytes() + positive_mod(s, out.capacity) * bytes,
-                 bytes);
-    }
-    pool.give(std::move(out.rows));
-  }
+  for (std::size_t o = 0; o < num_outputs; ++o)
+    slots_[in.out + static_cast<int>(o)] = kept_rows(outputs[o], steps, pool);
   for (auto& ring : rings)
     for (Array& a : ring) pool.give(std::move(a));
   for (Array& a : tap_rows) pool.give(std::move(a));
