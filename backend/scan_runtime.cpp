@@ -67,6 +67,62 @@ bool in_rings(const std::vector<std::vector<Array>>& rings, const Array& a) {
   return false;
 }
 
+// The number of steps: :n-steps, checked against what the sequences
+// allow, else the fewest steps any sequence allows.
+std::int64_t trip_count(ops::TermRef op, const ops::ScanSpec& spec, const Array* n_steps,
+                        const std::vector<const Array*>& sequences) {
+  std::int64_t n = std::numeric_limits<std::int64_t>::max();
+  if (n_steps) {
+    n = static_cast<std::int64_t>(n_steps->element(0));
+    if (n < 0) fail(op, fmt::format(":n-steps must be >= 0, got {}", n));
+  }
+  for (std::size_t j = 0; j < sequences.size(); ++j) {
+    const Array& seq = *sequences[j];
+    const std::int64_t max_tap = spec.sequence_taps[j].back();
+    const std::int64_t allowed = std::max<std::int64_t>(0, seq.shape()[0] - max_tap);
+    if (spec.has_n_steps && allowed < n)
+      fail(op, fmt::format(":n-steps is {} but sequence {} (length {}, taps up to {}) allows only "
+                           "{} steps",
+                           n, j + 1, seq.shape()[0], max_tap, allowed));
+    if (!spec.has_n_steps) n = std::min(n, allowed);
+  }
+  return n;
+}
+
+// State histories: a ring of `depth` buffers per mit-sot and sit-sot;
+// step s (from -depth) lives in ring[s mod depth].
+struct States {
+  std::vector<std::vector<Array>> rings;
+  std::vector<Dims> shapes;  // one step's shape per state
+};
+
+// The rings filled from the initial values (`inits`: mit-sots, then sit-sots).
+States load_states(ops::TermRef op, const ops::ScanSpec& spec,
+                   const std::vector<const Array*>& inits, BufferPool& pool) {
+  States st;
+  st.rings.resize(inits.size());
+  st.shapes.resize(inits.size());
+  for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
+    const Array& init = *inits[i];
+    const std::int64_t depth = -spec.mitsot_taps[i].front();
+    if (init.shape()[0] != depth)
+      fail(op, fmt::format("mit-sot {} has taps down to {} and needs {} initial steps, got {}",
+                           i + 1, -depth, depth, init.shape()[0]));
+    st.shapes[i].assign(init.shape().begin() + 1, init.shape().end());
+    for (std::int64_t r = 0; r < depth; ++r) {
+      Array& slot = st.rings[i].emplace_back(pool.take(init.dtype(), st.shapes[i]));
+      copy_bytes(slot.bytes(), init.bytes() + r * row_bytes(init), slot.nbytes());
+    }
+  }
+  for (std::size_t i = spec.mitsot_taps.size(); i < inits.size(); ++i) {
+    const Array& init = *inits[i];
+    st.shapes[i] = init.shape();
+    Array& slot = st.rings[i].emplace_back(pool.take(init.dtype(), init.shape()));
+    copy_bytes(slot.bytes(), init.bytes(), init.nbytes());
+  }
+  return st;
+}
+
 // The loop's output buffers: states' shapes are known, a nit-sot's once
 // its first step ran (then its rows are allocated). `n` is the step count
 // the loop may run.
@@ -213,48 +269,16 @@ void Function::run_scan(Instruction& in) {
   std::size_t at = 0;
   auto next = [&]() -> const Array& { return slots_[in.operands[at++]]; };
 
-  // The number of steps.
-  std::int64_t n = std::numeric_limits<std::int64_t>::max();
-  if (spec.has_n_steps) {
-    n = static_cast<std::int64_t>(next().element(0));
-    if (n < 0) fail(op, fmt::format(":n-steps must be >= 0, got {}", n));
-  }
+  const Array* n_steps = spec.has_n_steps ? &next() : nullptr;
   std::vector<const Array*> sequences;
-  for (std::size_t j = 0; j < spec.sequence_taps.size(); ++j) {
-    const Array& seq = next();
-    const std::int64_t max_tap = spec.sequence_taps[j].back();
-    const std::int64_t allowed = std::max<std::int64_t>(0, seq.shape()[0] - max_tap);
-    if (spec.has_n_steps && allowed < n)
-      fail(op, fmt::format(":n-steps is {} but sequence {} (length {}, taps up to {}) allows only "
-                           "{} steps",
-                           n, j + 1, seq.shape()[0], max_tap, allowed));
-    if (!spec.has_n_steps) n = std::min(n, allowed);
-    sequences.push_back(&seq);
-  }
-
-  // State histories: a ring of `depth` buffers per mit-sot and sit-sot;
-  // step s (from -depth) lives in ring[s mod depth].
+  for (std::size_t j = 0; j < spec.sequence_taps.size(); ++j) sequences.push_back(&next());
+  const std::int64_t n = trip_count(op, spec, n_steps, sequences);
   const std::size_t num_states = spec.mitsot_taps.size() + spec.num_sitsot;
-  std::vector<std::vector<Array>> rings(num_states);
-  std::vector<Dims> state_shapes(num_states);
-  for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
-    const Array& init = next();
-    const std::int64_t depth = -spec.mitsot_taps[i].front();
-    if (init.shape()[0] != depth)
-      fail(op, fmt::format("mit-sot {} has taps down to {} and needs {} initial steps, got {}",
-                           i + 1, -depth, depth, init.shape()[0]));
-    state_shapes[i].assign(init.shape().begin() + 1, init.shape().end());
-    for (std::int64_t r = 0; r < depth; ++r) {
-      Array& slot = rings[i].emplace_back(pool.take(init.dtype(), state_shapes[i]));
-      copy_bytes(slot.bytes(), init.bytes() + r * row_bytes(init), slot.nbytes());
-    }
-  }
-  for (std::size_t i = spec.mitsot_taps.size(); i < num_states; ++i) {
-    const Array& init = next();
-    state_shapes[i] = init.shape();
-    Array& slot = rings[i].emplace_back(pool.take(init.dtype(), init.shape()));
-    copy_bytes(slot.bytes(), init.bytes(), init.nbytes());
-  }
+  std::vector<const Array*> inits;
+  for (std::size_t i = 0; i < num_states; ++i) inits.push_back(&next());
+  States states = load_states(op, spec, inits, pool);
+  std::vector<std::vector<Array>>& rings = states.rings;
+  const std::vector<Dims>& state_shapes = states.shapes;
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
 
