@@ -7,6 +7,14 @@
 
 namespace eqsat::egraph {
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
 std::string_view to_string(StopReason r) {
   switch (r) {
     case StopReason::Saturated:
@@ -63,6 +71,67 @@ void Runner::stop(StopReason reason, std::string message) {
   report_.stop_message = std::move(message);
 }
 
+// Runs the hooks before an iteration; a hook's message stops the run.
+void Runner::run_hooks(Iteration& it) {
+  const auto t = std::chrono::steady_clock::now();
+  for (Hook& h : hooks_) {
+    if (std::optional<std::string> msg = h(*this)) {
+      stop(StopReason::Other, *msg);
+      break;
+    }
+  }
+  if (!g_.clean()) g_.rebuild();  // hooks may have changed the e-graph
+  it.hook_seconds = seconds_since(t);
+}
+
+// Searches rule r and applies its matches, recording both in `it`.
+// Searches read the snapshot of the last rebuild, so applying matches
+// while the search goes on, or rule r's before rule r + 1 is searched,
+// applies exactly what searching everything first would; it keeps few
+// matches in memory and skips the searching a limit makes useless.
+void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
+                      Iteration& it) {
+  double apply_seconds = 0;
+  auto apply = [&](Matches& batch) {
+    const auto ta = std::chrono::steady_clock::now();
+    const Symbol outer = g_.set_reason(rule.reason());
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      if (rule.apply_match(g_, batch, k)) ++it.rules[r].applied;
+      if (g_.num_nodes() > config_.node_limit) {
+        stop(StopReason::NodeLimit, "");
+        break;
+      }
+      if ((k & 63) == 63 && elapsed() > config_.time_limit) {
+        stop(StopReason::TimeLimit, "");
+        break;
+      }
+    }
+    g_.set_reason(outer);
+    apply_seconds += seconds_since(ta);
+    return !stopped_;
+  };
+  const auto t = std::chrono::steady_clock::now();
+  matches.clear();
+  std::size_t limit = scheduler_->match_limit(iteration, r);
+  if (limit == 0) {
+    it.rules[r].banned = true;
+    return;
+  }
+  // An unlimited rule cannot be refused: its matches stream into apply.
+  const bool stream = limit == std::numeric_limits<std::size_t>::max();
+  MatchSink sink = apply;
+  std::size_t found = rule.search(g_, matches, limit, stream ? &sink : nullptr);
+  it.rules[r].matches = found;
+  if (!scheduler_->accept(iteration, r, found)) {
+    it.rules[r].banned = true;
+    matches.clear();
+  }
+  it.search_seconds += seconds_since(t) - apply_seconds;
+  if (!stopped_ && elapsed() > config_.time_limit) stop(StopReason::TimeLimit, "");
+  if (!stopped_) apply(matches);
+  it.apply_seconds += apply_seconds;
+}
+
 RunReport Runner::run(const std::vector<Rewrite>& rules) {
   std::vector<const Rewrite*> ptrs;
   ptrs.reserve(rules.size());
@@ -71,10 +140,6 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
 }
 
 RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-  };
   for (std::size_t a = 0; a < rules.size(); ++a) {
     for (std::size_t b = 0; b < a; ++b) {
       if (rules[a]->name() == rules[b]->name()) {
@@ -82,7 +147,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
       }
     }
   }
-  start_ = Clock::now();
+  start_ = std::chrono::steady_clock::now();
   stopped_ = false;
   report_ = RunReport{};
   for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
@@ -101,64 +166,12 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
     it.rules.resize(rules.size());
     const std::uint64_t version_before = g_.version();
 
-    Clock::time_point t = Clock::now();
-    for (Hook& h : hooks_) {
-      if (std::optional<std::string> msg = h(*this)) {
-        stop(StopReason::Other, *msg);
-        break;
-      }
-    }
-    if (!g_.clean()) g_.rebuild();  // hooks may have changed the e-graph
-    it.hook_seconds = seconds_since(t);
+    run_hooks(it);
     if (stopped_) break;
+    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r)
+      run_rule(*rules[r], i, r, matches, it);
 
-    // Searches read the snapshot of the last rebuild, so applying matches
-    // while the search goes on, or rule r's before rule r + 1 is searched,
-    // applies exactly what searching everything first would; it keeps few
-    // matches in memory and skips the searching a limit makes useless.
-    for (std::size_t r = 0; r < rules.size() && !stopped_; ++r) {
-      double apply_seconds = 0;
-      auto apply = [&](Matches& batch) {
-        Clock::time_point ta = Clock::now();
-        const Symbol outer = g_.set_reason(rules[r]->reason());
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-          if (rules[r]->apply_match(g_, batch, k)) ++it.rules[r].applied;
-          if (g_.num_nodes() > config_.node_limit) {
-            stop(StopReason::NodeLimit, "");
-            break;
-          }
-          if ((k & 63) == 63 && elapsed() > config_.time_limit) {
-            stop(StopReason::TimeLimit, "");
-            break;
-          }
-        }
-        g_.set_reason(outer);
-        apply_seconds += seconds_since(ta);
-        return !stopped_;
-      };
-      t = Clock::now();
-      matches.clear();
-      std::size_t limit = scheduler_->match_limit(i, r);
-      if (limit == 0) {
-        it.rules[r].banned = true;
-        continue;
-      }
-      // An unlimited rule cannot be refused: its matches stream into apply.
-      const bool stream = limit == std::numeric_limits<std::size_t>::max();
-      MatchSink sink = apply;
-      std::size_t found = rules[r]->search(g_, matches, limit, stream ? &sink : nullptr);
-      it.rules[r].matches = found;
-      if (!scheduler_->accept(i, r, found)) {
-        it.rules[r].banned = true;
-        matches.clear();
-      }
-      it.search_seconds += seconds_since(t) - apply_seconds;
-      if (!stopped_ && elapsed() > config_.time_limit) stop(StopReason::TimeLimit, "");
-      if (!stopped_) apply(matches);
-      it.apply_seconds += apply_seconds;
-    }
-
-    t = Clock::now();
+    const auto t = std::chrono::steady_clock::now();
     it.rebuild_merges = g_.rebuild();
     it.rebuild_seconds = seconds_since(t);
     it.enodes = g_.num_nodes();

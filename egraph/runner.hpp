@@ -114,6 +114,9 @@ class Runner {
   double elapsed() const;
   std::optional<StopReason> check_limits(std::size_t iteration) const;
   void stop(StopReason reason, std::string message);
+  void run_hooks(Iteration& it);
+  void run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
+                Iteration& it);
 
   EGraph& g_;
   RunnerConfig config_;
