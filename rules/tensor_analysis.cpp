@@ -223,6 +223,10 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
                                                 : better_rep(b.rep, a.rep);
   const bool for_nominals = ia != ib || va != vb || fb.size() != fa.size();
   if (b_first) a.rep = b.rep;
+  // A closed representative chosen against the slots: the class claims its
+  // side's slots instead, so that no body is rebuilt over a slot the
+  // representative reads.
+  if (!(b_first ? vb : va)) common = b_first ? b.free_nominals : a.free_nominals;
   d.a_changed |= refines_a || (b_first && for_nominals);
   d.b_changed |= refines_b || (!b_first && for_nominals);
   auto take = [&](auto& x, auto& y) {
