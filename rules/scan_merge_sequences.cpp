@@ -17,6 +17,7 @@ class MergeSequences final : public ScanApplier {
   explicit MergeSequences(TensorEGraph& g) : ScanApplier(g, "scan-merge-sequences") {}
 
  private:
+  bool depends_only_on_form() const override { return true; }
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     for (std::size_t b = 1; b < s.num_sequences(); ++b)
       for (std::size_t a = 0; a < b; ++a)

@@ -22,6 +22,7 @@ class PushOutNitsots final : public ScanApplier {
   explicit PushOutNitsots(TensorEGraph& g) : ScanApplier(g, "scan-push-out-nitsots") {}
 
  private:
+  bool depends_only_on_form() const override { return true; }
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     const std::vector<EClassId> outs = body_outputs(g(), s.operands[0]);
     if (outs.size() < s.num_outputs()) return false;

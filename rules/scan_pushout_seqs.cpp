@@ -21,6 +21,7 @@ class PushOutSeqs final : public ScanApplier {
   explicit PushOutSeqs(TensorEGraph& g) : ScanApplier(g, "scan-push-out-seqs") {}
 
  private:
+  bool depends_only_on_form() const override { return true; }
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     StepBatcher batch(g(), s);
     if (!batch.ok()) return false;

@@ -99,6 +99,7 @@ class HoistInvariant final : public ScanApplier {
   explicit HoistInvariant(TensorEGraph& g) : ScanApplier(g, "scan-hoist-invariants") {}
 
  private:
+  bool depends_only_on_form() const override { return true; }
   bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
     if (s.num_nonsequences() == 0 || !runs_a_step(s)) return false;
     const std::int64_t nparams = s.num_params();

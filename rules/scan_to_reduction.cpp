@@ -1,12 +1,16 @@
 #include "scan_to_reduction.hpp"
 
+#include "scan_prune.hpp"
 #include "scan_pushout_batch.hpp"
 #include "substitute.hpp"
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
+#include <set>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace eqsat::rules {
@@ -60,13 +64,14 @@ class ToReduction final : public ScanApplier {
       for (ENodeId q : readers) {
         if (!reads_last_step(q, got)) continue;
         if (!tried) {
-          value = reduction(s, j, root);
+          value = memoized_reduction(s, j, root);
           tried = true;
         }
         if (!value) break;
         changed |= merge_same(g(), eg.class_of(q), value);
       }
     }
+    changed |= std::exchange(merged_outputs_, false);
     return changed;
   }
 
@@ -77,6 +82,21 @@ class ToReduction final : public ScanApplier {
     const auto& u = g().data(eg.children(q)[1]).uniform;
     const ops::Dims& d = std::get<ops::TensorType>(g().type(out)).dims;
     return u && (*u == -1 || (d[0] != ops::kUnknownDim && *u == static_cast<double>(d[0] - 1)));
+  }
+
+  // reduction(s, j, root), computed once per loop form: the applier runs
+  // on every loop every iteration, and building the reduction (a vectorized
+  // body, a loop without the state) is most of its cost. A form is the scan
+  // e-node with its body's representative and canonical operands; a new
+  // form of the body or an operand class merged elsewhere is a new form.
+  std::optional<EClassId> memoized_reduction(const ScanView& s, std::size_t j, EClassId root) {
+    Tried& t = tried_[{s.node, j}];
+    if (!t.fn || t.fn != s.fn || t.operands != s.operands) {
+      t = Tried{s.fn, s.operands, reduction(s, j, root)};
+    } else if (t.value) {
+      t.value = g().egraph().find(*t.value);
+    }
+    return t.value;
   }
 
   // The last state of sit-sot output j as a reduction, when its body
@@ -106,7 +126,7 @@ class ToReduction final : public ScanApplier {
     batch.allow_invariant_work();
     if (!batch.ok()) return std::nullopt;
     const auto all =
-        batch.classify(f) == Batch::PerStep ? batch.add(f) : through_outputs(batch, s, root, f);
+        batch.classify(f) == Batch::PerStep ? batch.add(f) : through_outputs(batch, s, root, j, f);
     if (!all) return std::nullopt;
     const std::array one{*all};
     const auto reduced = g().add_op(*reduce, {{AttrKey::Axis, ops::IntList{0}}}, one);
@@ -120,10 +140,12 @@ class ToReduction final : public ScanApplier {
   // that do not vectorize become nit-sots of the loop (a copy of it with
   // them as extra outputs, unless it returns them already), and f is
   // built outside from their stacked values (PyTensor's push-out-add:
-  // Σₜ xₜ·δₜᵀ becomes Xᵀ·Δ with Δ returned by the loop).
+  // Σₜ xₜ·δₜᵀ becomes Xᵀ·Δ with Δ returned by the loop). The values are
+  // read from that loop without state j when nothing else needs it, so
+  // that a loop accumulating several such sums sheds them one by one.
   // `batch` is the loop's batcher; it learns the new outputs.
   std::optional<EClassId> through_outputs(StepBatcher& batch, const ScanView& s, EClassId root,
-                                          TermRef f) {
+                                          std::size_t j, TermRef f) {
     std::vector<TermRef> cuts;
     // Only where a product gains: an elementwise sum of returned values
     // would store every step to save an add per step.
@@ -139,22 +161,46 @@ class ToReduction final : public ScanApplier {
       else
         missing.push_back(c);
     }
-    EClassId loop = root;
+    ScanView v = s;
     if (!missing.empty()) {
-      const auto wider = with_outputs(s, root, missing);
+      const auto wider = with_outputs(s, missing);
       if (!wider) return std::nullopt;
       for (std::size_t k = 0; k < missing.size(); ++k)
         outputs.emplace_back(missing[k], s.num_outputs() + k);
-      loop = *wider;
+      v = *wider;
+    }
+    EClassId loop = root;
+    if (const auto lean = without_output(root, v, j)) {
+      loop = lean->scan;
+      for (auto& [c, k] : outputs) k = static_cast<std::size_t>(lean->index_of[k]);
+    } else if (!missing.empty()) {
+      const auto wide = add_loop(root, s.num_outputs(), v);
+      if (!wide) return std::nullopt;
+      loop = *wide;
     }
     batch.read_outputs(loop, outputs);
     if (batch.classify(f) != Batch::PerStep) return std::nullopt;
     return batch.add(f);
   }
 
+  // Loop `v` (loop `root`, maybe with outputs appended) without output j,
+  // added, when no other output needs state j: root's other outputs are
+  // merged with their reads of it; nullopt when j cannot go.
+  std::optional<PrunedLoop> without_output(EClassId root, const ScanView& v, std::size_t j) {
+    std::set<std::size_t> rest;
+    for (std::size_t k = 0; k < v.num_outputs(); ++k)
+      if (k != j) rest.insert(k);
+    auto lean = prune_loop(g(), v, rest);
+    if (!lean || lean->index_of[j] >= 0 ||
+        std::ranges::any_of(rest, [&](std::size_t k) { return lean->index_of[k] < 0; }))
+      return std::nullopt;
+    merged_outputs_ |= merge_kept_outputs(g(), root, *lean);
+    return lean;
+  }
+
   // The subterms of t that become loop outputs: descending through linear
-  // ops (sums, dot, axis moves, a product with one invariant factor), every
-  // maximal part that does not vectorize. True when a `dot` was crossed.
+  // ops (sums, dot, axis moves, a product with one invariant factor, a sum
+  // with a part that vectorizes), every maximal part that does not. True when a `dot` was crossed.
   static bool find_cuts(StepBatcher& probe, TermRef t, std::vector<TermRef>& cuts) {
     if (probe.classify(t) != Batch::No) return false;
     const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
@@ -169,9 +215,12 @@ class ToReduction final : public ScanApplier {
         descend = true;
         break;
       case OpKind::Mul:
+        descend = !varies(t->operand(0)) || !varies(t->operand(1));
+        break;
       case OpKind::Add:
-      case OpKind::Sub:
-        descend = !varies(t->operand(0)) || !varies(t->operand(1)) || t->kind() != OpKind::Mul;
+      case OpKind::Sub:  // one returned value, not one per operand, when neither vectorizes
+        descend = probe.classify(t->operand(0)) != Batch::No ||
+                  probe.classify(t->operand(1)) != Batch::No;
         break;
       default:
         break;
@@ -185,25 +234,30 @@ class ToReduction final : public ScanApplier {
     return dot;
   }
 
-  // The loop with `extra` appended to its nit-sots; its other outputs are
-  // the old loop's.
-  std::optional<EClassId> with_outputs(const ScanView& s, EClassId root,
-                                       std::span<const TermRef> extra) {
+  // Loop `s` with `extra` appended to its nit-sots, as a view: its body is
+  // added, the loop is not (add_loop adds it).
+  std::optional<ScanView> with_outputs(const ScanView& s, std::span<const TermRef> extra) {
     std::vector<EClassId> outs = body_outputs(g(), s.operands[0]);
     if (outs.size() != s.num_outputs()) return std::nullopt;
     for (TermRef t : extra) outs.push_back(g().add_term(t));
     const auto body =
         add_body(g(), s.fn->attrs().get<std::vector<ops::TensorType>>(AttrKey::Params), outs);
     if (!body) return std::nullopt;
-    ops::ScanSpec spec = s.spec;
-    spec.num_nitsot += static_cast<std::int64_t>(extra.size());
-    if (!spec.keep.empty()) spec.keep.resize(spec.keep.size() + extra.size(), 0);
-    std::vector<EClassId> operands = s.operands;
-    operands[0] = *body;
-    const auto wider = add_scan(g(), s.attrs, spec, operands);
+    ScanView v = s;
+    v.spec.num_nitsot += static_cast<std::int64_t>(extra.size());
+    if (!v.spec.keep.empty()) v.spec.keep.resize(v.spec.keep.size() + extra.size(), 0);
+    v.operands[0] = *body;
+    v.fn = g().data(*body).rep;
+    return v;
+  }
+
+  // Adds loop `v`, whose first `n` outputs are those of loop `root`, and
+  // merges them with root's.
+  std::optional<EClassId> add_loop(EClassId root, std::size_t n, const ScanView& v) {
+    const auto wider = add_scan(g(), v.attrs, v.spec, v.operands);
     if (!wider) return std::nullopt;
     egraph::EGraph& eg = g().egraph();
-    for (std::size_t i = 0; i < s.num_outputs(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       const auto idx = ops::Attrs{{AttrKey::Index, static_cast<std::int64_t>(i)}};
       const auto old = g().add_op(OpKind::Get, idx, std::array{eg.find(root)});
       if (old) merge_same(g(), *old, g().add_op(OpKind::Get, idx, std::array{eg.find(*wider)}));
@@ -252,6 +306,15 @@ class ToReduction final : public ScanApplier {
     if (!total) return std::nullopt;
     return state_first ? op(out->kind(), {}, init, *total) : op(out->kind(), {}, *total, init);
   }
+
+  // What reduction() gave for one loop form and sit-sot.
+  struct Tried {
+    TermRef fn;
+    std::vector<EClassId> operands;
+    std::optional<EClassId> value;
+  };
+  std::map<std::pair<ENodeId, std::size_t>, Tried> tried_;
+  bool merged_outputs_ = false;  // without_output merged classes during this rewrite
 };
 
 }  // namespace

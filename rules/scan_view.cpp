@@ -4,6 +4,7 @@
 #include "op_symbols.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <unordered_map>
 
 namespace eqsat::rules {
@@ -142,17 +143,47 @@ bool merge_same(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
   return eg.merge(a, *b);
 }
 
+namespace {
+
+// What a form-only applier's rewrite reads of loop `v`, as words: the
+// e-node, the body's representative, and per operand its class, dims and
+// known uniform value.
+std::vector<std::int64_t> form_key(const TensorEGraph& g, const ScanView& v) {
+  std::vector<std::int64_t> key{
+      static_cast<std::int64_t>(v.node.value()),
+      std::bit_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(v.fn))};
+  for (EClassId c : v.operands) {
+    key.push_back(static_cast<std::int64_t>(c.value()));
+    const TensorData& d = g.data(c);
+    if (const auto* t = std::get_if<ops::TensorType>(&d.type())) {
+      key.push_back(static_cast<std::int64_t>(t->dims.size()));
+      key.insert(key.end(), t->dims.begin(), t->dims.end());
+    }
+    key.push_back(d.uniform.has_value());
+    if (d.uniform) key.push_back(std::bit_cast<std::int64_t>(*d.uniform));
+  }
+  return key;
+}
+
+}  // namespace
+
 bool ScanApplier::apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) {
   bool changed = false;
   const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
-  for (egraph::ENodeId n : nodes)
-    if (auto v = view_scan(g_, n)) changed |= rewrite(eg, eg.find(root), *v);
+  for (egraph::ENodeId n : nodes) {
+    const auto v = view_scan(g_, n);
+    if (!v) continue;
+    if (depends_only_on_form() && !forms_done_.insert(form_key(g_, *v)).second) continue;
+    changed |= rewrite(eg, eg.find(root), *v);
+  }
   return changed;
 }
 
 egraph::Rewrite make_scan_rewrite(std::string name, std::shared_ptr<ScanApplier> applier) {
-  return egraph::Rewrite(std::move(name), std::make_shared<OpClassSearcher>(
-                                              std::vector<ops::OpKind>{ops::OpKind::Scan}, "(scan ...)"), std::move(applier));
+  return egraph::Rewrite(
+      std::move(name),
+      std::make_shared<OpClassSearcher>(std::vector<ops::OpKind>{ops::OpKind::Scan}, "(scan ...)"),
+      std::move(applier));
 }
 
 }  // namespace eqsat::rules

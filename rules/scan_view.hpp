@@ -24,6 +24,9 @@
 #include "egraph/rewrite.hpp"
 #include "ops/attrs.hpp"
 
+#include <absl/container/flat_hash_set.h>
+
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -114,12 +117,18 @@ class ScanApplier : public egraph::Applier {
  protected:
   // Returns true when the e-graph changed.
   virtual bool rewrite(egraph::EGraph& eg, egraph::EClassId root, const ScanView& scan) = 0;
+  // True for an applier whose rewrite depends only on the loop's form (its
+  // scan e-node, the body's representative, the operand classes with their
+  // types and known values), not on the loop's readers: apply() then
+  // rewrites each form once instead of once per iteration.
+  virtual bool depends_only_on_form() const { return false; }
   TensorEGraph& g() { return g_; }
   const TensorEGraph& g() const { return g_; }
 
  private:
   TensorEGraph& g_;
   std::string name_;
+  absl::flat_hash_set<std::vector<std::int64_t>> forms_done_;  // form keys, see form_key
 };
 
 // The rewrite `name` running `applier` on every scan.

@@ -215,6 +215,42 @@ TEST_CASE("an accumulated product of sequence elements and states becomes one pr
   CHECK(count_ops(stays, ops::OpKind::Scan) == 1);
 }
 
+TEST_CASE("a loop accumulating several products sheds every accumulator") {
+  // PyTensor's machine-translation gradient: one loop carries a state and
+  // three sums of outer products. Each sum leaves the loop as a product of
+  // stacked values, and the loop left holds the state alone. A sum of two
+  // per-step products is returned once (one stored value, not two).
+  const ops::Graph out = optimized_same(R"((input xs (f64 12 4 5)) (input as (f64 12 4 5))
+    (input W (f64 5 5)) (input h0 (f64 4 5)) (input z (f64 5 5))
+    (let s (scan :sequences (xs as) :sit-sot (h0 z z z) :non-sequences (W)
+      (fn (x a h g1 g2 g3 w)
+        (tanh (add x (dot h w)))
+        (add g1 (dot (transpose x) (mul a h)))
+        (add g2 (dot (transpose x) (sub (mul a h) (mul x h))))
+        (add g3 (dot (transpose a) (mul h h))))))
+    (output (index (get 0 s) -1)) (output (index (get 1 s) -1))
+    (output (index (get 2 s) -1)) (output (index (get 3 s) -1)))",
+                                        1e-12);
+  REQUIRE(count_ops(out, ops::OpKind::Scan) == 1);
+  for (const auto& o : out.outputs) {
+    int sitsots = 0;
+    int nitsots = 0;
+    std::function<void(ops::TermRef)> walk = [&](ops::TermRef t) {
+      if (t->kind() == ops::OpKind::Scan) {
+        const auto& spec = t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+        sitsots = static_cast<int>(spec.num_sitsot);
+        nitsots = static_cast<int>(spec.num_nitsot);
+        return;
+      }
+      for (ops::TermRef k : t->operands()) walk(k);
+    };
+    walk(o.term);
+    INFO(ops::print_graph(out));
+    CHECK(sitsots == 1);  // the state alone
+    CHECK(nitsots <= 3);  // one stored value per sum
+  }
+}
+
 TEST_CASE("a reduction inside the accumulated function is no obstacle") {
   // (sum x) moves out as a sequence of row sums; the loop then adds them up.
   const ops::Graph out = optimized_same(accumulate("add", "(sum x)"), 1e-12);
