@@ -1,5 +1,6 @@
 #include "builtin_appliers.hpp"
 
+#include "dim_through.hpp"
 #include "expand_gradients.hpp"
 #include "inline_calls.hpp"
 #include "scan_fusion.hpp"
@@ -49,6 +50,9 @@ const std::array kAppliers = {
     BuiltinApplier{"shape-identities",
                    "slices, reshapes, transposes... that do nothing are their operand",
                    &make_shape_identities},
+    BuiltinApplier{"dim-through",
+                   "the length of an axis read through indexing and loop outputs, not computed",
+                   &make_dim_through},
     BuiltinApplier{"scan-save-mem",
                    "a loop read only in its first or last steps runs fewer or keeps fewer",
                    &make_scan_save_mem},

@@ -1,0 +1,80 @@
+// dim-through: a length read through indexing and loop outputs comes from
+// the loop's operands, so a loop read only for its shapes disappears.
+#include "../support/check_optimizes.hpp"
+
+#include "backend/program.hpp"
+#include "ops/graph_printer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace eqsat;
+using eqsat::testing::contains;
+using eqsat::testing::graph;
+using eqsat::testing::optimized;
+
+namespace {
+
+// A loop of every kind of output; each output reads one axis of one of them.
+constexpr const char* kShapes = R"(
+(input xs (f64 ? 3 ?))
+(input h0 (f64 ? 2))
+(input w (f64 4 ?))
+(input hist (f64 2 ?))
+(let s (scan :sequences (xs) :mit-sot ((hist :taps (-2))) :sit-sot (h0) :nit-sot 2
+             :non-sequences (w)
+  (fn (x m h w_) (exp m) (tanh h) x w_)))
+(output (dim (get 0 s) :axis 1))
+(output (dim (get 1 s) :axis 1))
+(output (dim (get 1 s) :axis 2))
+(output (dim (get 2 s) :axis 2))
+(output (dim (get 3 s) :axis 2))
+(output (dim (index (get 2 s) 0) :axis 1))
+(output (dim (get 3 s) :axis -1)))";
+
+// Arrays of the inputs' shapes, each unknown dimension a different length.
+std::vector<ops::Array> inputs_for(const ops::Graph& g) {
+  std::vector<ops::Array> out;
+  std::int64_t next = 5;
+  for (ops::TermRef in : g.inputs) {
+    ops::Dims d = in->tensor_type().dims;
+    for (auto& x : d)
+      if (x == ops::kUnknownDim) x = next++;
+    ops::Array a(ops::DType::F64, d);
+    for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = 0.01 * double(i % 7);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lengths of loop outputs come from the loop's operands") {
+  const ops::Graph g = graph(kShapes);
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  for (const auto& o : out.outputs) CHECK_FALSE(contains(o.term, ops::OpKind::Scan));
+  const auto in = inputs_for(g);
+  const auto expected = backend::compile(g).run(in);
+  const auto actual = backend::compile(out).run(in);
+  REQUIRE(expected.size() == actual.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    INFO("output " << k);
+    CHECK(actual[k].element(0) == expected[k].element(0));
+  }
+}
+
+TEST_CASE("the steps an until-loop runs still need the loop") {
+  // Axis 0 of an output is the step count, which only running the loop
+  // tells when it stops on its flag; the other axes do not need it.
+  const ops::Graph out = optimized(graph(R"(
+    (input h0 (f64 ?))
+    (let s (scan :n-steps 100 :sit-sot (h0) :until true
+      (fn (h) (mul h 0.5) (lt (sum h) 0.1))))
+    (output (dim (get 0 s) :axis 0))
+    (output (dim (get 0 s) :axis 1)))"));
+  INFO(ops::print_graph(out));
+  CHECK(contains(out.outputs[0].term, ops::OpKind::Scan));
+  CHECK_FALSE(contains(out.outputs[1].term, ops::OpKind::Scan));
+}
