@@ -3,6 +3,8 @@
 #include "scan_pushout_batch.hpp"
 #include "substitute.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -155,33 +157,36 @@ class ToReduction final : public ScanApplier {
   // The subterms of t that become loop outputs: descending through linear
   // ops (sums, dot, axis moves, a product with one invariant factor), every
   // maximal part that does not vectorize. True when a `dot` was crossed.
-  static bool find_cuts(StepBatcher& probe, TermRef t, std::vector<TermRef>& cuts) {
-    if (probe.classify(t) != Batch::No) return false;
+  static bool find_cuts(StepBatcher& probe, TermRef f, std::vector<TermRef>& cuts) {
     const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
-    bool descend = false;
-    switch (t->kind()) {
-      case OpKind::Dot:
-      case OpKind::ExpandDims:
-      case OpKind::Squeeze:
-      case OpKind::Transpose:
-      case OpKind::Neg:
-      case OpKind::Sum:
-        descend = true;
-        break;
-      case OpKind::Mul:
-      case OpKind::Add:
-      case OpKind::Sub:
-        descend = !varies(t->operand(0)) || !varies(t->operand(1)) || t->kind() != OpKind::Mul;
-        break;
-      default:
-        break;
-    }
-    if (!descend) {
-      if (std::ranges::find(cuts, t) == cuts.end()) cuts.push_back(t);
-      return false;
-    }
-    bool dot = t->kind() == OpKind::Dot;
-    for (TermRef o : t->operands()) dot |= find_cuts(probe, o, cuts);
+    bool dot = false;
+    ops::for_each_post_order(
+        f, ops::Bodies::Enter, [](TermRef) {},
+        [&](TermRef t) {
+          if (probe.classify(t) != Batch::No) return false;
+          bool descend = false;
+          switch (t->kind()) {
+            case OpKind::Dot:
+            case OpKind::ExpandDims:
+            case OpKind::Squeeze:
+            case OpKind::Transpose:
+            case OpKind::Neg:
+            case OpKind::Sum:
+              descend = true;
+              break;
+            case OpKind::Mul:
+            case OpKind::Add:
+            case OpKind::Sub:
+              descend =
+                  !varies(t->operand(0)) || !varies(t->operand(1)) || t->kind() != OpKind::Mul;
+              break;
+            default:
+              break;
+          }
+          if (!descend) cuts.push_back(t);
+          dot |= descend && t->kind() == OpKind::Dot;
+          return descend;
+        });
     return dot;
   }
 
