@@ -154,40 +154,42 @@ class ToReduction final : public ScanApplier {
     return batch.add(f);
   }
 
-  // The subterms of t that become loop outputs: descending through linear
+  // The subterms of f that become loop outputs: descending through linear
   // ops (sums, dot, axis moves, a product with one invariant factor), every
   // maximal part that does not vectorize. True when a `dot` was crossed.
   static bool find_cuts(StepBatcher& probe, TermRef f, std::vector<TermRef>& cuts) {
-    const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
     bool dot = false;
     ops::for_each_post_order(
         f, ops::Bodies::Enter, [](TermRef) {},
         [&](TermRef t) {
           if (probe.classify(t) != Batch::No) return false;
-          bool descend = false;
-          switch (t->kind()) {
-            case OpKind::Dot:
-            case OpKind::ExpandDims:
-            case OpKind::Squeeze:
-            case OpKind::Transpose:
-            case OpKind::Neg:
-            case OpKind::Sum:
-              descend = true;
-              break;
-            case OpKind::Mul:
-            case OpKind::Add:
-            case OpKind::Sub:
-              descend =
-                  !varies(t->operand(0)) || !varies(t->operand(1)) || t->kind() != OpKind::Mul;
-              break;
-            default:
-              break;
-          }
+          const bool descend = linear(probe, t);
           if (!descend) cuts.push_back(t);
           dot |= descend && t->kind() == OpKind::Dot;
           return descend;
         });
     return dot;
+  }
+
+  // True when find_cuts goes through t: its value is linear in its
+  // operands' step values.
+  static bool linear(StepBatcher& probe, TermRef t) {
+    const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
+    switch (t->kind()) {
+      case OpKind::Dot:
+      case OpKind::ExpandDims:
+      case OpKind::Squeeze:
+      case OpKind::Transpose:
+      case OpKind::Neg:
+      case OpKind::Sum:
+      case OpKind::Add:
+      case OpKind::Sub:
+        return true;
+      case OpKind::Mul:  // with one invariant factor
+        return !varies(t->operand(0)) || !varies(t->operand(1));
+      default:
+        return false;
+    }
   }
 
   // The loop with `extra` appended to its nit-sots; its other outputs are
