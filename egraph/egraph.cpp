@@ -1,13 +1,13 @@
 #include "egraph/egraph.hpp"
 
 #include "egraph/growth.hpp"
+#include "ops/internal_error.hpp"
 
 #include <absl/container/flat_hash_set.h>
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 #include <tuple>
 
 namespace eqsat::egraph {
@@ -74,11 +74,10 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
 }
 
 void EGraph::check_id(EClassId c, const char* where) const {
-  if (c.index() >= uf_.size()) {
-    throw std::out_of_range(std::string(where) + ": e-class id " +
-                            (c.valid() ? std::to_string(c.value()) : std::string("(invalid)")) +
-                            " is not in this e-graph");
-  }
+  EQSAT_ASSERT(c.index() < uf_.size())
+      << where << ": e-class id "
+      << (c.valid() ? std::to_string(c.value()) : std::string("(invalid)"))
+      << " is not in this e-graph";
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
@@ -93,7 +92,7 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
       return term_for_hit(*it, op, payload, children);
     return find(records_[it->index()].cls);
   }
-  if (!op.valid()) throw std::invalid_argument("EGraph::add: an e-node needs an operator symbol");
+  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
 
   ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
@@ -161,16 +160,15 @@ EClassId EGraph::term_for_hit(ENodeId m, Symbol op, Payload payload,
 }
 
 std::vector<ProofStep> EGraph::explain(EClassId a, EClassId b) const {
-  if (!proofs_) throw std::logic_error("EGraph::explain: explanations are off");
+  EQSAT_ASSERT(proofs_) << "EGraph::explain: explanations are off";
   check_id(a, "EGraph::explain");
   check_id(b, "EGraph::explain");
-  if (find(a) != find(b))
-    throw std::invalid_argument("EGraph::explain: the terms are not in one e-class");
+  EQSAT_ASSERT(find(a) == find(b)) << "EGraph::explain: the terms are not in one e-class";
   return proofs_->explain(a, b);
 }
 
 EClassId EGraph::add_expr(const RecExpr& expr) {
-  if (expr.empty()) throw std::invalid_argument("EGraph::add_expr: empty expression");
+  EQSAT_ASSERT(!expr.empty()) << "EGraph::add_expr: empty expression";
   std::vector<EClassId> ids(expr.size());
   ChildBuffer kids;
   for (std::size_t i = 0; i < expr.size(); ++i) {
@@ -327,7 +325,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
 }
 
 std::size_t EGraph::rebuild() {
-  if (rebuilding_) throw std::logic_error("EGraph::rebuild called from an analysis's modify");
+  EQSAT_ASSERT(!rebuilding_) << "EGraph::rebuild called from an analysis's modify";
   rebuilding_ = true;
   struct Reset {
     bool& flag;
@@ -458,7 +456,7 @@ void EGraph::rebuild_index() {
 // index) that later checks compare against.
 void EGraph::check_invariants() const {
   auto fail = [](const std::string& what) {
-    throw std::logic_error("e-graph invariant violated: " + what);
+    EQSAT_ASSERT(false) << "e-graph invariant violated: " << what;
   };
   if (!clean_ || !pending_.empty() || !analysis_pending_.empty()) fail("not rebuilt");
   // Hash-cons: every live e-node, canonical, under its current content.

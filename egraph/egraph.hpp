@@ -82,8 +82,8 @@ class EGraph {
   // class if the hash-cons does not hold it yet. Children need not be
   // canonical. Calls the analysis's make and modify for a new class. With
   // explanations on, the id of the term op@payload(children) itself.
-  // `add`, `lookup`, `merge` and `prune` throw std::out_of_range for an id
-  // that is not of this e-graph.
+  // An id that is not of this e-graph, given to `add`, `lookup`, `merge` or
+  // `prune`, is an InternalError (EQSAT_ASSERT, ops/internal_error.hpp).
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
   EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
     return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));
@@ -115,7 +115,7 @@ class EGraph {
   // Restores the invariants; returns the number of merges it performed
   // (congruences found). Runs check_invariants() afterwards when
   // EQSAT_CHECK_INVARIANTS is defined. An analysis's modify must not call
-  // it (std::logic_error).
+  // it (InternalError).
   std::size_t rebuild();
   bool clean() const { return clean_; }
 
@@ -195,12 +195,11 @@ class EGraph {
   bool explaining() const { return proofs_ != nullptr; }
   // The recorded terms and unions; null with explanations off.
   const ProofForest* proofs() const { return proofs_.get(); }
-  // The steps turning term a into term b (ids as returned by `add`). Throws
-  // std::logic_error with explanations off, std::invalid_argument when a
-  // and b are not in one class.
+  // The steps turning term a into term b (ids as returned by `add`), which
+  // must be in one class, explanations on (else an InternalError).
   std::vector<ProofStep> explain(EClassId a, EClassId b) const;
 
-  // Checks every invariant listed above; throws std::logic_error naming the
+  // Checks every invariant listed above; throws an InternalError naming the
   // first one violated. The e-graph must be clean.
   void check_invariants() const;
 
@@ -254,7 +253,7 @@ class EGraph {
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
-  // Throws std::out_of_range naming `where` if c is not an id of this e-graph.
+  // An InternalError naming `where` if c is not an id of this e-graph.
   void check_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   // `add` with explanations on, after the hash-cons found e-node m for the

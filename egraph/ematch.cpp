@@ -1,11 +1,12 @@
 #include "egraph/ematch.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
 #include <deque>
 #include <numeric>
-#include <stdexcept>
 
 namespace eqsat::egraph {
 namespace {
@@ -44,7 +45,7 @@ struct MatchProgram::State {
 };
 
 MatchProgram::MatchProgram(const Pattern& pattern) {
-  if (pattern.empty()) throw std::invalid_argument("MatchProgram: empty pattern");
+  EQSAT_ASSERT(!pattern.empty()) << "MatchProgram: empty pattern";
   patterns_.push_back(pattern);
   const Pattern& p = patterns_.back();
   layout_.vars = p.vars();
@@ -65,12 +66,11 @@ MatchProgram::MatchProgram(const Pattern& pattern) {
 }
 
 MatchProgram::MatchProgram(const MultiPattern& mp) {
-  if (mp.parts.empty()) throw std::invalid_argument("MatchProgram: empty multi-pattern");
+  EQSAT_ASSERT(!mp.parts.empty()) << "MatchProgram: empty multi-pattern";
   patterns_.reserve(mp.parts.size());
   for (const auto& [v, p] : mp.parts) {
-    if (p.empty() || p.node(p.root()).is_var) {
-      throw std::invalid_argument("MatchProgram: a multi-pattern part must be an operator pattern");
-    }
+    EQSAT_ASSERT(!p.empty() && !p.node(p.root()).is_var)
+        << "MatchProgram: a multi-pattern part must be an operator pattern";
     patterns_.push_back(p);
   }
   auto global = [](std::vector<Symbol>& names, Symbol v) {
@@ -100,9 +100,8 @@ void MatchProgram::finish_layout(const std::vector<std::uint32_t>& var_reg,
                                  const std::vector<std::uint32_t>& pvar_reg) {
   var_regs_ = var_reg;
   pvar_regs_ = pvar_reg;
-  for (std::uint32_t r : var_regs_) {
-    if (r == kUnset) throw std::logic_error("MatchProgram: a variable got no register");
-  }
+  for (std::uint32_t r : var_regs_)
+    EQSAT_ASSERT(r != kUnset) << "MatchProgram: a variable got no register";
   for (const Instr& in : code_) {
     if (in.kind == Kind::Bind && in.payload_kind == PayloadMatch::Kind::Any) has_any_ = true;
   }

@@ -1,5 +1,7 @@
 #include "egraph/explain.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
@@ -50,7 +52,7 @@ ProofForest::~ProofForest() = default;
 
 void ProofForest::add_term(EClassId id, Symbol op, Payload payload,
                            std::span<const EClassId> children) {
-  if (id.index() != terms_.size()) throw std::logic_error("ProofForest: term ids must be dense");
+  EQSAT_ASSERT(id.index() == terms_.size()) << "ProofForest: term ids must be dense";
   terms_.push_back({op, payload, static_cast<std::uint32_t>(kids_.size()),
                     static_cast<std::uint32_t>(children.size())});
   kids_.insert(kids_.end(), children.begin(), children.end());
@@ -121,8 +123,8 @@ void ProofForest::path(EClassId a, EClassId b, std::vector<std::uint32_t>& posit
   for (; da > db; --da, x = forest_[x.index()].parent) up.push_back(x);
   for (; db > da; --db, y = forest_[y.index()].parent) down.push_back(y);
   while (x != y) {
-    if (forest_[x.index()].parent == x)
-      throw std::invalid_argument("not proven equal: the terms are in different e-classes");
+    EQSAT_ASSERT(forest_[x.index()].parent != x)
+        << "not proven equal: the terms are in different e-classes";
     up.push_back(x);
     down.push_back(y);
     x = forest_[x.index()].parent;
@@ -139,8 +141,8 @@ void ProofForest::path(EClassId a, EClassId b, std::vector<std::uint32_t>& posit
 }
 
 std::vector<ProofStep> ProofForest::explain(EClassId a, EClassId b, std::size_t max_steps) const {
-  if (a.index() >= terms_.size() || b.index() >= terms_.size())
-    throw std::out_of_range("ProofForest::explain: not a term of this e-graph");
+  EQSAT_ASSERT(a.index() < terms_.size() && b.index() < terms_.size())
+      << "ProofForest::explain: not a term of this e-graph";
   std::vector<ProofStep> out;
   std::vector<std::uint32_t> position;
   path(a, b, position, out, max_steps);

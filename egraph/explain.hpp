@@ -78,8 +78,8 @@ class ProofForest {
   std::size_t bytes() const;
 
   // The steps turning term a into term b, in order; empty when a == b.
-  // Throws std::invalid_argument when they are not in one tree (not proven
-  // equal), std::length_error beyond `max_steps`.
+  // They must be terms of one tree (proven equal; else an InternalError);
+  // throws std::length_error beyond `max_steps`.
   std::vector<ProofStep> explain(EClassId a, EClassId b, std::size_t max_steps = 100000) const;
 
   // The term as an s-expression `(op@payload child...)`, `op` for a leaf of

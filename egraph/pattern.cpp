@@ -1,7 +1,8 @@
 #include "egraph/pattern.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <algorithm>
-#include <stdexcept>
 
 namespace eqsat::egraph {
 
@@ -25,9 +26,8 @@ std::uint32_t Pattern::payload_var(Symbol name) {
 
 std::uint32_t Pattern::op(Symbol op, PayloadMatch payload,
                           std::span<const std::uint32_t> children) {
-  if (payload.kind == PayloadMatch::Kind::Var && payload.var >= payload_vars_.size()) {
-    throw std::invalid_argument("Pattern::op: unknown payload variable index");
-  }
+  EQSAT_ASSERT(payload.kind != PayloadMatch::Kind::Var || payload.var < payload_vars_.size())
+      << "Pattern::op: unknown payload variable index";
   ENodeOrVar node;
   node.op = op;
   node.payload = payload;

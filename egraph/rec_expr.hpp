@@ -15,12 +15,12 @@
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/syntax.hpp"
+#include "ops/internal_error.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,10 +38,10 @@ class RecExprOf {
   };
 
   // Appends a node whose children are earlier indices; returns its index.
-  // Throws std::invalid_argument if a child index is not earlier.
+  // A child index that is not earlier is an InternalError (EQSAT_ASSERT).
   std::uint32_t add_node(const N& head, std::span<const std::uint32_t> children) {
     for (std::uint32_t c : children)
-      if (c >= nodes_.size()) throw std::invalid_argument("RecExpr: child index is not earlier");
+      EQSAT_ASSERT(c < nodes_.size()) << "RecExpr: child index " << c << " is not earlier";
     Node n{head, static_cast<std::uint32_t>(children_.size()),
            static_cast<std::uint32_t>(children.size())};
     children_.insert(children_.end(), children.begin(), children.end());

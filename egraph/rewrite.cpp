@@ -1,5 +1,7 @@
 #include "egraph/rewrite.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -96,8 +98,8 @@ EClassId instantiate(EGraph& g, const Pattern& p, const Subst& subst) {
 Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
                  std::shared_ptr<Applier> applier)
     : name_(std::move(name)), searcher_(std::move(searcher)), applier_(std::move(applier)) {
-  if (name_.empty()) throw std::invalid_argument("a rewrite needs a name");
-  if (!searcher_ || !applier_) throw std::invalid_argument("rewrite " + name_ + ": missing part");
+  EQSAT_ASSERT(!name_.empty()) << "a rewrite needs a name";
+  EQSAT_ASSERT(searcher_ && applier_) << "rewrite " << name_ << ": missing part";
   reason_ = Symbol(name_);
   try {
     applier_->bind(searcher_->layout());

@@ -136,7 +136,8 @@ using Condition = std::function<bool(const EGraph& g, EClassId root, const Subst
 class Rewrite {
  public:
   // Binds the applier to the searcher's variables (throws
-  // std::invalid_argument for an unbound variable or an empty name).
+  // std::invalid_argument for an unbound variable; an empty name or a
+  // missing part is an InternalError).
   Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
           std::shared_ptr<Applier> applier);
   Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier);

@@ -1,9 +1,10 @@
 #include "egraph/runner.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>
-#include <stdexcept>
 
 namespace eqsat::egraph {
 
@@ -142,9 +143,8 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
 RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
   for (std::size_t a = 0; a < rules.size(); ++a) {
     for (std::size_t b = 0; b < a; ++b) {
-      if (rules[a]->name() == rules[b]->name()) {
-        throw std::invalid_argument("Runner::run: two rules are named " + rules[a]->name());
-      }
+      EQSAT_ASSERT(rules[a]->name() != rules[b]->name())
+          << "Runner::run: two rules are named " << rules[a]->name();
     }
   }
   start_ = std::chrono::steady_clock::now();

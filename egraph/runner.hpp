@@ -99,7 +99,7 @@ class Runner {
   }
 
   // Runs the rules until a stop reason; the e-graph is clean afterwards.
-  // Rule names must be unique (std::invalid_argument otherwise): reports
+  // Rule names must be unique (an InternalError otherwise): reports
   // and scheduler settings go by name.
   RunReport run(const std::vector<Rewrite>& rules);
   RunReport run(const std::vector<const Rewrite*>& rules);

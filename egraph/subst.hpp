@@ -6,11 +6,11 @@
 
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
+#include "ops/internal_error.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,15 +41,16 @@ class Subst {
 
   EClassId operator[](std::uint32_t i) const { return classes_[i]; }
   Payload payload(std::uint32_t i) const { return payloads_[i]; }
-  // By name; throws std::out_of_range for a variable the searcher lacks.
+  // By name; a variable the searcher lacks is an InternalError (EQSAT_ASSERT).
   EClassId get(Symbol v) const {
-    if (auto i = layout_->index_of(v)) return classes_[*i];
-    throw std::out_of_range("no variable " + std::string(v.name()) + " in this substitution");
+    const auto i = layout_->index_of(v);
+    EQSAT_ASSERT(i) << "no variable " << v.name() << " in this substitution";
+    return classes_[*i];
   }
   Payload get_payload(Symbol v) const {
-    if (auto i = layout_->payload_index_of(v)) return payloads_[*i];
-    throw std::out_of_range("no payload variable " + std::string(v.name()) +
-                            " in this substitution");
+    const auto i = layout_->payload_index_of(v);
+    EQSAT_ASSERT(i) << "no payload variable " << v.name() << " in this substitution";
+    return payloads_[*i];
   }
   const VarLayout& layout() const { return *layout_; }
 

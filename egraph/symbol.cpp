@@ -1,9 +1,10 @@
 #include "egraph/symbol.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <absl/container/flat_hash_map.h>
 
 #include <deque>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ std::string_view Symbol::name() const {
 }
 
 Symbol Symbol::from_id(std::uint32_t id) {
-  if (id >= table().names.size()) throw std::out_of_range("Symbol::from_id: unknown symbol id");
+  EQSAT_ASSERT(id < table().names.size()) << "Symbol::from_id: unknown symbol id " << id;
   Symbol s;
   s.id_ = id;
   return s;

@@ -72,20 +72,15 @@ struct Literal<AxisAttr> {
   }
 };
 
-// AttrSchema's member types, indexed by key.
-template <std::size_t I>
-using MemberType = std::remove_cvref_t<decltype(hana::second(
-    hana::at_c<I>(hana::accessors<AttrSchema>()))(std::declval<AttrSchema&>()))>;
-
-constexpr std::size_t kNumKeys = decltype(hana::length(hana::accessors<AttrSchema>()))::value;
+constexpr std::size_t kNumKeys = kNumAttrKeys;
 
 using Parser = std::optional<AttrValue> (*)(const SExpr&);
 
 template <std::size_t I>
 std::optional<AttrValue> parse_member(const SExpr& e) {
-  auto v = Literal<MemberType<I>>::parse(e);
+  auto v = Literal<AttrType<I>>::parse(e);
   if (!v) return std::nullopt;
-  if constexpr (std::is_same_v<MemberType<I>, AxisAttr>)
+  if constexpr (std::is_same_v<AttrType<I>, AxisAttr>)
     return std::visit([](const auto& x) { return AttrValue(x); }, *v);
   else
     return AttrValue(std::move(*v));
@@ -97,7 +92,7 @@ constexpr std::array<Parser, kNumKeys> parsers(std::index_sequence<I...>) {
 }
 template <std::size_t... I>
 constexpr std::array<std::string_view, kNumKeys> forms(std::index_sequence<I...>) {
-  return {Literal<MemberType<I>>::form...};
+  return {Literal<AttrType<I>>::form...};
 }
 constexpr auto kParsers = parsers(std::make_index_sequence<kNumKeys>());
 constexpr auto kForms = forms(std::make_index_sequence<kNumKeys>());

@@ -1,13 +1,21 @@
 // The attributes declared once with Boost.Hana: AttrSchema, one member per
 // AttrKey, and the members of the struct-valued attributes. Included only by
-// the .cpp files that derive keywords, hashing, parsing and printing from
-// them (attrs.cpp, attr_literal.cpp), so other files do not compile Hana.
+// the .cpp files that derive keywords, hashing, parsing, printing or random
+// values from them (attrs.cpp, attr_literal.cpp, rules/rule_check.cpp), so
+// other files do not compile Hana.
 #pragma once
 
 #include "attrs.hpp"
 
+#include <boost/hana/accessors.hpp>
 #include <boost/hana/adapt_struct.hpp>
+#include <boost/hana/at.hpp>
 #include <boost/hana/define_struct.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/second.hpp>
+
+#include <type_traits>
+#include <utility>
 
 namespace eqsat::ops {
 
@@ -27,6 +35,13 @@ struct AttrSchema {
                            (Array, value), (std::string, path), (std::vector<TensorType>, params),
                            (ScanSpec, scan), (TensorType, type), (std::int64_t, checkpoint));
 };
+
+// The number of attribute keys, and the value type of AttrKey I.
+inline constexpr std::size_t kNumAttrKeys =
+    decltype(boost::hana::length(boost::hana::accessors<AttrSchema>()))::value;
+template <std::size_t I>
+using AttrType = std::remove_cvref_t<decltype(boost::hana::second(
+    boost::hana::at_c<I>(boost::hana::accessors<AttrSchema>()))(std::declval<AttrSchema&>()))>;
 
 }  // namespace eqsat::ops
 

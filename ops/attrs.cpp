@@ -17,7 +17,7 @@ namespace {
 
 namespace hana = boost::hana;
 
-constexpr std::size_t kNumKeys = decltype(hana::length(hana::accessors<AttrSchema>()))::value;
+constexpr std::size_t kNumKeys = kNumAttrKeys;
 
 template <std::size_t I>
 constexpr std::string_view member_name() {

@@ -1,6 +1,7 @@
 #include "graph_printer.hpp"
 
 #include "attr_literal.hpp"
+#include "internal_error.hpp"
 #include "post_order.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"
@@ -9,7 +10,6 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
-#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -303,9 +303,9 @@ class Printer {
         return t->attrs().get<std::string>(AttrKey::Name);
       case OpKind::Nominal: {
         const auto slot = t->attrs().get<std::int64_t>(AttrKey::Slot);
-        if (slot < 0 || static_cast<std::size_t>(slot) >= scope.params.size())
-          throw std::logic_error(fmt::format(
-              "print_graph: parameter {} is read where no body gives it (an invalid graph)", slot));
+        EQSAT_ASSERT(slot >= 0 && static_cast<std::size_t>(slot) < scope.params.size())
+            << "print_graph: parameter " << slot
+            << " is read where no body gives it (an invalid graph)";
         return scope.params[static_cast<std::size_t>(slot)];
       }
       case OpKind::Const:
@@ -316,7 +316,8 @@ class Printer {
       case OpKind::Scan:
         return scan_text(t, scope, indent);
       case OpKind::Fn:
-        throw std::logic_error("print_graph: a body (fn) used as a value");
+        EQSAT_ASSERT(false) << "print_graph: a body (fn) used as a value";
+        break;
       default:
         break;
     }

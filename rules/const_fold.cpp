@@ -3,9 +3,10 @@
 #include "scalar_eval.hpp"
 
 #include "backend/kernels.hpp"
+#include "backend/runtime_error.hpp"
 #include "ops/term.hpp"
+#include "ops/type_error.hpp"
 
-#include <stdexcept>
 #include <vector>
 
 namespace eqsat::rules {
@@ -103,7 +104,9 @@ std::optional<Array> run_kernel(OpKind kind, const ops::Attrs& attrs,
     Array out(result.dtype, shape);
     backend::run_kernel(op, xs, out);
     return out;
-  } catch (const std::exception&) {  // an index out of range, a max over nothing...
+  } catch (const ops::TypeError&) {  // attributes that do not fit the operands
+    return std::nullopt;
+  } catch (const backend::RuntimeError&) {  // an index out of range, a max over nothing...
     return std::nullopt;
   }
 }

@@ -81,7 +81,7 @@ class GradSearcher final : public egraph::Searcher {
     ExtractedTerms best;
     try {
       best = extract_terms(g_, roots, backend::CostModel());
-    } catch (const std::exception&) {
+    } catch (const egraph::ExtractionError&) {
       return;  // no acyclic term: the applier refuses these grads
     }
     std::size_t k = 0;

@@ -39,8 +39,8 @@ struct TermExplanation {
 };
 
 // Why `a` equals `b` in `g` (explanations on): both are added as exact
-// terms (and the e-graph rebuilt if that changed it). Throws std::invalid_argument when they are
-// not in one e-class, std::length_error when the chain is too long.
+// terms (and the e-graph rebuilt if that changed it). They must be in one
+// e-class (else an InternalError); std::length_error when the chain is too long.
 TermExplanation explain_terms(TensorEGraph& g, ops::TermRef a, ops::TermRef b);
 
 // `t` with the subterm at `position` replaced by `by`.

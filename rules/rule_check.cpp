@@ -5,12 +5,14 @@
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
+#include "ops/attr_schema.hpp"
 #include "ops/type_error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -132,8 +134,8 @@ ops::Dims shape_of_rank(std::int64_t rank, const ops::Dims& dims, Rng& rng) {
 // (dot (inc_index ?z ?i ?s) ?b) with a vector ?z, an integer scalar ?i, a
 // scalar ?s and a matrix ?b would almost never type-check together.
 ops::TensorType meet_type_conditions(const std::string& var,
-                                     const std::vector<Condition>& conditions,
-                                     ops::TensorType t, Rng& rng) {
+                                     const std::vector<Condition>& conditions, ops::TensorType t,
+                                     Rng& rng) {
   for (const Condition& c : conditions) {
     if (c.args.empty() || c.args[0].var != var) continue;
     switch (c.predicate) {
@@ -188,26 +190,38 @@ TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bo
   return x;
 }
 
-AttrValue random_attr(AttrKey key, Rng& rng) {
+// A random value for attribute `key`, by its type in the schema
+// (ops/attr_schema.hpp): one axis or several, a flag, a dtype, a shape (or
+// a permutation for :perm, the one list that is not a shape), a small
+// integer. Types with no literal form are never variables of a rule.
+template <class T>
+AttrValue random_value(AttrKey key, Rng& rng) {
   auto pick = [&](std::initializer_list<AttrValue> xs) {
     return *(xs.begin() + std::uniform_int_distribution<std::size_t>(0, xs.size() - 1)(rng));
   };
   using L = ops::IntList;
-  switch (key) {
-    case AttrKey::Axis:
-      return pick({std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, L{0}, L{1}, L{0, 1}});
-    case AttrKey::Keepdims:
-    case AttrKey::Inline:
-      return pick({true, false});
-    case AttrKey::Dtype:
-      return pick({DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64});
-    case AttrKey::Shape:
-      return pick({L{-1}, L{1, -1}, L{-1, 1}, L{3, -1}, L{2, 3}, L{3, 3}});
-    case AttrKey::Perm:
-      return pick({L{1, 0}, L{0, 2, 1}, L{2, 1, 0}, L{1, 0, 2}});
-    default:
-      return pick({std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{2}});
-  }
+  if constexpr (std::is_same_v<T, ops::AxisAttr>)
+    return pick({std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, L{0}, L{1}, L{0, 1}});
+  else if constexpr (std::is_same_v<T, bool>)
+    return pick({true, false});
+  else if constexpr (std::is_same_v<T, DType>)
+    return pick({DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64});
+  else if constexpr (std::is_same_v<T, L>)
+    return key == AttrKey::Perm ? pick({L{1, 0}, L{0, 2, 1}, L{2, 1, 0}, L{1, 0, 2}})
+                                : pick({L{-1}, L{1, -1}, L{-1, 1}, L{3, -1}, L{2, 3}, L{3, 3}});
+  else
+    return pick({std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{2}});
+}
+
+template <std::size_t... I>
+AttrValue random_attr(AttrKey key, Rng& rng, std::index_sequence<I...>) {
+  using Draw = AttrValue (*)(AttrKey, Rng&);
+  static constexpr std::array<Draw, sizeof...(I)> kDraw{&random_value<ops::AttrType<I>>...};
+  return kDraw[static_cast<std::size_t>(key)](key, rng);
+}
+
+AttrValue random_attr(AttrKey key, Rng& rng) {
+  return random_attr(key, rng, std::make_index_sequence<ops::kNumAttrKeys>());
 }
 
 // One random instance of a rewrite's variables.

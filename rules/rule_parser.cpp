@@ -347,7 +347,9 @@ class RuleParser {
     return out;
   }
 
+  // A pattern: a number, a boolean, a variable, or an op application.
   Pattern pattern(const SExpr& e) {
+    if (e.kind == SExpr::Kind::List) return op_pattern(e);
     Pattern p;
     p.where = e.where;
     switch (e.kind) {
@@ -356,26 +358,33 @@ class RuleParser {
         p.kind = Pattern::Kind::Number;
         p.is_float = e.kind == SExpr::Kind::Float;
         p.number = p.is_float ? e.float_value : static_cast<double>(e.int_value);
-        return p;
+        break;
       case SExpr::Kind::Bool:
         p.kind = Pattern::Kind::Bool;
         p.number = e.bool_value ? 1 : 0;
-        return p;
+        break;
       case SExpr::Kind::Symbol:
-        if (is_variable(e)) {
+        if (is_variable(e))
           p.var = e.text;
-          return p;
-        }
-        error(e,
-              fmt::format("unexpected symbol '{}' in a pattern: variables start with '?'", e.text));
-        return p;
+        else
+          error(e, fmt::format("unexpected symbol '{}' in a pattern: variables start with '?'",
+                               e.text));
+        break;
       case SExpr::Kind::Keyword:
       case SExpr::Kind::String:
         error(e, fmt::format("unexpected {} in a pattern", e.describe()));
-        return p;
+        break;
       case SExpr::Kind::List:
         break;
     }
+    return p;
+  }
+
+  // (OP ITEMS...): an unknown op is reported and read as `neg`, so that
+  // its operands are still checked.
+  Pattern op_pattern(const SExpr& e) {
+    Pattern p;
+    p.where = e.where;
     const std::string_view head = e.head();
     if (head.empty()) {
       error(e, "a pattern list must start with an op name");
@@ -385,16 +394,26 @@ class RuleParser {
     const auto op = ops::parse_op(head);
     if (!op) error(e.items[0], fmt::format("unknown op '{}'", head));
     p.op = op.value_or(ops::OpKind::Neg);
-    std::size_t i = 1;
+    std::size_t first = 1;
     if (op == ops::OpKind::Get) {  // (get I TUPLE): the index is the :index attribute
       if (e.items.size() < 2 || !(e.items[1].kind == SExpr::Kind::Int || is_variable(e.items[1]))) {
         error(e, "get takes an index and a tuple: (get I ?t)");
       } else {
         attribute(p, AttrKey::Index, e.items[1], e.items[1]);
-        i = 2;
+        first = 2;
       }
     }
-    for (; i < e.items.size(); ++i) {
+    operands_and_attributes(p, e, op, first);
+    if (op) check_arity(e, *op, p.children.size());
+    std::ranges::sort(p.attrs, {}, &AttrPattern::key);
+    return p;
+  }
+
+  // Items `first`... of an op pattern: operand patterns and `:KEY VALUE`
+  // attributes (checked against the op when it is known).
+  void operands_and_attributes(Pattern& p, const SExpr& e, std::optional<ops::OpKind> op,
+                               std::size_t first) {
+    for (std::size_t i = first; i < e.items.size(); ++i) {
       const SExpr& item = e.items[i];
       if (!item.is_keyword()) {
         p.children.push_back(pattern(item));
@@ -409,25 +428,24 @@ class RuleParser {
       if (!key) {
         error(item, fmt::format("unknown attribute :{}", item.text));
       } else if (op && !ops::op_info(*op).accepts(*key)) {
-        error(item, fmt::format("{} has no attribute :{}", head, item.text));
+        error(item, fmt::format("{} has no attribute :{}", e.head(), item.text));
       } else {
         attribute(p, *key, item, value);
       }
     }
-    if (op) {
-      const ops::OpInfo& info = ops::op_info(*op);
-      const int n = static_cast<int>(p.children.size());
-      if (n < info.min_arity || (info.max_arity >= 0 && n > info.max_arity)) {
-        if (info.min_arity == info.max_arity)
-          error(e, fmt::format("{} takes {} operand{}, got {}", head, info.min_arity,
-                               info.min_arity == 1 ? "" : "s", n));
-        else
-          error(e, fmt::format("{} takes at least {} operand{}, got {}", head, info.min_arity,
-                               info.min_arity == 1 ? "" : "s", n));
-      }
-    }
-    std::ranges::sort(p.attrs, {}, &AttrPattern::key);
-    return p;
+  }
+
+  // Reports an operand count outside the op's arity.
+  void check_arity(const SExpr& e, ops::OpKind op, std::size_t count) {
+    const ops::OpInfo& info = ops::op_info(op);
+    const int n = static_cast<int>(count);
+    if (n >= info.min_arity && (info.max_arity < 0 || n <= info.max_arity)) return;
+    const char* plural = info.min_arity == 1 ? "" : "s";
+    if (info.min_arity == info.max_arity)
+      error(e, fmt::format("{} takes {} operand{}, got {}", e.head(), info.min_arity, plural, n));
+    else
+      error(e, fmt::format("{} takes at least {} operand{}, got {}", e.head(), info.min_arity,
+                           plural, n));
   }
 
   void attribute(Pattern& p, AttrKey key, const SExpr& at, const SExpr& value) {

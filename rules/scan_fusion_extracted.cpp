@@ -4,6 +4,7 @@
 #include "scan_fusion_layout.hpp"
 #include "scan_view.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
 #include <algorithm>
@@ -63,16 +64,16 @@ bool same_steps(TermRef a, TermRef b) {
   return step_sources(a) == step_sources(b);
 }
 
-// True when `target` occurs under `t` (bodies included).
-bool occurs(TermRef t, TermRef target, std::unordered_set<TermRef>& seen) {
-  if (t == target) return true;
-  if (!seen.insert(t).second) return false;
-  return std::ranges::any_of(t->operands(), [&](TermRef o) { return occurs(o, target, seen); });
-}
-
+// True when `b` occurs under a's operands (bodies included).
 bool depends(TermRef a, TermRef b) {
-  std::unordered_set<TermRef> seen;
-  return std::ranges::any_of(a->operands(), [&](TermRef o) { return occurs(o, b, seen); });
+  bool found = false;
+  ops::for_each_post_order(
+      a->operands(), ops::Bodies::Enter, [](TermRef) {},
+      [&](TermRef t) {
+        found = found || t == b;
+        return !found;
+      });
+  return found;
 }
 
 // Hashes a (term, body) pair.
@@ -90,7 +91,8 @@ struct ScopedScan {
 };
 
 // Every scan under `roots` (loop bodies included, call bodies not), in
-// creation order, with its scopes.
+// creation order, with its scopes. Not `for_each_post_order`: a term is
+// walked once per body it occurs in.
 std::vector<ScopedScan> scans_under(std::span<const TermRef> roots) {
   std::vector<std::pair<TermRef, TermRef>> stack;  // (term, enclosing body)
   for (TermRef r : roots) stack.emplace_back(r, nullptr);
@@ -156,6 +158,7 @@ TermRef fused_scan(TermRef a, TermRef b, FusedLoop& f) {
 }
 
 // Rebuilds terms with (get I a) and (get J b) read from the fused loop.
+// Not `for_each_post_order`: it enters loop bodies but not call bodies.
 class Redirect {
  public:
   Redirect(TermRef a, TermRef b, TermRef fused, const FusedLoop& f)
@@ -196,6 +199,7 @@ class Redirect {
 // trip count. The extractor's DAG cost shares equal body terms across
 // different loops (they are one e-class), which runs them once; a fused
 // loop runs exactly what the two loops ran, so it must be compared here.
+// Not `for_each_post_order`: a body is priced once per loop running it.
 class ExecutionCost {
  public:
   explicit ExecutionCost(const backend::CostModel& model) : model_(model) {}

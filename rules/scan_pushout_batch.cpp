@@ -2,6 +2,8 @@
 
 #include "substitute.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -105,37 +107,47 @@ bool StepBatcher::is_state_slot(std::int64_t slot) const {
 
 Batch StepBatcher::classify(TermRef t) {
   if (auto it = kinds_.find(t); it != kinds_.end()) return it->second;
+  // Operands are walked only under a term whose kind depends on them.
+  ops::for_each_post_order(
+      t, ops::Bodies::Enter,
+      [&](TermRef u) {
+        if (!kinds_.contains(u)) kinds_.emplace(u, kind_from_operands(u));
+      },
+      [&](TermRef u) {
+        if (kinds_.contains(u)) return false;
+        const auto own = own_kind(u);
+        if (own) kinds_.emplace(u, *own);
+        return !own;
+      });
+  return kinds_.at(t);
+}
+
+std::optional<Batch> StepBatcher::own_kind(TermRef t) const {
   const auto& free = t->free_nominals();
   const bool leaf = t->kind() == OpKind::Nominal || t->kind() == OpKind::Const;
-  Batch b = Batch::No;
-  if (state_output_.contains(t)) {
-    b = Batch::PerStep;
-  } else if (const bool state = std::ranges::any_of(free, [&](auto k) { return is_state_slot(k); });
-             t->is_tuple() || (state && (state_output_.empty() || leaf))) {
-    b = Batch::No;  // reads a state other than through its next value
-  } else if (!state && (free.empty() || free.front() >= s_.nonsequence_param(0))) {
-    b = (leaf || steps_ || invariant_work_) ? Batch::Invariant : Batch::No;
-  } else if (t->kind() == OpKind::Nominal) {
-    b = Batch::PerStep;
-  } else {
-    std::vector<Batch> kids;
-    for (TermRef o : t->operands()) kids.push_back(classify(o));
-    const bool all_ok = std::ranges::none_of(kids, [](Batch k) { return k == Batch::No; });
-    const OpGroup group = t->info().group;
-    if (!all_ok) {
-      b = Batch::No;
-    } else if (ops::is_elementwise(t->kind()) || group == OpGroup::Reduction ||
-               group == OpGroup::Softmax) {
-      b = Batch::PerStep;
-    } else if (t->kind() == OpKind::Dot) {
-      b = dot_form(t, kids[0], kids[1]) == DotForm::None ? Batch::No : Batch::PerStep;
-    } else if (t->kind() == OpKind::ExpandDims || t->kind() == OpKind::Squeeze ||
-               t->kind() == OpKind::Transpose) {
-      b = Batch::PerStep;  // the same axes moved one place right
-    }
-  }
-  kinds_.emplace(t, b);
-  return b;
+  if (state_output_.contains(t)) return Batch::PerStep;
+  const bool state = std::ranges::any_of(free, [&](auto k) { return is_state_slot(k); });
+  if (t->is_tuple() || (state && (state_output_.empty() || leaf)))
+    return Batch::No;  // reads a state other than through its next value
+  if (!state && (free.empty() || free.front() >= s_.nonsequence_param(0)))
+    return (leaf || steps_ || invariant_work_) ? Batch::Invariant : Batch::No;
+  if (t->kind() == OpKind::Nominal) return Batch::PerStep;
+  return std::nullopt;
+}
+
+Batch StepBatcher::kind_from_operands(TermRef t) const {
+  std::vector<Batch> kids;
+  for (TermRef o : t->operands()) kids.push_back(kinds_.at(o));
+  if (std::ranges::any_of(kids, [](Batch k) { return k == Batch::No; })) return Batch::No;
+  const OpGroup group = t->info().group;
+  if (ops::is_elementwise(t->kind()) || group == OpGroup::Reduction || group == OpGroup::Softmax)
+    return Batch::PerStep;
+  if (t->kind() == OpKind::Dot)
+    return dot_form(t, kids[0], kids[1]) == DotForm::None ? Batch::No : Batch::PerStep;
+  if (t->kind() == OpKind::ExpandDims || t->kind() == OpKind::Squeeze ||
+      t->kind() == OpKind::Transpose)
+    return Batch::PerStep;  // the same axes moved one place right
+  return Batch::No;
 }
 
 std::optional<EClassId> StepBatcher::window(std::int64_t slot) {
@@ -157,20 +169,37 @@ std::optional<EClassId> StepBatcher::window(std::int64_t slot) {
 }
 
 std::optional<EClassId> StepBatcher::add(TermRef t) {
-  if (auto it = added_.find(t); it != added_.end()) return it->second;
-  std::optional<EClassId> c;
+  // Bottom-up through per-step terms; the first operand that fails stops
+  // the walk (nothing more is added to the e-graph).
+  bool failed = false;
+  ops::for_each_post_order(
+      t, ops::Bodies::Enter,
+      [&](TermRef u) {
+        if (failed || added_.contains(u)) return;
+        const auto c = add_one(u);
+        if (c)
+          added_.emplace(u, *c);
+        else
+          failed = true;
+      },
+      [&](TermRef u) {
+        return !failed && !added_.contains(u) && classify(u) == Batch::PerStep &&
+               !state_output_.contains(u) && u->kind() != OpKind::Nominal;
+      });
+  if (failed) return std::nullopt;
+  return added_.at(t);
+}
+
+std::optional<EClassId> StepBatcher::add_one(TermRef t) {
   switch (classify(t)) {
     case Batch::No:
       return std::nullopt;
     case Batch::Invariant:
-      c = instantiate(g_, t, invariant_args_);
-      break;
+      return instantiate(g_, t, invariant_args_);
     case Batch::PerStep:
-      c = add_per_step(t);
-      break;
+      return add_per_step(t);
   }
-  if (c) added_.emplace(t, *c);
-  return c;
+  return std::nullopt;
 }
 
 std::optional<EClassId> StepBatcher::add_per_step(TermRef t) {
@@ -179,11 +208,7 @@ std::optional<EClassId> StepBatcher::add_per_step(TermRef t) {
                      std::array{*scan_});
   if (t->kind() == OpKind::Nominal) return window(t->attrs().get<std::int64_t>(AttrKey::Slot));
   std::vector<EClassId> kids;
-  for (TermRef o : t->operands()) {
-    auto k = add(o);
-    if (!k) return std::nullopt;
-    kids.push_back(*k);
-  }
+  for (TermRef o : t->operands()) kids.push_back(added_.at(o));
   ops::Attrs attrs = t->attrs();
   if (ops::is_elementwise(t->kind())) {
     // A per-step operand of lower rank than the result is broadcast from

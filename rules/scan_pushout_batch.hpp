@@ -66,7 +66,14 @@ class StepBatcher {
 
  private:
   bool is_state_slot(std::int64_t slot) const;
+  // t's kind when its operands do not decide it, else nullopt.
+  std::optional<Batch> own_kind(ops::TermRef t) const;
+  // The kind of an op over sequence elements, its operands classified.
+  Batch kind_from_operands(ops::TermRef t) const;
+  // The outer value of one term, its operands added.
+  std::optional<egraph::EClassId> add_one(ops::TermRef t);
   std::optional<egraph::EClassId> window(std::int64_t slot);
+  // The stacked value of a PerStep term, its operands added.
   std::optional<egraph::EClassId> add_per_step(ops::TermRef t);
   std::optional<egraph::EClassId> add_dot(ops::TermRef t, egraph::EClassId a, egraph::EClassId b);
   // `c` when it has t's type behind the step axis, else nullopt.

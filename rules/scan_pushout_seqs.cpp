@@ -3,10 +3,10 @@
 
 #include "substitute.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
-#include <functional>
 #include <numeric>
-#include <unordered_set>
 
 namespace eqsat::rules {
 
@@ -39,17 +39,27 @@ class PushOutSeqs final : public ScanApplier {
     return scan && eg.merge(root, *scan);
   }
 
-  // The subterms of the body's outputs to move out, in first-seen order.
+  // The subterms of the body's outputs to move out, in first-seen order:
+  // the maximal ones that vectorize per step and are more than a parameter.
   static std::vector<TermRef> collect_targets(StepBatcher& batch, const ScanView& s) {
-    std::vector<TermRef> targets;
-    std::unordered_set<TermRef> seen;
+    std::vector<TermRef> roots;
     for (std::size_t j = 0; j < s.fn->arity(); ++j) {
       const TermRef out = s.body_output(j);
       // A whole nit-sot is scan-push-out-nitsots' work.
       const bool nitsot = j >= s.num_mitsot() + s.num_sitsot();
-      if (nitsot && batch.classify(out) == Batch::PerStep) continue;
-      find_targets(batch, out, targets, seen);
+      if (!nitsot || batch.classify(out) != Batch::PerStep) roots.push_back(out);
     }
+    std::vector<TermRef> targets;
+    ops::for_each_post_order(
+        roots, ops::Bodies::Skip, [](TermRef) {},
+        [&](TermRef t) {
+          if (t->free_nominals().empty()) return false;
+          if (t->kind() != ops::OpKind::Nominal && batch.classify(t) == Batch::PerStep) {
+            targets.push_back(t);
+            return false;
+          }
+          return true;
+        });
     return targets;
   }
 
@@ -134,18 +144,6 @@ class PushOutSeqs final : public ScanApplier {
     if (!body) return std::nullopt;
     operands[0] = *body;
     return add_scan(g(), s.attrs, spec, operands);
-  }
-
-  // The maximal subterms of `t` that vectorize per step and are more than
-  // a parameter, each added once to `out`.
-  static void find_targets(StepBatcher& batch, TermRef t, std::vector<TermRef>& out,
-                           std::unordered_set<TermRef>& seen) {
-    if (t->free_nominals().empty() || !seen.insert(t).second) return;
-    if (t->kind() != ops::OpKind::Nominal && batch.classify(t) == Batch::PerStep) {
-      out.push_back(t);
-      return;
-    }
-    for (TermRef o : t->operands()) find_targets(batch, o, out, seen);
   }
 };
 

@@ -3,7 +3,10 @@
 #include "scan_view.hpp"
 #include "substitute.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
+#include <span>
 #include <vector>
 
 namespace eqsat::rules {
@@ -81,16 +84,22 @@ class DropNonSequence final : public ScanApplier {
   Drop mode_;
 };
 
-// The first maximal subterm of a body level that reads only the slots in
-// [lo, hi) and is an op application (worth computing once).
-TermRef invariant_subterm(TermRef t, std::int64_t lo, std::int64_t hi) {
-  const auto& free = t->free_nominals();
-  if (free.empty()) return nullptr;  // closed: constant-folded, not hoisted
-  if (t->kind() != OpKind::Nominal && !t->is_tuple() && free.front() >= lo && free.back() < hi)
-    return t;
-  for (TermRef o : t->operands())
-    if (TermRef found = invariant_subterm(o, lo, hi)) return found;
-  return nullptr;
+// The first maximal subterm of a body level (its outputs `roots`) that
+// reads only the slots in [lo, hi) and is an op application (worth
+// computing once); nullptr when there is none.
+TermRef invariant_subterm(std::span<const TermRef> roots, std::int64_t lo, std::int64_t hi) {
+  TermRef found = nullptr;
+  ops::for_each_post_order(
+      roots, ops::Bodies::Skip, [](TermRef) {},
+      [&](TermRef t) {
+        const auto& free = t->free_nominals();
+        if (found || free.empty()) return false;  // closed: constant-folded, not hoisted
+        if (t->kind() != OpKind::Nominal && !t->is_tuple() && free.front() >= lo &&
+            free.back() < hi)
+          found = t;
+        return !found;
+      });
+  return found;
 }
 
 // Moves work that reads only non-sequences out of the scans in a class.
@@ -104,9 +113,7 @@ class HoistInvariant final : public ScanApplier {
     if (s.num_nonsequences() == 0 || !runs_a_step(s)) return false;
     const std::int64_t nparams = s.num_params();
     const std::int64_t lo = s.nonsequence_param(0);
-    TermRef target = nullptr;
-    for (TermRef out : s.fn->operands())
-      if ((target = invariant_subterm(out, lo, nparams))) break;
+    const TermRef target = invariant_subterm(s.fn->operands(), lo, nparams);
     if (!target) return false;
     // The outer value: the subterm with each non-sequence slot bound to its input.
     std::vector<EClassId> args(static_cast<std::size_t>(nparams));

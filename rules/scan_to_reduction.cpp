@@ -4,6 +4,8 @@
 #include "scan_pushout_batch.hpp"
 #include "substitute.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -198,13 +200,28 @@ class ToReduction final : public ScanApplier {
     return lean;
   }
 
-  // The subterms of t that become loop outputs: descending through linear
+  // The subterms of f that become loop outputs: descending through linear
   // ops (sums, dot, axis moves, a product with one invariant factor, a sum
-  // with a part that vectorizes), every maximal part that does not. True when a `dot` was crossed.
-  static bool find_cuts(StepBatcher& probe, TermRef t, std::vector<TermRef>& cuts) {
-    if (probe.classify(t) != Batch::No) return false;
+  // with a part that vectorizes), every maximal part that does not. True
+  // when a `dot` was crossed.
+  static bool find_cuts(StepBatcher& probe, TermRef f, std::vector<TermRef>& cuts) {
+    bool dot = false;
+    ops::for_each_post_order(
+        f, ops::Bodies::Enter, [](TermRef) {},
+        [&](TermRef t) {
+          if (probe.classify(t) != Batch::No) return false;
+          const bool descend = linear(probe, t);
+          if (!descend) cuts.push_back(t);
+          dot |= descend && t->kind() == OpKind::Dot;
+          return descend;
+        });
+    return dot;
+  }
+
+  // True when find_cuts goes through t: its value is linear in its
+  // operands' step values.
+  static bool linear(StepBatcher& probe, TermRef t) {
     const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
-    bool descend = false;
     switch (t->kind()) {
       case OpKind::Dot:
       case OpKind::ExpandDims:
@@ -212,26 +229,16 @@ class ToReduction final : public ScanApplier {
       case OpKind::Transpose:
       case OpKind::Neg:
       case OpKind::Sum:
-        descend = true;
-        break;
-      case OpKind::Mul:
-        descend = !varies(t->operand(0)) || !varies(t->operand(1));
-        break;
+        return true;
       case OpKind::Add:
       case OpKind::Sub:  // one returned value, not one per operand, when neither vectorizes
-        descend = probe.classify(t->operand(0)) != Batch::No ||
-                  probe.classify(t->operand(1)) != Batch::No;
-        break;
+        return probe.classify(t->operand(0)) != Batch::No ||
+               probe.classify(t->operand(1)) != Batch::No;
+      case OpKind::Mul:  // with one invariant factor
+        return !varies(t->operand(0)) || !varies(t->operand(1));
       default:
-        break;
+        return false;
     }
-    if (!descend) {
-      if (std::ranges::find(cuts, t) == cuts.end()) cuts.push_back(t);
-      return false;
-    }
-    bool dot = t->kind() == OpKind::Dot;
-    for (TermRef o : t->operands()) dot |= find_cuts(probe, o, cuts);
-    return dot;
   }
 
   // Loop `s` with `extra` appended to its nit-sots, as a view: its body is

@@ -3,6 +3,8 @@
 #include "op_class_searcher.hpp"
 #include "op_symbols.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <unordered_map>
@@ -89,37 +91,25 @@ std::optional<EClassId> add_scan(TensorEGraph& g, const ops::Attrs& base, const 
   return g.add_op(OpKind::Scan, std::move(attrs), operands);
 }
 
-namespace {
-
-class Renamer {
- public:
-  explicit Renamer(std::span<const std::int64_t> new_slot) : new_slot_(new_slot) {}
-
-  TermRef operator()(TermRef t) {
-    if (t->free_nominals().empty()) return t;
-    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
-    TermRef out;
-    if (t->kind() == OpKind::Nominal) {
-      const auto slot = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
-      out = ops::Term::nominal(new_slot_[static_cast<std::size_t>(slot)], t->tensor_type());
-    } else {
-      std::vector<TermRef> kids;
-      for (TermRef o : t->operands()) kids.push_back((*this)(o));
-      out = ops::Term::make(t->kind(), t->attrs(), std::move(kids));
-    }
-    memo_.emplace(t, out);
-    return out;
-  }
-
- private:
-  std::span<const std::int64_t> new_slot_;
-  std::unordered_map<TermRef, TermRef> memo_;
-};
-
-}  // namespace
-
 TermRef rename_nominals(TermRef t, std::span<const std::int64_t> new_slot) {
-  return Renamer(new_slot)(t);
+  std::unordered_map<TermRef, TermRef> renamed;
+  // Closed terms (nested bodies included) are leaves: they stay as they are.
+  ops::for_each_post_order(
+      t, ops::Bodies::Skip,
+      [&](TermRef u) {
+        TermRef out = u;
+        if (u->kind() == OpKind::Nominal) {
+          const auto slot = u->attrs().get<std::int64_t>(ops::AttrKey::Slot);
+          out = ops::Term::nominal(new_slot[static_cast<std::size_t>(slot)], u->tensor_type());
+        } else if (!u->free_nominals().empty()) {
+          std::vector<TermRef> kids;
+          for (TermRef o : u->operands()) kids.push_back(renamed.at(o));
+          out = ops::Term::make(u->kind(), u->attrs(), std::move(kids));
+        }
+        renamed.emplace(u, out);
+      },
+      [](TermRef u) { return !u->free_nominals().empty(); });
+  return renamed.at(t);
 }
 
 std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView& s) {

@@ -134,5 +134,6 @@ TEST_CASE("rebuilding from modify during a rebuild is refused") {
   g.add(kAdd, 0, {b, a});
   g.merge(a, b);
   g.analysis<Rebuilder>().armed = true;  // the congruence merge calls modify
-  CHECK_THROWS_WITH(g.rebuild(), "EGraph::rebuild called from an analysis's modify");
+  CHECK_THROWS_WITH(
+      g.rebuild(), Catch::Matchers::EndsWith(": EGraph::rebuild called from an analysis's modify"));
 }

@@ -2,6 +2,7 @@
 // through cycles), invariants after random adds and merges compared with a
 // naive congruence closure, pruning, and determinism of ids.
 #include "egraph/egraph.hpp"
+#include "ops/internal_error.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -76,12 +77,13 @@ TEST_CASE("adding the same e-node twice gives the same class") {
 TEST_CASE("ids from elsewhere are refused with a named error") {
   EGraph g;
   EClassId a = g.add(kA);
+  using Catch::Matchers::EndsWith;
   CHECK_THROWS_WITH(g.add(kF, 0, {EClassId(7)}),
-                    "EGraph::add: e-class id 7 is not in this e-graph");
+                    EndsWith(": EGraph::add: e-class id 7 is not in this e-graph"));
   CHECK_THROWS_WITH(g.merge(a, EClassId()),
-                    "EGraph::merge: e-class id (invalid) is not in this e-graph");
-  CHECK_THROWS_AS(g.lookup(kF, 0, std::vector<EClassId>{EClassId(3)}), std::out_of_range);
-  CHECK_THROWS_WITH(g.add(Symbol()), "EGraph::add: an e-node needs an operator symbol");
+                    EndsWith(": EGraph::merge: e-class id (invalid) is not in this e-graph"));
+  CHECK_THROWS_AS(g.lookup(kF, 0, std::vector<EClassId>{EClassId(3)}), eqsat::InternalError);
+  CHECK_THROWS_WITH(g.add(Symbol()), EndsWith(": EGraph::add: an e-node needs an operator symbol"));
   g.rebuild();
   g.check_invariants();
 }

@@ -224,7 +224,8 @@ TEST_CASE("runner refuses two rules with one name") {
   Runner runner(g);
   std::vector<Rewrite> rules = {Rewrite::parse("r", "(+ ?a ?b)", "(+ ?b ?a)"),
                                 Rewrite::parse("r", "(+ ?a ?b)", "(* ?a ?b)")};
-  CHECK_THROWS_WITH(runner.run(rules), "Runner::run: two rules are named r");
+  CHECK_THROWS_WITH(runner.run(rules),
+                    Catch::Matchers::EndsWith(": Runner::run: two rules are named r"));
 }
 
 TEST_CASE("a multi-pattern rule joins two classes through a shared variable") {
