@@ -65,7 +65,8 @@ std::pair<CostSets::Set, CostSets::Set> CostSets::split(Set set, std::uint32_t k
 }
 
 CostSets::Set CostSets::insert(Set set, std::uint32_t key) {
-  return unite(set, make(key, kEmpty, kEmpty));
+  // A fresh one-key set is never in the memo of unions: skip it.
+  return unite_trees(set, make(key, kEmpty, kEmpty));
 }
 
 CostSets::Set CostSets::unite(Set a, Set b) {
@@ -77,7 +78,7 @@ CostSets::Set CostSets::unite(Set a, Set b) {
   auto [it, fresh] = unions_.try_emplace(pair, kEmpty);
   if (!fresh) return it->second;
   const Set result = unite_trees(a, b);
-  unions_[pair] = result;
+  it->second = result;  // unite_trees does not touch the memo
   return result;
 }
 
