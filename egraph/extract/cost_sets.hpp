@@ -12,7 +12,7 @@
 
 namespace eqsat::egraph {
 
-// Sets of class numbers, each class carrying a fixed cost (`cost_of`, set
+// Sets of class numbers, each class carrying a fixed cost (`set_cost`, set
 // before the class is first inserted), as persistent treaps whose priority
 // is a hash of the key: a set has one tree shape whatever the order it was
 // built in, and a set built from another shares all its unchanged subtrees
