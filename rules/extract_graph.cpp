@@ -240,11 +240,20 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
       reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t)) : m);
     }
   }
-  std::vector<std::pair<ops::TermRef, double>> order(count.begin(), count.end());
-  std::ranges::sort(order, {}, [](const auto& p) { return p.first->id(); });  // a fixed sum order
+  // Summed in id order (a fixed order); each id is read once, not at every
+  // comparison of the sort.
+  struct Counted {
+    std::uint64_t id;
+    ops::TermRef term;
+    double times;
+  };
+  std::vector<Counted> order;
+  order.reserve(count.size());
+  for (const auto& [t, times] : count) order.push_back({t->id(), t, times});
+  std::ranges::sort(order, {}, &Counted::id);
   std::vector<ops::Type> types;  // assigned, not rebuilt: their dims keep their storage
   double total = 0;
-  for (const auto& [t, times] : order) {
+  for (const auto& [id, t, times] : order) {
     types.resize(t->arity());
     for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
     std::optional<std::int64_t> trips;

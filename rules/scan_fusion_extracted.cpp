@@ -7,6 +7,9 @@
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -76,13 +79,6 @@ bool depends(TermRef a, TermRef b) {
   return found;
 }
 
-// Hashes a (term, body) pair.
-struct PairHash {
-  std::size_t operator()(const std::pair<TermRef, TermRef>& p) const {
-    return std::hash<TermRef>{}(p.first) * 31 + std::hash<TermRef>{}(p.second);
-  }
-};
-
 // A scan under the roots and the body it runs in (nullptr: outside every
 // body), or several bodies when the same term is used in more than one.
 struct ScopedScan {
@@ -96,8 +92,8 @@ struct ScopedScan {
 std::vector<ScopedScan> scans_under(std::span<const TermRef> roots) {
   std::vector<std::pair<TermRef, TermRef>> stack;  // (term, enclosing body)
   for (TermRef r : roots) stack.emplace_back(r, nullptr);
-  std::unordered_set<std::pair<TermRef, TermRef>, PairHash> seen;
-  std::unordered_map<TermRef, std::vector<TermRef>> scopes;
+  absl::flat_hash_set<std::pair<TermRef, TermRef>> seen;
+  absl::flat_hash_map<TermRef, std::vector<TermRef>> scopes;
   while (!stack.empty()) {
     const auto [t, scope] = stack.back();
     stack.pop_back();

@@ -15,7 +15,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-CostSets::CostSets() : nodes_(1), table_(1024, 0), mask_(1023) {}
+CostSets::CostSets() : nodes_(1) {}
 
 void CostSets::set_cost(std::uint32_t key, double cost) {
   if (cost_.size() <= key) cost_.resize(key + 1, 0.0);
@@ -31,42 +31,22 @@ bool CostSets::above(std::uint32_t a, std::uint32_t b) {
   return pa != pb ? pa > pb : a > b;
 }
 
-std::uint64_t CostSets::hash(std::uint32_t key, Set left, Set right) {
-  return mix((std::uint64_t{key} << 32 ^ left) * 0x9e3779b97f4a7c15ULL ^ right);
+std::uint64_t CostSets::key_hash(std::uint32_t key) {
+  return mix(std::uint64_t{key} * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL);
 }
 
 CostSets::Set CostSets::make(std::uint32_t key, Set left, Set right) {
-  // A slot holds a node id and, above it, the high half of the node's hash,
-  // so that most mismatches are rejected without reading the node.
-  const std::uint64_t h = hash(key, left, right);
-  const std::uint64_t tag = h & 0xffffffff00000000ULL;
-  std::size_t slot = h & mask_;
-  for (; table_[slot] != 0; slot = (slot + 1) & mask_) {
-    if ((table_[slot] & 0xffffffff00000000ULL) != tag) continue;
-    const Set id = static_cast<Set>(table_[slot]);
-    const Node& n = nodes_[id];
-    if (n.key == key && n.left == left && n.right == right) return id;
-  }
-  const Set id = static_cast<Set>(nodes_.size());
+  const Node& l = nodes_[left];
+  const Node& r = nodes_[right];
   // Summed in tree order, so a set's total depends on the set only.
-  nodes_.push_back(Node{key, left, right, nodes_[left].size + 1 + nodes_[right].size,
-                        nodes_[left].total + cost_[key] + nodes_[right].total});
-  table_[slot] = tag | id;
-  if (nodes_.size() * 4 > table_.size() * 3) grow_table();
-  return id;
-}
-
-void CostSets::grow_table() {
-  std::vector<std::uint64_t> old(table_.size() * 2, 0);
-  old.swap(table_);
-  mask_ = table_.size() - 1;
-  for (std::uint64_t entry : old) {
-    if (entry == 0) continue;
-    const Node& n = nodes_[static_cast<Set>(entry)];
-    std::size_t slot = hash(n.key, n.left, n.right) & mask_;
-    while (table_[slot] != 0) slot = (slot + 1) & mask_;
-    table_[slot] = entry;
-  }
+  const Node n{key,
+               left,
+               right,
+               l.size + 1 + r.size,
+               l.total + cost_[key] + r.total,
+               l.hash + key_hash(key) + r.hash};
+  nodes_.push_back(n);
+  return static_cast<Set>(nodes_.size() - 1);
 }
 
 std::pair<CostSets::Set, CostSets::Set> CostSets::split(Set set, std::uint32_t key) {
@@ -85,11 +65,12 @@ std::pair<CostSets::Set, CostSets::Set> CostSets::split(Set set, std::uint32_t k
 }
 
 CostSets::Set CostSets::insert(Set set, std::uint32_t key) {
-  return unite(set, make(key, kEmpty, kEmpty));
+  // A fresh one-key set is never in the memo of unions: skip it.
+  return unite_trees(set, make(key, kEmpty, kEmpty));
 }
 
 CostSets::Set CostSets::unite(Set a, Set b) {
-  if (a == b || b == kEmpty) return a;
+  if (b == kEmpty || same(a, b)) return a;
   if (a == kEmpty) return b;
   // Nodes of one class often unite the same child sets (commuted operands,
   // shared subterms): remember the unions asked for.
@@ -97,12 +78,12 @@ CostSets::Set CostSets::unite(Set a, Set b) {
   auto [it, fresh] = unions_.try_emplace(pair, kEmpty);
   if (!fresh) return it->second;
   const Set result = unite_trees(a, b);
-  unions_[pair] = result;
+  it->second = result;  // unite_trees does not touch the memo
   return result;
 }
 
 CostSets::Set CostSets::unite_trees(Set a, Set b) {
-  if (a == b || b == kEmpty) return a;
+  if (b == kEmpty || same(a, b)) return a;
   if (a == kEmpty) return b;
   if (above(nodes_[b].key, nodes_[a].key)) std::swap(a, b);
   // a's key is the root of the union: it splits b.

@@ -10,7 +10,7 @@ namespace eqsat::egraph {
 // of its children's cost sets, one entry per class -- has the smallest
 // total. Classes are resolved best-first by that total, so a node is scored
 // once, after all its child classes are final, and no choice can close a
-// cycle. The sets are shared and hash-consed (CostSets), so time and memory
+// cycle. The sets are persistent and shared (CostSets), so time and memory
 // stay near-linear where copied sets grow quadratically (long chains, nodes
 // with many children). A heuristic: `optimal` is false. Throws
 // ExtractionError if a root has no acyclic term.
