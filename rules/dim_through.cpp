@@ -16,6 +16,8 @@ using ops::OpKind;
 
 namespace {
 
+// Looks at every e-node making a `dim`'s operand: any of them may say the
+// length without computing the array (see dim_through.hpp).
 class DimThroughApplier final : public egraph::Applier {
  public:
   explicit DimThroughApplier(TensorEGraph& g) : g_(g) {}
