@@ -8,6 +8,7 @@
 #include "ops/slice.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 namespace eqsat::backend::detail {
 
@@ -16,10 +17,17 @@ namespace {
 using ops::AttrKey;
 using ops::OpKind;
 
-// The index operand resolved against x's leading dimension.
+// The index operand resolved against x's leading dimension. The index (an
+// integer scalar, by the type rules) is read exactly, not through double,
+// which rounds INT64_MAX to 2^63, out of int64's range.
 std::int64_t resolve_index(TermRef op, const Array& x, const Array& i) {
   if (x.rank() == 0) fail(op, "cannot index a scalar");
-  const auto raw = static_cast<std::int64_t>(i.element(0));
+  const std::int64_t raw = ops::visit_dtype(i.dtype(), [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<std::int64_t>(i.data<T>()[0]);
+    else
+      return static_cast<std::int64_t>(0);  // not reached: the index is an integer
+  });
   const std::int64_t n = x.shape()[0];
   const std::int64_t at = raw < 0 ? raw + n : raw;
   if (at < 0 || at >= n)

@@ -4,11 +4,13 @@
 #include "type_error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <new>
 #include <string_view>
+#include <type_traits>
 
 #include <sys/mman.h>
 
@@ -85,7 +87,13 @@ std::optional<double> Array::uniform_value() const {
     // Compare bytes so NaN constants are recognised as uniform too.
     for (std::int64_t i = 1; i < size_; ++i)
       if (std::memcmp(p + i, p, sizeof(T)) != 0) return std::nullopt;
-    return static_cast<double>(p[0]);
+    const double v = static_cast<double>(p[0]);
+    // An integer of magnitude 2^53 or more may have no exact double: report
+    // no value rather than a rounded one (INT64_MAX would round to 2^63,
+    // which no int64 holds).
+    if constexpr (std::is_integral_v<T>)
+      if (std::abs(v) >= 0x1p53) return std::nullopt;
+    return v;
   });
 }
 

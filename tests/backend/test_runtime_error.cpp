@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <limits>
+
 using namespace eqsat;
 using namespace eqsat::test;
 
@@ -47,6 +50,12 @@ TEST_CASE("an index out of range") {
         "index: index 5 is out of range for axis 0 with length 3");
   CHECK(error_of(g, {vec({1, 2, 3}), ops::Array::scalar(DType::I64, -4)}) ==
         "index: index -4 is out of range for axis 0 with length 3");
+  // UBSan found the index read through double: INT64_MAX became 2^63,
+  // which does not fit back into int64.
+  ops::Array huge(DType::I64, {});
+  huge.data<std::int64_t>()[0] = std::numeric_limits<std::int64_t>::max();
+  CHECK(error_of(g, {vec({1, 2, 3}), huge}) ==
+        "index: index 9223372036854775807 is out of range for axis 0 with length 3");
   TermRef v = input("v", kF64);
   ops::Graph set = graph({x, i, v}, {op(OpKind::SetIndex, {x, i, v})});
   CHECK(error_of(set, {vec({1}), ops::Array::scalar(DType::I64, 1), ops::Array::scalar(kF64, 0)}) ==
