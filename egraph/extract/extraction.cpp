@@ -1,5 +1,7 @@
 #include "egraph/extract/extraction.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include "egraph/extract/class_parents.hpp"
 
 #include <functional>
@@ -139,15 +141,11 @@ Extraction make_extraction(const ExtractionProblem& problem,
       const ProblemNode& node = problem.node(*choices[eclass.value]);
       if (next_child < node.children.size()) {
         ProblemClassId child = node.children[next_child++];
-        if (state[child.value] == 1) {
-          throw std::logic_error("extraction: chosen nodes form a cycle through class " +
-                                 std::to_string(child.value));
-        }
+        EQSAT_ASSERT(state[child.value] != 1)
+            << "extraction: chosen nodes form a cycle through class " << child.value;
         if (state[child.value] == 0) {
-          if (!choices[child.value]) {
-            throw std::logic_error("extraction: class " + std::to_string(child.value) +
-                                   " is used but has no choice");
-          }
+          EQSAT_ASSERT(choices[child.value].has_value())
+              << "extraction: class " << child.value << " is used but has no choice";
           state[child.value] = 1;
           stack.emplace_back(child, 0);
         }

@@ -76,7 +76,7 @@ std::vector<std::optional<ProblemNodeId>> acyclic_choices(
 std::vector<std::optional<ProblemNodeId>> cheapest_tree_choices(const ExtractionProblem& problem);
 
 // Builds the extraction the choices give from the roots. Throws
-// ExtractionError if a root has no choice; std::logic_error if the chosen
+// ExtractionError if a root has no choice; InternalError if the chosen
 // graph has a cycle or reaches a class without a choice (an extractor bug).
 Extraction make_extraction(const ExtractionProblem& problem,
                            std::span<const std::optional<ProblemNodeId>> choices, double seconds,

@@ -1,5 +1,7 @@
 #include "egraph/extract/from_egraph.hpp"
 
+#include "ops/internal_error.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -13,9 +15,7 @@ double ast_size(const EGraph&, ENodeId) {
 
 EGraphProblem to_extraction_problem(const EGraph& egraph, std::span<const EClassId> roots,
                                     const ENodeCost& cost, const ENodeFilter& forbidden) {
-  if (!egraph.clean()) {
-    throw std::logic_error("to_extraction_problem: the e-graph needs a rebuild() first");
-  }
+  EQSAT_ASSERT(egraph.clean()) << "to_extraction_problem: the e-graph needs a rebuild() first";
   EGraphProblem out;
   out.class_index.assign(egraph.num_class_ids(), std::numeric_limits<std::uint32_t>::max());
   for (EClassId c : egraph.classes()) {

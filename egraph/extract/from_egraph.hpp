@@ -39,7 +39,7 @@ struct EGraphProblem {
   std::vector<std::uint32_t> class_index;  // by e-class id; only canonical ids are meaningful
 };
 
-// Converts the e-graph, which must be clean (throws std::logic_error
+// Converts the e-graph, which must be clean (throws InternalError
 // otherwise): problem classes in canonical id order, each with its visible
 // e-nodes in the e-graph's order, costs from `cost` (ProblemError if one is
 // negative or not finite); roots are the canonical classes of `roots`. The

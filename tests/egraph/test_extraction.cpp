@@ -1,6 +1,7 @@
 // Tests of the shared extraction steps: best-first and preference-keeping
 // acyclic choices, and make_extraction's costs and checks.
 #include "egraph/extract/extraction.hpp"
+#include "ops/internal_error.hpp"
 
 #include "extraction_testing.hpp"
 
@@ -72,11 +73,11 @@ TEST_CASE("make_extraction measures DAG and tree cost and rejects bad choices", 
   CHECK(e.optimal);
   CHECK_THROWS_AS(
       make_extraction(p, std::vector<std::optional<ProblemNodeId>>{loop, pair, top}, 0, false),
-      std::logic_error);
+      eqsat::InternalError);
   CHECK_THROWS_AS(
       make_extraction(p, std::vector<std::optional<ProblemNodeId>>{std::nullopt, pair, top}, 0,
                       false),
-      std::logic_error);
+      eqsat::InternalError);
   try {
     make_extraction(p, std::vector<std::optional<ProblemNodeId>>(3), 0, false);
     FAIL("no error for a root without a choice");
