@@ -314,16 +314,6 @@ std::optional<PrunedLoop> prune_loop(TensorEGraph& g, const ScanView& s,
   return LoopPruner(g, std::move(outputs)).prune(s, wanted);
 }
 
-std::optional<PrunedLoop> PruneMemo::operator()(TensorEGraph& g, const ScanView& s,
-                                                const std::set<std::size_t>& wanted) {
-  Entry& e = memo_[{s.node, wanted}];
-  if (!e.fn || e.fn != s.fn || e.operands != s.operands)
-    e = Entry{s.fn, s.operands, prune_loop(g, s, wanted)};
-  else if (e.result)
-    e.result->scan = g.egraph().find(e.result->scan);
-  return e.result;
-}
-
 bool merge_kept_outputs(TensorEGraph& g, EClassId old, const PrunedLoop& p) {
   bool changed = false;
   const auto get = [&](EClassId scan, std::int64_t i) {

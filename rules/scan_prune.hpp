@@ -8,7 +8,6 @@
 #include "tensor_egraph.hpp"
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -30,25 +29,6 @@ struct PrunedLoop {
 // is left as it is.
 std::optional<PrunedLoop> prune_loop(TensorEGraph& g, const ScanView& s,
                                      const std::set<std::size_t>& wanted);
-
-// prune_loop remembered per loop form and wanted set: the scan appliers
-// run on every loop every iteration, and rebuilding the body is most of
-// their cost. A form is the scan e-node with its body's representative and
-// its canonical operands; a new form of the body, or an operand class
-// merged into another, is a new form.
-class PruneMemo {
- public:
-  std::optional<PrunedLoop> operator()(TensorEGraph& g, const ScanView& s,
-                                       const std::set<std::size_t>& wanted);
-
- private:
-  struct Entry {
-    ops::TermRef fn = nullptr;
-    std::vector<egraph::EClassId> operands;
-    std::optional<PrunedLoop> result;
-  };
-  std::map<std::pair<egraph::ENodeId, std::set<std::size_t>>, Entry> memo_;
-};
 
 // Merges each output of loop `old` the prune kept, (get i old), with its
 // read of the new loop (`p` may come from a view of `old` with outputs

@@ -1,5 +1,6 @@
 #include "scan_remove_unused.hpp"
 
+#include "scan_form_memo.hpp"
 #include "scan_prune.hpp"
 #include "scan_view.hpp"
 
@@ -23,7 +24,7 @@ class RemoveUnused final : public ScanApplier {
     // The whole tuple: unread inputs go, the loop keeps its outputs.
     std::set<std::size_t> all;
     for (std::size_t j = 0; j < s.num_outputs(); ++j) all.insert(j);
-    if (auto p = prune_(g(), s, all); p && p->same_tuple && compatible_types(root, p->scan))
+    if (auto p = prune(s, all); p && p->same_tuple && compatible_types(root, p->scan))
       changed |= eg.merge(root, p->scan);
     // Per reader, and for all the readers present together.
     std::set<std::size_t> read;
@@ -39,7 +40,7 @@ class RemoveUnused final : public ScanApplier {
     for (std::size_t i : read) wanted.push_back({i});
     if (read.size() > 1 && read != all) wanted.push_back(read);
     for (const auto& w : wanted) {
-      const auto p = prune_(g(), s, w);
+      const auto p = prune(s, w);
       if (!p || p->same_tuple) continue;
       for (const auto& [cls, i] : gets) {
         if (!w.contains(i)) continue;
@@ -73,7 +74,14 @@ class RemoveUnused final : public ScanApplier {
     return true;
   }
 
-  PruneMemo prune_;
+  // prune_loop(g(), s, wanted), once per loop form and wanted set.
+  std::optional<PrunedLoop> prune(const ScanView& s, const std::set<std::size_t>& wanted) {
+    auto& p = pruned_.get(s, wanted, [&] { return prune_loop(g(), s, wanted); });
+    if (p) p->scan = g().egraph().find(p->scan);
+    return p;
+  }
+
+  FormMemo<std::set<std::size_t>, std::optional<PrunedLoop>> pruned_;
 };
 
 }  // namespace

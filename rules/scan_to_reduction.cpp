@@ -1,5 +1,6 @@
 #include "scan_to_reduction.hpp"
 
+#include "scan_form_memo.hpp"
 #include "scan_prune.hpp"
 #include "scan_pushout_batch.hpp"
 #include "substitute.hpp"
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -86,19 +86,11 @@ class ToReduction final : public ScanApplier {
     return u && (*u == -1 || (d[0] != ops::kUnknownDim && *u == static_cast<double>(d[0] - 1)));
   }
 
-  // reduction(s, j, root), computed once per loop form: the applier runs
-  // on every loop every iteration, and building the reduction (a vectorized
-  // body, a loop without the state) is most of its cost. A form is the scan
-  // e-node with its body's representative and canonical operands; a new
-  // form of the body or an operand class merged elsewhere is a new form.
+  // reduction(s, j, root), once per loop form and sit-sot.
   std::optional<EClassId> memoized_reduction(const ScanView& s, std::size_t j, EClassId root) {
-    Tried& t = tried_[{s.node, j}];
-    if (!t.fn || t.fn != s.fn || t.operands != s.operands) {
-      t = Tried{s.fn, s.operands, reduction(s, j, root)};
-    } else if (t.value) {
-      t.value = g().egraph().find(*t.value);
-    }
-    return t.value;
+    auto& value = reductions_.get(s, j, [&] { return reduction(s, j, root); });
+    if (value) value = g().egraph().find(*value);
+    return value;
   }
 
   // The last state of sit-sot output j as a reduction, when its body
@@ -263,13 +255,10 @@ class ToReduction final : public ScanApplier {
   std::optional<EClassId> add_loop(EClassId root, std::size_t n, const ScanView& v) {
     const auto wider = add_scan(g(), v.attrs, v.spec, v.operands);
     if (!wider) return std::nullopt;
-    egraph::EGraph& eg = g().egraph();
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto idx = ops::Attrs{{AttrKey::Index, static_cast<std::int64_t>(i)}};
-      const auto old = g().add_op(OpKind::Get, idx, std::array{eg.find(root)});
-      if (old) merge_same(g(), *old, g().add_op(OpKind::Get, idx, std::array{eg.find(*wider)}));
-    }
-    return eg.find(*wider);
+    PrunedLoop same{*wider, {}};
+    for (std::size_t i = 0; i < n; ++i) same.index_of.push_back(static_cast<std::int64_t>(i));
+    merged_outputs_ |= merge_kept_outputs(g(), root, same);
+    return g().egraph().find(*wider);
   }
 
   // True when f reads only non-sequences and constants.
@@ -314,14 +303,8 @@ class ToReduction final : public ScanApplier {
     return state_first ? op(out->kind(), {}, init, *total) : op(out->kind(), {}, *total, init);
   }
 
-  // What reduction() gave for one loop form and sit-sot.
-  struct Tried {
-    TermRef fn;
-    std::vector<EClassId> operands;
-    std::optional<EClassId> value;
-  };
-  std::map<std::pair<ENodeId, std::size_t>, Tried> tried_;
-  bool merged_outputs_ = false;  // without_output merged classes during this rewrite
+  FormMemo<std::size_t, std::optional<EClassId>> reductions_;
+  bool merged_outputs_ = false;  // without_output or add_loop merged classes in this rewrite
 };
 
 }  // namespace
