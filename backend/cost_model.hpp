@@ -68,12 +68,15 @@ class CostModel {
   // statically (an output keeping every step, a constant :n-steps, static
   // sequence lengths), `unknown_trip_count` otherwise; an :until loop
   // counts its bound when below `unknown_trip_count`. `n_steps_at_most`:
-  // a bound on a run-time :n-steps (`(minimum n 5)`), counted likewise.
+  // a bound on a run-time :n-steps (`(minimum n 5)`), counted likewise;
+  // with `n_steps_at_least` too (`(minimum n (maximum 2 i))`), the middle
+  // of the two, as nothing says where in between the value lies.
   std::int64_t trip_count(const ops::ScanSpec& spec, std::span<const ops::Type> operand_types,
                           const ops::Type& result, std::optional<std::int64_t> n_steps,
-                          std::optional<std::int64_t> n_steps_at_most = std::nullopt) const;
+                          std::optional<std::int64_t> n_steps_at_most = std::nullopt,
+                          std::optional<std::int64_t> n_steps_at_least = std::nullopt) const;
   // The same for a scan term (a constant :n-steps operand is read, and the
-  // constant of a `minimum` one).
+  // constants of a `minimum` one and of a `maximum` inside it).
   std::int64_t trip_count(ops::TermRef scan) const;
 
   const CostWeights& weights() const { return w_; }

@@ -29,7 +29,9 @@ void creation_shape(TermRef op, Operands in, Dims& shape) {
       return;
     }
     case OpKind::Arange: {
-      const auto n = static_cast<std::int64_t>(in[0]->element(0));
+      const auto exact = in[0]->integer_element(0);
+      if (!exact) fail(op, fmt::format("length must be an integer, got {}", in[0]->element(0)));
+      const std::int64_t n = *exact;
       if (n < 0) fail(op, fmt::format("length must be >= 0, got {}", n));
       shape.assign(1, n);
       return;

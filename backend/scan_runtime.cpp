@@ -73,7 +73,9 @@ std::int64_t trip_count(ops::TermRef op, const ops::ScanSpec& spec, const Array*
                         const std::vector<const Array*>& sequences) {
   std::int64_t n = std::numeric_limits<std::int64_t>::max();
   if (n_steps) {
-    n = static_cast<std::int64_t>(n_steps->element(0));
+    const auto exact = n_steps->integer_element(0);
+    if (!exact) fail(op, fmt::format(":n-steps must be an integer, got {}", n_steps->element(0)));
+    n = *exact;
     if (n < 0) fail(op, fmt::format(":n-steps must be >= 0, got {}", n));
   }
   for (std::size_t j = 0; j < sequences.size(); ++j) {

@@ -80,6 +80,19 @@ double Array::element(std::int64_t i) const {
       dtype_, [&]<class T>(std::type_identity<T>) { return static_cast<double>(data<T>()[i]); });
 }
 
+std::optional<std::int64_t> Array::integer_element(std::int64_t i) const {
+  return visit_dtype(dtype_, [&]<class T>(std::type_identity<T>) -> std::optional<std::int64_t> {
+    const T v = data<T>()[i];
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<std::int64_t>(v);  // every integer dtype fits in int64
+    } else {
+      const double d = static_cast<double>(v);
+      if (!(d >= -0x1p63 && d < 0x1p63) || d != std::trunc(d)) return std::nullopt;
+      return static_cast<std::int64_t>(d);
+    }
+  });
+}
+
 std::optional<double> Array::uniform_value() const {
   if (size_ == 0) return std::nullopt;
   return visit_dtype(dtype_, [&]<class T>(std::type_identity<T>) -> std::optional<double> {

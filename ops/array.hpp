@@ -57,6 +57,10 @@ class Array {
 
   // Element i (row-major flat index) converted to double.
   double element(std::int64_t i) const;
+  // Element i as an exact int64: integers and booleans as they are, floats
+  // when finite, integral and within int64's range; nullopt otherwise
+  // (2.5, NaN, 1e30), where a cast would truncate or be undefined.
+  std::optional<std::int64_t> integer_element(std::int64_t i) const;
   // The value every element has, when they are all equal (and size > 0).
   std::optional<double> uniform_value() const;
 

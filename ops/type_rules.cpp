@@ -67,7 +67,7 @@ void require_float(OpKind kind, const TensorType& t, const char* what) {
 std::optional<std::int64_t> const_int(TermRef t) {
   const Array* a = t->const_value();
   if (!a || a->rank() != 0) return std::nullopt;
-  return static_cast<std::int64_t>(a->element(0));
+  return a->integer_element(0);
 }
 
 std::int64_t int_attr(OpKind kind, const Attrs& attrs, AttrKey key) {

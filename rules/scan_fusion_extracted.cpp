@@ -36,7 +36,7 @@ std::optional<std::int64_t> constant_steps(TermRef scan) {
   const ops::ScanSpec& s = spec_of(scan);
   if (s.has_n_steps) {
     const ops::Array* v = scan->operand(1)->const_value();
-    if (v && v->size() == 1) return static_cast<std::int64_t>(v->element(0));
+    if (v && v->size() == 1) return v->integer_element(0);
     return std::nullopt;
   }
   std::int64_t shortest = std::numeric_limits<std::int64_t>::max();

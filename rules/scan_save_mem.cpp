@@ -27,12 +27,14 @@ struct Form {
 };
 
 // An `index` or axis-0 `slice` of a scan output by constants, with the
-// forms it can be rebuilt in on another loop's output.
+// forms it can be rebuilt in on another loop's output, or an `index` by a
+// run-time integer (`index` holds its class).
 struct Reader {
   ENodeId node;
   OpKind kind = OpKind::Index;
   ops::DType index_dtype = ops::DType::I64;
   std::optional<Form> from_start, from_end;
+  std::optional<EClassId> index;
 };
 
 // The reads of one output of a scan class: the classes of its `get`s, their
@@ -69,8 +71,12 @@ std::optional<Reader> classify(const TensorEGraph& g, ENodeId q, EClassId out) {
     if (eg.find(kids[1]) == out) return std::nullopt;
     const TensorData& d = g.data(kids[1]);
     const auto* it = std::get_if<ops::TensorType>(&d.type());
-    if (!d.uniform || !it || it->rank() != 0 || !ops::is_integer(it->dtype)) return std::nullopt;
+    if (!it || it->rank() != 0 || !ops::is_integer(it->dtype)) return std::nullopt;
     r.index_dtype = it->dtype;
+    if (!d.uniform) {
+      r.index = eg.find(kids[1]);
+      return r;
+    }
     std::int64_t c = static_cast<std::int64_t>(*d.uniform);
     if (known) {
       if (c < -len || c >= len) return std::nullopt;  // out of range: fails either way
@@ -184,30 +190,31 @@ class SaveMem final : public ScanApplier {
   // Every read output read within its first m steps: the loop runs m steps.
   bool fewer_steps(const ScanView& s, const std::vector<OutputReads>& reads) {
     std::int64_t m = -1;
+    bool at_run_time = false;
     for (std::size_t i = 0; i < reads.size(); ++i) {
       if (!reads[i].read()) continue;
       if (reads[i].all || keep_of(s, i) != 0) return false;
       for (const Reader& r : reads[i].readers) {
+        at_run_time |= r.index.has_value();
+        if (r.index) continue;
         if (!r.from_start) return false;
         m = std::max(m, r.from_start->need);
       }
     }
+    if (at_run_time) return fewer_steps_at_run_time(s, reads, std::max<std::int64_t>(m, 0));
     if (m < 0) return false;
     ops::ScanSpec spec = s.spec;
     std::vector<EClassId> operands = s.operands;
-    auto constant = [&](ops::DType d) {
-      return g().add_term(ops::Term::scalar(d, static_cast<double>(m)));
-    };
     if (spec.has_n_steps) {
       const EClassId n = s.operands[s.n_steps_operand()];
       const ops::DType d = std::get<ops::TensorType>(g().type(n)).dtype;
       if (const auto& u = g().data(n).uniform) {
         if (static_cast<double>(m) >= *u) return false;
-        operands[s.n_steps_operand()] = constant(d);
+        operands[s.n_steps_operand()] = constant(d, m);
       } else {
         if (const auto b = sequence_steps(g(), s); b && m >= *b) return false;
         if (capped(g(), n, m)) return false;
-        const std::array kids{n, constant(d)};
+        const std::array kids{n, constant(d, m)};
         const auto fewer = g().add_op(OpKind::Minimum, {}, kids);
         if (!fewer) return false;
         operands[s.n_steps_operand()] = *fewer;
@@ -215,7 +222,7 @@ class SaveMem final : public ScanApplier {
     } else if (const auto b = sequence_steps(g(), s)) {
       if (m >= *b) return false;
       spec.has_n_steps = true;
-      operands.insert(operands.begin() + 1, constant(ops::DType::I64));
+      operands.insert(operands.begin() + 1, constant(ops::DType::I64, m));
     } else {
       // Unknown lengths: each sequence cut to the rows m steps read.
       bool all_capped = true;
@@ -244,6 +251,82 @@ class SaveMem final : public ScanApplier {
             merge_same(g(), g().egraph().class_of(r.node), rebuild(g(), r, *r.from_start, *got));
     }
     return changed;
+  }
+
+  // Some reader indexes by a run-time integer i: the loop runs
+  // min(N, max(m, a + 1, ...)) of its N steps, where m covers the constant
+  // readers and a is i + N for i in [-N, 0), i otherwise; that reader then
+  // indexes by a. An i out of range stays out of range on the shorter
+  // output (a = i >= N, or a = i < -N), so a bad index still fails.
+  bool fewer_steps_at_run_time(const ScanView& s, const std::vector<OutputReads>& reads,
+                               std::int64_t m) {
+    ops::ScanSpec spec = s.spec;
+    std::vector<EClassId> operands = s.operands;
+    EClassId n;
+    ops::DType d = ops::DType::I64;
+    if (spec.has_n_steps) {
+      n = s.operands[s.n_steps_operand()];
+      d = std::get<ops::TensorType>(g().type(n)).dtype;
+      const egraph::EGraph& eg = g().egraph();
+      // Cut once: a bound on the steps is not bounded again.
+      if (std::ranges::any_of(eg.nodes(n),
+                              [&](ENodeId k) { return g().kind(k) == OpKind::Minimum; }))
+        return false;
+    } else if (const auto b = sequence_steps(g(), s)) {
+      n = constant(d, *b);
+      spec.has_n_steps = true;
+      operands.insert(operands.begin() + 1, n);
+    } else {
+      return false;
+    }
+    auto op = [&](OpKind k, auto... xs) -> std::optional<EClassId> {
+      if ((!xs || ...)) return std::nullopt;
+      return g().add_op(k, {}, std::array{*xs...});
+    };
+    const std::optional<EClassId> zero = constant(d, 0), one = constant(d, 1), total = n;
+    std::vector<std::pair<const Reader*, EClassId>> wrapped;  // reader, index from the start
+    std::optional<EClassId> most;
+    for (const OutputReads& out : reads)
+      for (const Reader& r : out.readers) {
+        if (!r.index) continue;
+        std::optional<EClassId> i = *r.index;
+        if (r.index_dtype != d) i = g().add_op(OpKind::Cast, {{AttrKey::Dtype, d}}, std::array{*i});
+        const auto shifted = op(OpKind::Add, i, total);
+        const auto wraps =
+            op(OpKind::LogicalAnd, op(OpKind::Lt, i, zero), op(OpKind::Ge, shifted, zero));
+        const auto a = op(OpKind::Where, wraps, shifted, i);
+        const auto need = op(OpKind::Add, a, one);
+        most = most ? op(OpKind::Maximum, most, need) : need;
+        if (!a || !most) return false;
+        wrapped.emplace_back(&r, *a);
+      }
+    // The constant outermost, where the cost model looks for a lower bound.
+    const auto steps =
+        op(OpKind::Minimum, total, op(OpKind::Maximum, std::optional(constant(d, m)), most));
+    if (!steps) return false;
+    operands[1] = *steps;
+    const auto scan = add_scan(g(), s.attrs, spec, operands);
+    if (!scan) return false;
+    bool changed = false;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (!reads[i].read()) continue;
+      const auto got = output(*scan, i);
+      if (!got) continue;
+      for (const Reader& r : reads[i].readers) {
+        const EClassId at = g().egraph().class_of(r.node);
+        if (!r.index) {
+          changed |= merge_same(g(), at, rebuild(g(), r, *r.from_start, *got));
+          continue;
+        }
+        const auto w = std::ranges::find(wrapped, &r, &std::pair<const Reader*, EClassId>::first);
+        changed |= merge_same(g(), at, op(OpKind::Index, got, std::optional(w->second)));
+      }
+    }
+    return changed;
+  }
+
+  EClassId constant(ops::DType d, std::int64_t v) {
+    return g().add_term(ops::Term::scalar(d, static_cast<double>(v)));
   }
 
   // Outputs read only in their last k steps keep k steps; the others are

@@ -1,12 +1,14 @@
 // `scan-save-mem`: loops that compute or store only the steps their readers
 // use (PyTensor's save_mem). Readers are `index` and axis-0 `slice` with
-// constant bounds of a scan output:
+// constant bounds of a scan output, and `index` by a run-time integer:
 //
 //   fewer steps  every read output is read only within its first m steps
 //                (`(index (get i s) 3)`, `(slice (get i s) :stop 5)`, or a
 //                negative bound when the steps are known): the loop runs
 //                m steps (:n-steps m, `(minimum n m)`, or sequences sliced
-//                to m rows plus their deepest tap).
+//                to m rows plus their deepest tap); with a run-time index
+//                i among the readers, m is a run-time value:
+//                (minimum N (maximum m' ...)) steps, see README.md.
 //   keep last    every reader of output i reads only its last k steps
 //                (`(index (get i s) -1)`, `(slice (get i s) :start -k)`):
 //                output i gets `:keep k`; the outputs whose keep does not

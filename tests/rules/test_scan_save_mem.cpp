@@ -170,15 +170,49 @@ TEST_CASE("an output also read whole is not cut") {
   }
 }
 
-TEST_CASE("an output read by a variable index is not cut") {
+TEST_CASE("an output read by a run-time index runs only the steps it reaches") {
   const ops::Graph g = graph(R"(
     (input x0 (f64 3)) (input i i64)
     (let s (scan :n-steps 50 :sit-sot (x0) (fn (h) (mul h 0.9))))
     (output (index (get 0 s) i)))");
   const ops::Graph out = check_same(g, inputs_for(g));
+  const auto scans = scans_in(out);
+  REQUIRE(scans.size() == 1);
+  CHECK(scans[0]->operand(1)->kind() == ops::OpKind::Minimum);
+  // In range from either end, and out of range (the read fails either way).
+  for (std::int64_t i : {0, 3, 49, -1, -50, 50, 60, -51, -80})
+    check_same(g, {ops::Array::filled(ops::DType::F64, {3}, 0.5),
+                   ops::Array::filled(ops::DType::I64, {}, static_cast<double>(i))});
+}
+
+TEST_CASE("run-time and constant reads of several outputs share one shorter loop") {
+  // PyTensor's test_reduced_number_of_steps with its symbolic readers:
+  // x1[:2], x2[4], x3[idx], x5[-10], x6[-jdx] of a 20-step loop.
+  const ops::Graph g = graph(R"(
+    (input u (f64 20)) (input idx i32) (input jdx i64)
+    (let r (scan :sequences (u) :sit-sot (0.0 0.0 0.0 0.0 0.0)
+      (fn (x a b c d e) (add (mul 0.5 a) (add x 1.0)) (add (mul 0.5 b) (add x 2.0))
+        (add (mul 0.5 c) (add x 3.0)) (add (mul 0.5 d) (add x 5.0)) (add (mul 0.5 e) (add x 6.0)))))
+    (output (slice (get 0 r) :stop 2)) (output (index (get 1 r) 4))
+    (output (index (get 2 r) idx)) (output (index (get 3 r) -10))
+    (output (index (get 4 r) (neg jdx))))");
+  const ops::Graph out = check_same(g, inputs_for(g));
+  // The states are independent: the cost model may run one loop per
+  // output, each as short as its reader allows.
+  std::size_t at_run_time = 0;
   for (ops::TermRef s : scans_in(out)) {
-    CHECK(n_steps_of(s) == 50);
-    CHECK(spec_of(s).keep.empty());
+    REQUIRE(spec_of(s).has_n_steps);
+    if (s->operand(1)->kind() == ops::OpKind::Minimum)
+      ++at_run_time;
+    else
+      CHECK(n_steps_of(s) <= 11);
+  }
+  CHECK(at_run_time >= 1);
+  auto inputs = inputs_for(g);
+  for (auto [i, j] : {std::pair{3, 15}, {16, 3}, {-4, 20}, {19, 1}, {20, 1}, {0, 21}, {-21, 1}}) {
+    inputs[1] = ops::Array::filled(ops::DType::I32, {}, i);
+    inputs[2] = ops::Array::filled(ops::DType::I64, {}, j);
+    check_same(g, inputs);
   }
 }
 
