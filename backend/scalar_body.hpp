@@ -12,7 +12,8 @@
 
 namespace eqsat::backend::detail {
 
-// One element of a fusable op, the same bits as its array kernel.
+// One element of a fusable op (or of logaddexp and hypot), the same bits as
+// its array kernel; the optimizer's constant folding uses them too.
 template <class T>
 T apply_unary(ops::OpKind kind, T x);
 template <class T>

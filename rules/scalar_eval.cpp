@@ -1,5 +1,7 @@
 #include "scalar_eval.hpp"
 
+#include "backend/scalar_body.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -62,46 +64,8 @@ std::optional<double> unary(OpKind kind, T x) {
     }
     return std::nullopt;
   } else {
-    switch (kind) {
-      case OpKind::Neg:
-        return -x;
-      case OpKind::Abs:
-        return std::abs(x);
-      case OpKind::Sign:
-        return std::isnan(x) ? x : x > 0 ? T(1) : x < 0 ? T(-1) : T(0);
-      case OpKind::Square:
-        return x * x;
-      case OpKind::Exp:
-        return std::exp(x);
-      case OpKind::Expm1:
-        return std::expm1(x);
-      case OpKind::Log:
-        return std::log(x);
-      case OpKind::Log1p:
-        return std::log1p(x);
-      case OpKind::Sqrt:
-        return std::sqrt(x);
-      case OpKind::Reciprocal:
-        return T(1) / x;
-      case OpKind::Sin:
-        return std::sin(x);
-      case OpKind::Cos:
-        return std::cos(x);
-      case OpKind::Tanh:
-        return std::tanh(x);
-      case OpKind::Sigmoid:
-        return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
-      case OpKind::Softplus:
-        return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-      case OpKind::Log1mexp:
-        return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
-      case OpKind::Floor:
-        return std::floor(x);
-      case OpKind::Ceil:
-        return std::ceil(x);
-      default:
-        return std::nullopt;
-    }
+    // The kernels' own scalar code: a folded value has the executor's bits.
+    return static_cast<double>(backend::detail::apply_unary<T>(kind, x));
   }
 }
 
@@ -139,31 +103,7 @@ std::optional<double> arith(OpKind kind, T a, T b) {
         return std::nullopt;
     }
   } else {
-    switch (kind) {
-      case OpKind::Add:
-        return a + b;
-      case OpKind::Sub:
-        return a - b;
-      case OpKind::Mul:
-        return a * b;
-      case OpKind::Div:
-        return a / b;
-      case OpKind::Pow:
-        return std::pow(a, b);
-      // NaN propagates, as numpy.maximum / numpy.minimum
-      case OpKind::Maximum:
-        return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
-      case OpKind::Minimum:
-        return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
-      case OpKind::Hypot:
-        return std::hypot(a, b);
-      case OpKind::Logaddexp:
-        if (a == b) return a + T(0.6931471805599453);
-        if (std::isnan(a) || std::isnan(b)) return a + b;
-        return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
-      default:
-        return std::nullopt;
-    }
+    return static_cast<double>(backend::detail::apply_binary<T>(kind, a, b));
   }
 }
 
