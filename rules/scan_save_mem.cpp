@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace eqsat::rules {
@@ -239,18 +241,7 @@ class SaveMem final : public ScanApplier {
         operands[s.sequence_operand(j)] = *cut;
       }
     }
-    const auto scan = add_scan(g(), s.attrs, spec, operands);
-    if (!scan) return false;
-    bool changed = false;
-    for (std::size_t i = 0; i < reads.size(); ++i) {
-      if (!reads[i].read()) continue;
-      const auto got = output(*scan, i);
-      if (!got) continue;
-      for (const Reader& r : reads[i].readers)
-        changed |=
-            merge_same(g(), g().egraph().class_of(r.node), rebuild(g(), r, *r.from_start, *got));
-    }
-    return changed;
+    return read_from_start(s, spec, operands, reads);
   }
 
   // Some reader indexes by a run-time integer i: the loop runs
@@ -284,7 +275,7 @@ class SaveMem final : public ScanApplier {
       return g().add_op(k, {}, std::array{*xs...});
     };
     const std::optional<EClassId> zero = constant(d, 0), one = constant(d, 1), total = n;
-    std::vector<std::pair<const Reader*, EClassId>> wrapped;  // reader, index from the start
+    std::map<ENodeId, EClassId> index_at;  // per run-time reader, its index from the start
     std::optional<EClassId> most;
     for (const OutputReads& out : reads)
       for (const Reader& r : out.readers) {
@@ -298,13 +289,22 @@ class SaveMem final : public ScanApplier {
         const auto need = op(OpKind::Add, a, one);
         most = most ? op(OpKind::Maximum, most, need) : need;
         if (!a || !most) return false;
-        wrapped.emplace_back(&r, *a);
+        index_at.emplace(r.node, *a);
       }
     // The constant outermost, where the cost model looks for a lower bound.
     const auto steps =
         op(OpKind::Minimum, total, op(OpKind::Maximum, std::optional(constant(d, m)), most));
     if (!steps) return false;
     operands[1] = *steps;
+    return read_from_start(s, spec, operands, reads, index_at);
+  }
+
+  // Adds loop `s` with `spec` and `operands` and merges each reader of a
+  // read output with the same read of the new loop, counted from the
+  // start: an index by a run-time integer reads at `index_at` of its node.
+  bool read_from_start(const ScanView& s, const ops::ScanSpec& spec,
+                       std::span<const EClassId> operands, const std::vector<OutputReads>& reads,
+                       const std::map<ENodeId, EClassId>& index_at = {}) {
     const auto scan = add_scan(g(), s.attrs, spec, operands);
     if (!scan) return false;
     bool changed = false;
@@ -313,13 +313,10 @@ class SaveMem final : public ScanApplier {
       const auto got = output(*scan, i);
       if (!got) continue;
       for (const Reader& r : reads[i].readers) {
-        const EClassId at = g().egraph().class_of(r.node);
-        if (!r.index) {
-          changed |= merge_same(g(), at, rebuild(g(), r, *r.from_start, *got));
-          continue;
-        }
-        const auto w = std::ranges::find(wrapped, &r, &std::pair<const Reader*, EClassId>::first);
-        changed |= merge_same(g(), at, op(OpKind::Index, got, std::optional(w->second)));
+        const auto read = r.index
+                              ? g().add_op(OpKind::Index, {}, std::array{*got, index_at.at(r.node)})
+                              : rebuild(g(), r, *r.from_start, *got);
+        changed |= merge_same(g(), g().egraph().class_of(r.node), read);
       }
     }
     return changed;
