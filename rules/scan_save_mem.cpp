@@ -247,8 +247,8 @@ class SaveMem final : public ScanApplier {
   // Some reader indexes by a run-time integer i: the loop runs
   // min(N, max(m, a + 1, ...)) of its N steps, where m covers the constant
   // readers and a is i + N for i in [-N, 0), i otherwise; that reader then
-  // indexes by a. An i out of range stays out of range on the shorter
-  // output (a = i >= N, or a = i < -N), so a bad index still fails.
+  // indexes by a. An i out of range (a outside [0, N)) needs all N steps
+  // and reads at i: the read fails with the message it gave before.
   bool fewer_steps_at_run_time(const ScanView& s, const std::vector<OutputReads>& reads,
                                std::int64_t m) {
     ops::ScanSpec spec = s.spec;
@@ -282,14 +282,13 @@ class SaveMem final : public ScanApplier {
         if (!r.index) continue;
         std::optional<EClassId> i = *r.index;
         if (r.index_dtype != d) i = g().add_op(OpKind::Cast, {{AttrKey::Dtype, d}}, std::array{*i});
-        const auto shifted = op(OpKind::Add, i, total);
-        const auto wraps =
-            op(OpKind::LogicalAnd, op(OpKind::Lt, i, zero), op(OpKind::Ge, shifted, zero));
-        const auto a = op(OpKind::Where, wraps, shifted, i);
-        const auto need = op(OpKind::Add, a, one);
+        const auto a = op(OpKind::Where, op(OpKind::Lt, i, zero), op(OpKind::Add, i, total), i);
+        const auto ok = op(OpKind::LogicalAnd, op(OpKind::Ge, a, zero), op(OpKind::Lt, a, total));
+        const auto at = op(OpKind::Where, ok, a, i);
+        const auto need = op(OpKind::Where, ok, op(OpKind::Add, a, one), total);
         most = most ? op(OpKind::Maximum, most, need) : need;
-        if (!a || !most) return false;
-        index_at.emplace(r.node, *a);
+        if (!at || !most) return false;
+        index_at.emplace(r.node, *at);
       }
     // The constant outermost, where the cost model looks for a lower bound.
     const auto steps =
