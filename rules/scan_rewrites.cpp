@@ -78,6 +78,61 @@ class DropNonSequence final : public ScanApplier {
       const auto scan = add_scan(g(), s.attrs, smaller, operands);
       return scan && eg.merge(root, *scan);
     }
+    return mode_ == Drop::Constant && inline_sequence(eg, root, s);
+  }
+
+  // A sequence whose rows all hold one small constant (PyTensor's alloc
+  // inputs): its tap parameters read that row in the body, and the loop
+  // no longer reads it. Only when no length check is lost: the step count
+  // is a constant the sequence allows, or every sequence length is static
+  // (the count then becomes :n-steps).
+  bool inline_sequence(egraph::EGraph& eg, EClassId root, const ScanView& s) {
+    std::optional<std::int64_t> n;
+    if (s.spec.has_n_steps) {
+      if (const auto& u = g().data(s.operands[s.n_steps_operand()]).uniform)
+        n = static_cast<std::int64_t>(*u);
+    } else {
+      n = sequence_steps(g(), s);
+    }
+    if (!n) return false;
+    for (std::size_t j = 0; j < s.num_sequences(); ++j) {
+      const TensorData& d = g().data(s.operands[s.sequence_operand(j)]);
+      const ops::TensorType& t = d.tensor_type();
+      const ops::Dims row(t.dims.begin() + 1, t.dims.end());
+      const auto& taps = s.spec.sequence_taps[j];
+      if (!d.uniform || t.dims[0] == ops::kUnknownDim || t.dims[0] - taps.back() < *n ||
+          std::ranges::any_of(row, [](std::int64_t x) { return x == ops::kUnknownDim; }))
+        continue;
+      const ops::Array value = ops::Array::filled(t.dtype, row, *d.uniform);
+      if (value.size() > kMaxInlinedElements) continue;
+      const EClassId constant = g().add_term(ops::Term::constant(value));
+      const std::int64_t first = s.sequence_param(j, 0);
+      const auto count = static_cast<std::int64_t>(taps.size());
+      std::vector<std::int64_t> slot_of;
+      std::vector<EClassId> values(static_cast<std::size_t>(s.num_params()));
+      for (std::int64_t k = 0; k < s.num_params(); ++k) {
+        const bool dropped = k >= first && k < first + count;
+        slot_of.push_back(dropped ? -1 : k < first ? k : k - count);
+        if (dropped) values[static_cast<std::size_t>(k)] = constant;
+      }
+      std::vector<ops::TensorType> params = s.params();
+      params.erase(params.begin() + first, params.begin() + first + count);
+      const auto body =
+          remap_body(g(), s.operands[0], slot_of, values, std::move(params), all_outputs(s));
+      if (!body) return false;
+      ops::ScanSpec fewer = s.spec;
+      fewer.sequence_taps.erase(fewer.sequence_taps.begin() + static_cast<std::ptrdiff_t>(j));
+      std::vector<EClassId> operands = s.operands;
+      operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(s.sequence_operand(j)));
+      operands[0] = *body;
+      if (!fewer.has_n_steps) {
+        fewer.has_n_steps = true;
+        operands.insert(operands.begin() + 1,
+                        g().add_term(ops::Term::scalar(ops::DType::I64, static_cast<double>(*n))));
+      }
+      const auto scan = add_scan(g(), s.attrs, fewer, operands);
+      return scan && eg.merge(root, *scan);
+    }
     return false;
   }
 

@@ -1,7 +1,10 @@
 // Built-in appliers that rewrite loops (see builtin_appliers.hpp):
 //
 //   scan-inline-constants  a non-sequence whose value is a small constant
-//                          (at most 64 elements) moves into the body
+//                          (at most 64 elements) moves into the body; so
+//                          does a sequence whose rows are all one small
+//                          constant, when the step count is a constant it
+//                          allows or every sequence length is static
 //   scan-merge-duplicates  a non-sequence with the same value as an earlier
 //                          one is dropped; the body reads the earlier one
 //   scan-hoist-invariants  work in the body that reads only non-sequences

@@ -1,5 +1,6 @@
 // Loop rewrites on non-sequences (unused, constant, duplicate, invariant
 // work): the simplified loops compute the same values.
+#include "loop_testing.hpp"
 #include "rules/optimize.hpp"
 
 #include "backend/program.hpp"
@@ -89,4 +90,27 @@ TEST_CASE("work that reads only loop inputs moves out of the loop") {
   const auto actual = backend::compile(out).run(inputs);
   for (std::int64_t i = 0; i < expected[0].size(); ++i)
     CHECK(actual[0].element(i) == Approx(expected[0].element(i)));
+}
+
+TEST_CASE("a sequence of one constant moves into the body when no length check is lost") {
+  // PyTensor's test_alloc_inputs3: a zero sequence; the body then reads the
+  // constant row (whether that is cheaper is the cost model's choice).
+  const auto proves = [](const std::string& steps, const std::string& goal_steps) {
+    const std::string text =
+        "(input W1 (f64 3 3)) (input h0 (f64 3)) (input n i64)"
+        "(output (get 0 (scan " +
+        steps +
+        " :sequences ((zeros_like W1)) :sit-sot (h0)"
+        "  (fn (w1 h) (add h (mul w1 h))))))"
+        "(output (get 0 (scan " +
+        goal_steps +
+        " :sit-sot (h0)"
+        "  (fn (h) (add h (mul (broadcast_to 0.0 :shape (3)) h))))))";
+    return eqsat::testing::proves(text, {"scan-inline-constants"});
+  };
+  CHECK(proves(":n-steps 3", ":n-steps 3"));
+  CHECK(proves(":n-steps 2", ":n-steps 2"));
+  CHECK(proves("", ":n-steps 3"));  // the sequence's length becomes the step count
+  // A run-time step count is checked against the sequence's length: kept.
+  CHECK_FALSE(proves(":n-steps n", ":n-steps n"));
 }
