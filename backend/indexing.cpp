@@ -1,5 +1,6 @@
 // Indexing kernels with Python semantics: `index` (x[i] along axis 0,
-// negative from the end), `slice` (start/stop/step, clamped), and the
+// negative from the end), `slice` (start/stop/step, clamped),
+// `resize_rows` (x's first n rows, zero rows past its end), and the
 // updates set_index, inc_index, set_slice, inc_slice, which return an
 // updated copy of x (or update x's buffer when the executor hands it over).
 #include "kernel_groups.hpp"
@@ -144,6 +145,15 @@ void indexing_shape(TermRef op, Operands in, Dims& shape) {
     case OpKind::Slice:
       shape = slice_region(op, x.shape()).shape;
       return;
+    case OpKind::ResizeRows: {
+      if (x.rank() == 0) fail(op, "cannot resize a scalar");
+      const auto n = in[1]->integer_element(0);
+      if (!n || *n < 0)
+        fail(op, fmt::format("the number of rows must be >= 0, got {}", in[1]->element(0)));
+      shape = x.shape();
+      shape[0] = *n;
+      return;
+    }
     case OpKind::SetIndex:
     case OpKind::IncIndex:
       check_fits(op, in[2]->shape(), index_region(x.shape(), resolve_index(op, x, *in[1])).shape);
@@ -168,6 +178,12 @@ void run_indexing(TermRef op, Operands in, Array& out) {
     case OpKind::Slice: {
       const Region r = slice_region(op, x.shape());
       return strided_copy(x, r.offset, r.shape, r.strides, out);
+    }
+    case OpKind::ResizeRows: {  // x's first rows, then zero rows
+      const std::size_t kept = std::min(x.nbytes(), out.nbytes());
+      if (kept > 0) std::memcpy(out.bytes(), x.bytes(), kept);
+      if (out.nbytes() > kept) std::memset(out.bytes() + kept, 0, out.nbytes() - kept);
+      return;
     }
     case OpKind::SetIndex:
     case OpKind::IncIndex: {

@@ -102,6 +102,7 @@
   /* indexing */                                                                                                              \
   X(Index,       "index",       Indexing,  2, 2,  Move,   NoFuse, Smooth,      IfFirst,    Keeps,            index_rule)                  \
   X(Slice,       "slice",       Indexing,  1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps,            slice_rule,       Axis, Start, Stop, Step) \
+  X(ResizeRows,  "resize_rows", Indexing,  2, 2,  Move,   NoFuse, Smooth,      AnySign,    NoFlags,          resize_rows_rule)            \
   X(SetIndex,    "set_index",   Indexing,  3, 3,  Move,   NoFuse, Smooth,      AnySign,    NoFlags,          set_index_rule)              \
   X(IncIndex,    "inc_index",   Indexing,  3, 3,  Move,   NoFuse, Smooth,      AnySign,    NoFlags,          set_index_rule)              \
   X(SetSlice,    "set_slice",   Indexing,  2, 2,  Move,   NoFuse, Smooth,      AnySign,    NoFlags,          set_slice_rule,   Axis, Start, Stop, Step) \

@@ -352,6 +352,13 @@ std::vector<TermRef> indexing_pullback(TermRef y, TermRef g) {
           mk(OpKind::ZerosLike, {mk(OpKind::Cast, {x}, {{AttrKey::Dtype, type_of(g).dtype}})});
       return {fit(mk(OpKind::IncSlice, {zeros, g}, sa), x)};
     }
+    case OpKind::ResizeRows: {  // cut back, or padded back, to x's rows
+      const std::int64_t rows = type_of(x).dims[0];
+      const TermRef n = rows == kUnknownDim
+                            ? mk(OpKind::Dim, {x}, {{AttrKey::Axis, std::int64_t{0}}})
+                            : Term::scalar(DType::I64, static_cast<double>(rows));
+      return {fit(mk(OpKind::ResizeRows, {g, n}), x), nullptr};
+    }
     case OpKind::SetIndex:
       return {fit(mk(OpKind::SetIndex, {g, y->operand(1), lit(g, 0)}), x), nullptr,
               fit(mk(OpKind::Index, {g, y->operand(1)}), y->operand(2))};

@@ -513,6 +513,17 @@ Type index_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
   return drop_leading(x);
 }
 
+// x with n rows: the leading dimension is n when n is a constant.
+Type resize_rows_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  TensorType x = tensor(kind, xs, 0);
+  if (x.rank() == 0) throw TypeError("resize_rows: cannot resize a scalar");
+  require_integer_scalar(kind, xs, 1, "the number of rows");
+  const auto n = const_int(xs[1]);
+  if (n && *n < 0) throw TypeError("resize_rows: the number of rows must be >= 0").about_operand(1);
+  x.dims[0] = n.value_or(kUnknownDim);
+  return x;
+}
+
 Type slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   return sliced(kind, attrs, tensor(kind, xs, 0));
 }

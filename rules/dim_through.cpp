@@ -55,6 +55,14 @@ class DimThroughApplier final : public egraph::Applier {
         if (!i || !i->dims.empty()) return std::nullopt;
         return dim(eg.find(eg.children(m)[0]), axis + 1);
       }
+      case OpKind::ExpandDims: {
+        const std::int64_t at = g_.attrs(m).get<std::int64_t>(AttrKey::Axis);
+        if (axis == at) return std::nullopt;  // 1, which the analysis knows
+        return dim(eg.find(eg.children(m)[0]), axis < at ? axis : axis - 1);
+      }
+      case OpKind::ResizeRows:
+        if (axis == 0) return eg.find(eg.children(m)[1]);
+        return dim(eg.find(eg.children(m)[0]), axis);
       case OpKind::Get:
         if (axis == 0) return std::nullopt;
         return through_loop(eg.find(eg.children(m)[0]),

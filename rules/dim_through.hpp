@@ -4,6 +4,9 @@
 // infer_shape; in particular a loop read only for its shapes disappears):
 //
 //   (dim (index x i) :axis a)    = (dim x :axis a+1)        i a scalar
+//   (dim (expand_dims x :axis e) :axis a) = (dim x :axis a) for a < e,
+//                                  (dim x :axis a-1) for a > e
+//   (dim (resize_rows x n) :axis a) = n for a = 0, (dim x :axis a) else
 //   (dim (get k S) :axis a), a≥1 = axis a-1 of what output k holds per step:
 //       a sit-sot's:  (dim init :axis a-1)
 //       a mit-sot's:  (dim init :axis a)      (its initial history's rows)

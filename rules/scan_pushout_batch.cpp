@@ -82,8 +82,8 @@ StepBatcher::StepBatcher(TensorEGraph& g, const ScanView& s) : g_(g), s_(s) {
     ok_ = true;
     return;
   }
-  // ...or it follows from the length of the one sequence.
-  ok_ = !n && !s.spec.has_n_steps && s.num_sequences() == 1;
+  // ...or it follows from the lengths of the sequences at run time.
+  ok_ = !n && !s.spec.has_n_steps && s.num_sequences() >= 1;
 }
 
 void StepBatcher::read_state_outputs(EClassId scan) {
@@ -158,14 +158,48 @@ std::optional<EClassId> StepBatcher::window(std::int64_t slot) {
   if (steps_) {
     if (tap == 0 && *steps_ == g_.data(seq).tensor_type().dims[0]) return seq;
     a.set(AttrKey::Stop, tap + *steps_);
-  } else {
+  } else if (s_.num_sequences() == 1) {
     // The one sequence of unknown length: the steps stop where its deepest
     // tap reads the last row.
     const std::int64_t deepest = s_.spec.sequence_taps[i].back();
     if (tap == 0 && deepest == 0) return seq;
     if (tap != deepest) a.set(AttrKey::Stop, tap - deepest);
+  } else {
+    // Several sequences, some of unknown length: the window is cut to the
+    // steps the shortest allows, known at run time (never longer than this
+    // sequence, so resize_rows only cuts).
+    const auto n = run_time_steps();
+    const auto from =
+        tap == 0 ? std::optional(seq) : g_.add_op(OpKind::Slice, std::move(a), std::array{seq});
+    if (!n || !from) return std::nullopt;
+    return g_.add_op(OpKind::ResizeRows, {}, std::array{*from, *n});
   }
   return g_.add_op(OpKind::Slice, std::move(a), std::array{seq});
+}
+
+std::optional<EClassId> StepBatcher::run_time_steps() {
+  if (run_time_steps_) return g_.egraph().find(*run_time_steps_);
+  std::optional<EClassId> fewest;
+  bool may_be_negative = false;
+  for (std::size_t i = 0; i < s_.num_sequences(); ++i) {
+    auto allowed = g_.add_op(OpKind::Dim, {{AttrKey::Axis, std::int64_t{0}}},
+                             std::array{s_.operands[s_.sequence_operand(i)]});
+    const std::int64_t deepest = s_.spec.sequence_taps[i].back();
+    if (allowed && deepest > 0) {
+      const EClassId depth =
+          g_.add_term(ops::Term::scalar(ops::DType::I64, static_cast<double>(deepest)));
+      allowed = g_.add_op(OpKind::Sub, {}, std::array{*allowed, depth});
+      may_be_negative = true;
+    }
+    if (!allowed) return std::nullopt;
+    fewest = fewest ? g_.add_op(OpKind::Minimum, {}, std::array{*fewest, *allowed}) : allowed;
+    if (!fewest) return std::nullopt;
+  }
+  if (fewest && may_be_negative)
+    fewest = g_.add_op(OpKind::Maximum, {},
+                       std::array{g_.add_term(ops::Term::scalar(ops::DType::I64, 0)), *fewest});
+  run_time_steps_ = fewest;
+  return fewest;
 }
 
 std::optional<EClassId> StepBatcher::add(TermRef t) {

@@ -73,6 +73,9 @@ class StepBatcher {
   // The outer value of one term, its operands added.
   std::optional<egraph::EClassId> add_one(ops::TermRef t);
   std::optional<egraph::EClassId> window(std::int64_t slot);
+  // The trip count of a loop over sequences of unknown lengths, as a class:
+  // the fewest steps any sequence allows.
+  std::optional<egraph::EClassId> run_time_steps();
   // The stacked value of a PerStep term, its operands added.
   std::optional<egraph::EClassId> add_per_step(ops::TermRef t);
   std::optional<egraph::EClassId> add_dot(ops::TermRef t, egraph::EClassId a, egraph::EClassId b);
@@ -84,6 +87,7 @@ class StepBatcher {
   bool ok_ = false;
   bool invariant_work_ = false;
   std::optional<std::int64_t> steps_;
+  std::optional<egraph::EClassId> run_time_steps_;
   std::vector<std::pair<std::size_t, std::int64_t>> seq_tap_;  // per sequence slot
   std::vector<egraph::EClassId> invariant_args_;               // non-sequence slots bound
   std::optional<egraph::EClassId> scan_;

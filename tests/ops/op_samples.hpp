@@ -44,6 +44,7 @@ inline std::string op_sample(OpKind kind) {
       {"dim", "(dim u :axis 0)"},
       {"index", "(index m -1)"},
       {"slice", "(slice m :axis 1 :start 1 :stop -1 :step 2)"},
+      {"resize_rows", "(resize_rows m 4)"},
       {"set_index", "(set_index m i x)"},
       {"inc_index", "(inc_index m 0 1.5)"},
       {"set_slice", "(set_slice m x :axis 0 :start 1)"},

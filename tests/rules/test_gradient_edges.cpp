@@ -125,3 +125,19 @@ TEST_CASE("integer inputs get no gradient and an unused wrt gets zeros", "[grad]
   CHECK(dz.element(0) == 0);
   CHECK(dz.element(1) == 0);
 }
+
+TEST_CASE("resize_rows: the gradient cuts back the padding and pads back the cut rows",
+          "[grad][edges]") {
+  const std::string inputs = "(input x (f64 3)) (input n i64) (input w (f64 5))";
+  const auto at = [&](std::int64_t n) {
+    return std::vector<ops::Array>{vec({1, 2, 3}),
+                                   ops::Array::filled(ops::DType::I64, {}, static_cast<double>(n)),
+                                   vec({10, 20, 30, 40, 50})};
+  };
+  // The first n weights meet x's rows; rows past x's end are zeros.
+  const std::string cost = "(sum (mul (resize_rows x n) (resize_rows (slice w :stop 3) n)))";
+  check_gradient(inputs, cost, at(2), {10, 20, 0});
+  check_gradient(inputs, cost, at(3), {10, 20, 30});
+  check_gradient(inputs, cost, at(5), {10, 20, 30});
+  check_gradient(inputs, cost, at(0), {0, 0, 0});
+}

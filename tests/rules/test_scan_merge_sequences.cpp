@@ -19,7 +19,8 @@ TEST_CASE("a sequence given twice with different taps is read once at the union 
   const ops::Graph g = graph(R"(
     (input xs (f64 ? 3)) (input ys (f64 ? 3)) (input h0 (f64 3))
     (output (get 0 (scan :sequences ((xs :taps (0 1)) ys (xs :taps (1 2))) :sit-sot (h0)
-      (fn (a0 a1 y b1 b2 h) (add h (mul (sub a0 b2) (add a1 (mul b1 y)))))))))");
+      (fn (a0 a1 y b1 b2 h)
+        (tanh (add (mul h a0) (add (mul h a1) (add (mul h y) (add (mul h b1) (mul h b2)))))))))))");
   const auto loops = scans_in(optimize_and_compare(g));
   REQUIRE(loops.size() == 1);
   CHECK(spec_of(loops[0]).sequence_taps == std::vector<ops::IntList>{{0, 1, 2}, {0}});
