@@ -158,12 +158,21 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   }
   fuse_elementwise(output_slots_);
   absorb_transposes(output_slots_);
+  plan_buffers();
+  if (body) compile_scalar_body(params);
+}
+
+// Liveness: a slot dies after its last reader, or right after its
+// producer when nothing reads it; outputs and pinned slots never die.
+// In place: an elementwise result may take the buffer of an operand that
+// dies here and is read only once by this instruction; at run time the
+// first such operand with the result's dtype and shape and no other
+// holder is taken. Run once the code is final (after fusion).
+void Function::plan_buffers() {
   std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
 
-  // Liveness: a slot dies after its last reader, or right after its
-  // producer when nothing reads it; outputs and pinned slots never die.
   constexpr int kForever = std::numeric_limits<int>::max();
   std::vector<int> last_use(slots_.size(), -1);
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
@@ -173,10 +182,6 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     if (pinned_[s] || last_use[s] == kForever || producer[s] < 0) continue;
     code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
   }
-  // In place: an elementwise result may take the buffer of an operand that
-  // dies here and is read only once by this instruction; at run time the
-  // first such operand with the result's dtype and shape and no other
-  // holder is taken.
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     Instruction& in = code_[i];
     if (in.step != Step::Kernel && in.step != Step::Fused) continue;
@@ -186,7 +191,6 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
       in.in_place.push_back(static_cast<int>(k));
     }
   }
-  if (body) compile_scalar_body(params);
 }
 
 void Function::compile_scalar_body(const std::vector<TermRef>& params) {

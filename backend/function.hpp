@@ -99,6 +99,7 @@ class Function {
   static Instruction fuse_group(std::vector<Instruction>& old, const std::vector<int>& group,
                                 int root, bool reduces);
   void absorb_transposes(const std::vector<int>& output_slots);
+  void plan_buffers();
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
   void run_fused(Instruction& in);

@@ -262,6 +262,43 @@ bool run_scalar_steps(const ScalarBody& body, const ops::ScanSpec& spec, std::in
   return true;
 }
 
+// The register loop writes nit-sot rows directly, so it takes them up front
+// (store_step would allocate them at the first step, from its shape).
+void allocate_sequence_outputs(const std::vector<ops::TensorType>& out_types,
+                               std::size_t num_states, std::vector<OutputBuffer>& outputs,
+                               BufferPool& pool) {
+  for (std::size_t o = num_states; o < out_types.size(); ++o) {
+    outputs[o].rows =
+        pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
+    outputs[o].allocated = true;
+  }
+}
+
+// The body's arguments at step t, in its parameter order: each sequence
+// tap's row (copied into its buffer in `tap_rows`), each mit-sot tap's
+// state from its ring, each sit-sot's state, the non-sequences.
+void step_arguments(const ops::ScanSpec& spec, std::int64_t t,
+                    const std::vector<const Array*>& sequences, std::vector<Array>& tap_rows,
+                    std::vector<std::vector<Array>>& rings,
+                    const std::vector<const Array*>& non_sequences,
+                    std::vector<const Array*>& args) {
+  args.clear();
+  std::size_t tap = 0;
+  for (std::size_t j = 0; j < sequences.size(); ++j) {
+    const std::size_t bytes = row_bytes(*sequences[j]);
+    for (auto k : spec.sequence_taps[j]) {
+      copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
+      args.push_back(&tap_rows[tap++]);
+    }
+  }
+  for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
+    const auto depth = static_cast<std::int64_t>(rings[i].size());
+    for (auto k : spec.mitsot_taps[i]) args.push_back(&rings[i][positive_mod(t + k, depth)]);
+  }
+  for (std::size_t i = spec.mitsot_taps.size(); i < rings.size(); ++i) args.push_back(&rings[i][0]);
+  for (const Array* a : non_sequences) args.push_back(a);
+}
+
 }  // namespace
 
 void Function::run_scan(Instruction& in) {
@@ -301,11 +338,7 @@ void Function::run_scan(Instruction& in) {
   std::vector<Array>& results = body_outputs_;
   std::int64_t steps = 0;
   if (const ScalarBody* scalar = in.body->scalar_body(); scalar && !spec.until && n > 0) {
-    for (std::size_t o = num_states; o < num_outputs; ++o) {
-      outputs[o].rows =
-          pool.take(out_types[o].dtype, with_leading(outputs[o].capacity, outputs[o].shape));
-      outputs[o].allocated = true;
-    }
+    allocate_sequence_outputs(out_types, num_states, outputs, pool);
     const bool done =
         scalar->dtype == DType::F32
             ? run_scalar_steps<float>(*scalar, spec, n, sequences, rings, non_sequences, outputs)
@@ -313,21 +346,7 @@ void Function::run_scan(Instruction& in) {
     if (done) steps = n;
   }
   for (std::int64_t t = steps; t < n; ++t) {
-    args.clear();
-    std::size_t tap = 0;
-    for (std::size_t j = 0; j < sequences.size(); ++j) {
-      const std::size_t bytes = row_bytes(*sequences[j]);
-      for (auto k : spec.sequence_taps[j]) {
-        copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
-        args.push_back(&tap_rows[tap++]);
-      }
-    }
-    for (std::size_t i = 0; i < spec.mitsot_taps.size(); ++i) {
-      const auto depth = static_cast<std::int64_t>(rings[i].size());
-      for (auto k : spec.mitsot_taps[i]) args.push_back(&rings[i][positive_mod(t + k, depth)]);
-    }
-    for (std::size_t i = spec.mitsot_taps.size(); i < num_states; ++i) args.push_back(&rings[i][0]);
-    for (const Array* a : non_sequences) args.push_back(a);
+    step_arguments(spec, t, sequences, tap_rows, rings, non_sequences, args);
 
     in.body->run(args, results);
     steps = t + 1;

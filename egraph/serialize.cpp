@@ -138,10 +138,9 @@ const Json* field(const Json& object, const char* name) {
   return it == object.end() ? nullptr : &*it;
 }
 
-}  // namespace
-
-SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file,
-                                         const ReadOptions& options) {
+// The document of `text`, checked to be an object: a syntax error is
+// reported at its line and column.
+Json parse_document(std::string_view text, const std::string& file) {
   Json doc;
   OrderedDomBuilder builder(doc);
   if (!Json::sax_parse(text.begin(), text.end(), &builder)) {
@@ -150,108 +149,148 @@ SerializedEGraph parse_serialized_egraph(std::string_view text, const std::strin
                          ": error: malformed JSON: " + builder.error());
   }
   if (!doc.is_object()) fail(file, "the top level is not a JSON object");
-  const Json* nodes = field(doc, "nodes");
-  if (nodes == nullptr) fail(file, "missing field \"nodes\"");
-  if (!nodes->is_object()) fail(file, "\"nodes\" is not an object");
+  return doc;
+}
 
-  SerializedEGraph graph;
+// The ids of classes and nodes, read in a first pass so that a child may
+// name a node written later in the file.
+struct Ids {
   absl::flat_hash_map<std::string, ProblemClassId> class_of_id;
   absl::flat_hash_map<std::string, std::uint32_t> node_of_id;
   std::vector<ProblemClassId> class_of_node;  // by node, in file order
-  // First pass: classes and node ids, so children may name later nodes.
-  for (const auto& [id, node] : nodes->items()) {
+};
+
+// Adds one class per distinct "eclass" to `graph` (in order of first use).
+Ids declare_classes(const Json& nodes, const std::string& file, SerializedEGraph& graph) {
+  Ids ids;
+  for (const auto& [id, node] : nodes.items()) {
     const std::string where = "node " + quoted(id);
     if (!node.is_object()) fail(file, where + " is not an object");
     const Json* eclass = field(node, "eclass");
     if (eclass == nullptr) fail(file, where + ": missing field \"eclass\"");
     if (!eclass->is_string()) fail(file, where + ": \"eclass\" is not a string");
     const auto& class_id = eclass->get_ref<const std::string&>();
-    if (!class_of_id.contains(class_id)) {
-      class_of_id.emplace(class_id, graph.problem.add_class());
+    if (!ids.class_of_id.contains(class_id)) {
+      ids.class_of_id.emplace(class_id, graph.problem.add_class());
       graph.class_ids.push_back(class_id);
     }
-    if (!node_of_id.emplace(id, static_cast<std::uint32_t>(class_of_node.size())).second) {
+    if (!ids.node_of_id.emplace(id, static_cast<std::uint32_t>(ids.class_of_node.size())).second) {
       fail(file, where + " is defined twice");
     }
-    class_of_node.push_back(class_of_id.at(class_id));
+    ids.class_of_node.push_back(ids.class_of_id.at(class_id));
   }
-  for (const auto& [id, node] : nodes->items()) {
-    const std::string where = "node " + quoted(id);
-    const Json* op = field(node, "op");
-    if (op == nullptr) fail(file, where + ": missing field \"op\"");
-    if (!op->is_string()) fail(file, where + ": \"op\" is not a string");
-    double cost = 1.0;
-    if (const Json* c = field(node, "cost")) {
-      if (!c->is_number()) fail(file, where + ": \"cost\" is not a number");
-      cost = c->get<double>();
-      if (std::isnan(cost)) fail(file, where + ": cost is NaN");
-      if (std::isinf(cost)) fail(file, where + ": cost is infinite");
-      if (cost < 0.0 && !options.allow_negative_costs) {
-        throw NegativeCostError(file + ": error: " + where + ": cost " + c->dump() +
-                                " is negative (negative costs must be allowed explicitly)");
-      }
-    }
-    bool subsumed = false;
-    if (const Json* s = field(node, "subsumed")) {
-      if (!s->is_boolean()) fail(file, where + ": \"subsumed\" is not a boolean");
-      subsumed = s->get<bool>();
-    }
-    std::vector<ProblemClassId> children;
-    if (const Json* list = field(node, "children")) {
-      if (!list->is_array()) fail(file, where + ": \"children\" is not an array");
-      for (const Json& child : *list) {
-        if (!child.is_string()) fail(file, where + ": a child is not a string");
-        auto it = node_of_id.find(child.get_ref<const std::string&>());
-        if (it == node_of_id.end()) {
-          fail(file, where + ": child " + child.dump() + " names no node");
-        }
-        children.push_back(class_of_node[it->second]);
-      }
-    }
-    try {
-      graph.problem.add_node(class_of_node[graph.node_ids.size()], cost, std::move(children),
-                             subsumed);
-    } catch (const ProblemError& e) {
-      fail(file, where + ": " + e.what());
-    }
-    graph.node_ids.push_back(id);
-    graph.ops.push_back(op->get<std::string>());
-  }
+  return ids;
+}
 
+// A node's "cost" (1 when absent), checked: a number, finite, not negative
+// unless the options allow it.
+double read_cost(const Json& node, const std::string& where, const std::string& file,
+                 const ReadOptions& options) {
+  const Json* c = field(node, "cost");
+  if (c == nullptr) return 1.0;
+  if (!c->is_number()) fail(file, where + ": \"cost\" is not a number");
+  const double cost = c->get<double>();
+  if (std::isnan(cost)) fail(file, where + ": cost is NaN");
+  if (std::isinf(cost)) fail(file, where + ": cost is infinite");
+  if (cost < 0.0 && !options.allow_negative_costs) {
+    throw NegativeCostError(file + ": error: " + where + ": cost " + c->dump() +
+                            " is negative (negative costs must be allowed explicitly)");
+  }
+  return cost;
+}
+
+// Adds the node `id` to `graph` (its op, cost, subsumed flag and children).
+void read_node(const std::string& id, const Json& node, const Ids& ids, const std::string& file,
+               const ReadOptions& options, SerializedEGraph& graph) {
+  const std::string where = "node " + quoted(id);
+  const Json* op = field(node, "op");
+  if (op == nullptr) fail(file, where + ": missing field \"op\"");
+  if (!op->is_string()) fail(file, where + ": \"op\" is not a string");
+  const double cost = read_cost(node, where, file, options);
+  bool subsumed = false;
+  if (const Json* s = field(node, "subsumed")) {
+    if (!s->is_boolean()) fail(file, where + ": \"subsumed\" is not a boolean");
+    subsumed = s->get<bool>();
+  }
+  std::vector<ProblemClassId> children;
+  if (const Json* list = field(node, "children")) {
+    if (!list->is_array()) fail(file, where + ": \"children\" is not an array");
+    for (const Json& child : *list) {
+      if (!child.is_string()) fail(file, where + ": a child is not a string");
+      auto it = ids.node_of_id.find(child.get_ref<const std::string&>());
+      if (it == ids.node_of_id.end()) {
+        fail(file, where + ": child " + child.dump() + " names no node");
+      }
+      children.push_back(ids.class_of_node[it->second]);
+    }
+  }
+  try {
+    graph.problem.add_node(ids.class_of_node[graph.node_ids.size()], cost, std::move(children),
+                           subsumed);
+  } catch (const ProblemError& e) {
+    fail(file, where + ": " + e.what());
+  }
+  graph.node_ids.push_back(id);
+  graph.ops.push_back(op->get<std::string>());
+}
+
+// The roots: "root_eclasses" when it names any known class (unknown names
+// are kept for a warning), else every class no other class uses.
+void read_roots(const Json& doc, const Ids& ids, const std::string& file, SerializedEGraph& graph) {
   if (const Json* roots = field(doc, "root_eclasses")) {
     if (!roots->is_array()) fail(file, "\"root_eclasses\" is not an array");
     for (const Json& root : *roots) {
       if (!root.is_string()) fail(file, "an entry of \"root_eclasses\" is not a string");
-      auto it = class_of_id.find(root.get_ref<const std::string&>());
-      if (it == class_of_id.end()) {
+      auto it = ids.class_of_id.find(root.get_ref<const std::string&>());
+      if (it == ids.class_of_id.end()) {
         graph.unknown_roots.push_back(root.get<std::string>());
       } else {
         graph.problem.add_root(it->second);
       }
     }
   }
-  if (graph.problem.roots().empty()) {
-    graph.roots_inferred = true;
-    std::vector<bool> used(graph.problem.num_classes(), false);
-    for (std::uint32_t n = 0; n < graph.problem.num_nodes(); ++n) {
-      const ProblemNode& node = graph.problem.node(ProblemNodeId{n});
-      for (ProblemClassId child : node.children) {
-        if (child != node.eclass) used[child.value] = true;
-      }
-    }
-    for (std::uint32_t c = 0; c < graph.problem.num_classes(); ++c) {
-      if (!used[c]) graph.problem.add_root(ProblemClassId{c});
+  if (!graph.problem.roots().empty()) return;
+  graph.roots_inferred = true;
+  std::vector<bool> used(graph.problem.num_classes(), false);
+  for (std::uint32_t n = 0; n < graph.problem.num_nodes(); ++n) {
+    const ProblemNode& node = graph.problem.node(ProblemNodeId{n});
+    for (ProblemClassId child : node.children) {
+      if (child != node.eclass) used[child.value] = true;
     }
   }
-  if (const Json* data = field(doc, "class_data")) {
-    if (!data->is_object()) fail(file, "\"class_data\" is not an object");
-    absl::flat_hash_map<std::string, bool> seen;  // a repeated class keeps its first entry
-    for (const auto& [id, value] : data->items()) {
-      if (class_of_id.contains(id) && seen.emplace(id, true).second) {
-        append(graph.class_data, id, value);
-      }
+  for (std::uint32_t c = 0; c < graph.problem.num_classes(); ++c) {
+    if (!used[c]) graph.problem.add_root(ProblemClassId{c});
+  }
+}
+
+// "class_data" of known classes, kept as written; a repeated class keeps
+// its first entry.
+void read_class_data(const Json& doc, const Ids& ids, const std::string& file,
+                     SerializedEGraph& graph) {
+  const Json* data = field(doc, "class_data");
+  if (data == nullptr) return;
+  if (!data->is_object()) fail(file, "\"class_data\" is not an object");
+  absl::flat_hash_map<std::string, bool> seen;
+  for (const auto& [id, value] : data->items()) {
+    if (ids.class_of_id.contains(id) && seen.emplace(id, true).second) {
+      append(graph.class_data, id, value);
     }
   }
+}
+
+}  // namespace
+
+SerializedEGraph parse_serialized_egraph(std::string_view text, const std::string& file,
+                                         const ReadOptions& options) {
+  const Json doc = parse_document(text, file);
+  const Json* nodes = field(doc, "nodes");
+  if (nodes == nullptr) fail(file, "missing field \"nodes\"");
+  if (!nodes->is_object()) fail(file, "\"nodes\" is not an object");
+  SerializedEGraph graph;
+  const Ids ids = declare_classes(*nodes, file, graph);
+  for (const auto& [id, node] : nodes->items()) read_node(id, node, ids, file, options, graph);
+  read_roots(doc, ids, file, graph);
+  read_class_data(doc, ids, file, graph);
   return graph;
 }
 

@@ -1,6 +1,7 @@
 #include "graph_parser.hpp"
 
 #include "attr_literal.hpp"
+#include "graph_parser_scan.hpp"
 #include "npy.hpp"
 #include "scan_form.hpp"
 #include "sexpr.hpp"
@@ -23,16 +24,9 @@ namespace eqsat::ops {
 
 namespace {
 
-// An expression's value: a term, or a weak literal (`term == nullptr`)
-// that gets its dtype from the op that uses it.
-struct Value {
-  TermRef term = nullptr;
-  WeakLiteral literal;
-
-  // The term, a literal taking its default dtype.
-  TermRef strong() const { return term ? term : literal.to_term(literal.default_dtype()); }
-  PendingOperand pending() const { return {term, literal.is_float}; }
-};
+using parsing::plural;
+using parsing::ScanOperands;
+using parsing::Value;
 
 // A name bound in a scope, and where it was defined.
 struct Binding {
@@ -61,10 +55,6 @@ struct AlreadyReported {};
 
 std::string at(const SourceLocation& l) {
   return fmt::format("{}:{}", l.line, l.column);
-}
-
-std::string plural(std::size_t n, std::string_view what) {
-  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
 }
 
 // Levenshtein distance, for suggestions.
@@ -100,19 +90,6 @@ std::string suggestion(std::string_view name, const std::vector<std::string>& ca
   }
   return best ? fmt::format("; did you mean '{}'?", *best) : std::string();
 }
-
-// The outer operands of a scan, the body parameters they give and the
-// states the body's outputs must match.
-struct ScanOperands {
-  std::vector<TermRef> operands{nullptr};  // operand 0: the body, once built
-  std::vector<SourceLocation> where;
-  std::vector<TensorType> params, states;
-  // The body parameter written at position p is nominal slot_of[p]: taps
-  // written out of order read their sorted slots.
-  std::vector<std::int64_t> slot_of;
-  std::size_t num_taps[2] = {0, 0};                         // sequence taps, mit-sot taps
-  std::vector<std::optional<WeakLiteral>> sitsot_literals;  // a literal initial state
-};
 
 // Reads the top-level forms of one file into graph_, keeping the names in
 // scope; each expression yields a Value, and each application is interned
@@ -539,97 +516,21 @@ class Parser {
 
   // ---- scan --------------------------------------------------------------
 
-  // The tensor type of a slot's outer value.
-  static const TensorType& slot_type(TermRef t, const SExpr& where) {
-    if (t->is_tuple())
-      fail(where, "scan: a slot needs a tensor, not a tuple; select an element with (get I ...)");
-    return t->tensor_type();
-  }
-
   // A scan: its syntax read by read_scan_form (scan_form.hpp), then its
-  // slots evaluated, its body built for the slots' types, and the body's
-  // outputs checked against the states.
+  // slots evaluated and checked (graph_parser_scan.hpp), its body built for
+  // the slots' types, and the body's outputs checked against the states.
   TermRef scan_expr(const SExpr& e, Scope& scope) {
     ScanForm form = read_scan_form(e);
-    ScanOperands slots = scan_operands(form, scope);
-    check_scan_params(form, slots);
+    ScanOperands slots =
+        parsing::scan_operands(form, [&](const SExpr& s) { return expr(s, scope); });
+    parsing::check_scan_params(form, slots);
     auto [body_fn, out_where] = scan_body(form, slots, scope);
-    if (retype_literal_states(form, slots, body_fn))
+    if (parsing::retype_literal_states(form, slots, body_fn))
       std::tie(body_fn, out_where) = scan_body(form, slots, scope);
-    check_scan_outputs(form, slots, body_fn, out_where);
+    parsing::check_scan_outputs(form, slots, body_fn, out_where);
     slots.operands[0] = body_fn;
     return make(OpKind::Scan, {{AttrKey::Scan, form.spec}}, std::move(slots.operands), e,
                 slots.where, {});
-  }
-
-  // The outer operands of a scan in slot order (operand 0, the body, comes
-  // last), and the body parameter types they give; fills in the slot counts
-  // and taps of `form.spec`.
-  ScanOperands scan_operands(ScanForm& form, Scope& scope) {
-    ScanSpec& spec = form.spec;
-    ScanOperands r;
-    r.where.push_back(form.fn->where);
-    if (form.n_steps) {
-      r.operands.push_back(expr(*form.n_steps, scope).strong());
-      r.where.push_back(form.n_steps->where);
-      spec.has_n_steps = true;
-    }
-    for (int pass = 0; pass < 2; ++pass) {
-      for (const SlotEntry& s : pass == 0 ? form.sequences : form.mitsots) {
-        TermRef t = expr(*s.expr, scope).strong();
-        const TensorType& type = slot_type(t, *s.expr);
-        if (type.rank() == 0)
-          fail(*s.expr,
-               fmt::format("scan: a {} must have rank >= 1, got {}",
-                           pass == 0 ? "sequence" : "mit-sot's initial history", to_string(type)));
-        const TensorType element{type.dtype, Dims(type.dims.begin() + 1, type.dims.end())};
-        for (std::size_t k = 0; k < s.taps.size(); ++k) {
-          r.slot_of.push_back(static_cast<std::int64_t>(r.params.size() - k + s.rank[k]));
-          r.params.push_back(element);
-        }
-        r.num_taps[pass] += s.taps.size();
-        if (pass == 1) r.states.push_back(element);
-        (pass == 0 ? spec.sequence_taps : spec.mitsot_taps).push_back(s.taps);
-        r.operands.push_back(t);
-        r.where.push_back(s.expr->where);
-      }
-    }
-    for (const SExpr* s : form.sitsots) {
-      const Value v = expr(*s, scope);
-      r.sitsot_literals.push_back(v.term ? std::nullopt : std::optional(v.literal));
-      r.states.push_back(add_plain_slot(r, v.strong(), *s));
-    }
-    for (const SExpr* s : form.nonsequences) add_plain_slot(r, expr(*s, scope).strong(), *s);
-    spec.num_sitsot = static_cast<std::int64_t>(form.sitsots.size());
-    spec.num_nonsequences = static_cast<std::int64_t>(form.nonsequences.size());
-    return r;
-  }
-
-  // A sit-sot or non-sequence slot (one parameter, no taps); its type.
-  static TensorType add_plain_slot(ScanOperands& r, TermRef t, const SExpr& s) {
-    r.slot_of.push_back(static_cast<std::int64_t>(r.params.size()));
-    r.params.push_back(slot_type(t, s));
-    r.operands.push_back(t);
-    r.where.push_back(s.where);
-    return r.params.back();
-  }
-
-  static void check_scan_params(const ScanForm& form, const ScanOperands& slots) {
-    const SExpr& fn = *form.fn;
-    if (fn.items.size() < 2 || !fn.items[1].is_list())
-      fail(fn, "a scan body needs a parameter list: (fn (PARAMS...) OUTPUTS...)");
-    const SExpr& plist = fn.items[1];
-    if (plist.items.size() == slots.params.size()) return;
-    std::vector<std::string> parts;
-    if (slots.num_taps[0]) parts.push_back(plural(slots.num_taps[0], "sequence tap"));
-    if (slots.num_taps[1]) parts.push_back(plural(slots.num_taps[1], "mit-sot tap"));
-    if (!form.sitsots.empty()) parts.push_back(plural(form.sitsots.size(), "sit-sot"));
-    if (!form.nonsequences.empty())
-      parts.push_back(plural(form.nonsequences.size(), "non-sequence"));
-    fail(plist,
-         fmt::format("the scan body takes {}, the slots give {} ({})",
-                     plural(plist.items.size(), "parameter"), slots.params.size(),
-                     parts.empty() ? "no slots" : fmt::format("{}", fmt::join(parts, ", "))));
   }
 
   // The body for the current parameter types, and where each output is.
@@ -650,65 +551,9 @@ class Parser {
       body.names[name] = {{Term::nominal(slots.slot_of[k], slots.params[slot]), {}}, p.where};
     }
     auto [outputs, out_where] = body_outputs(fn, body);
-    const ScanSpec& spec = form.spec;
-    const std::size_t expected = static_cast<std::size_t>(spec.num_outputs()) + spec.until;
-    if (outputs.size() != expected)
-      fail(fn, fmt::format("the scan body returns {}, expected {} ({} mit-sot, {} sit-sot, {} "
-                           "nit-sot{})",
-                           plural(outputs.size(), "value"), expected, form.mitsots.size(),
-                           form.sitsots.size(), spec.num_nitsot,
-                           spec.until ? " and the stop flag" : ""));
-    std::vector<TermRef> out_terms;
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      const Value& v = outputs[i];
-      // A literal next state takes the state's dtype.
-      const DType d = i < slots.states.size()
-                          ? promote(slots.states[i].dtype, false, v.literal.default_dtype(), true)
-                          : v.literal.default_dtype();
-      out_terms.push_back(v.term ? v.term : v.literal.to_term(d));
-    }
+    std::vector<TermRef> out_terms = parsing::scan_body_results(form, slots, outputs);
     return {make(OpKind::Fn, {{AttrKey::Params, slots.params}}, out_terms, fn, out_where, {}),
             std::move(out_where)};
-  }
-
-  // A literal initial state meets the body's next state: `:sit-sot (0)`
-  // whose body computes floats is a float state. True when a state was
-  // retyped, and the body must be built again.
-  static bool retype_literal_states(const ScanForm& form, ScanOperands& slots, TermRef body_fn) {
-    bool retyped = false;
-    const auto& outs = std::get<TupleType>(body_fn->type()).elements;
-    for (std::size_t j = 0; j < form.sitsots.size(); ++j) {
-      if (!slots.sitsot_literals[j]) continue;
-      const std::size_t state = form.mitsots.size() + j;
-      const std::size_t param = slots.num_taps[0] + slots.num_taps[1] + j;
-      const std::size_t operand =
-          1 + form.spec.has_n_steps + form.sequences.size() + form.mitsots.size() + j;
-      const WeakLiteral& literal = *slots.sitsot_literals[j];
-      const DType d = promote(outs[state].dtype, false, literal.default_dtype(), true);
-      if (d == slots.states[state].dtype) continue;
-      slots.operands[operand] = literal.to_term(d);
-      slots.params[param].dtype = slots.states[state].dtype = d;
-      retyped = true;
-    }
-    return retyped;
-  }
-
-  static void check_scan_outputs(const ScanForm& form, const ScanOperands& slots, TermRef body_fn,
-                                 const std::vector<SourceLocation>& out_where) {
-    const ScanSpec& spec = form.spec;
-    const auto& out_types = std::get<TupleType>(body_fn->type()).elements;
-    for (std::size_t i = 0; i < slots.states.size(); ++i)
-      if (!compatible(out_types[i], slots.states[i]))
-        throw DiagnosticError(
-            out_where[i], fmt::format("scan: body output {} has type {}, its state has type {}",
-                                      i + 1, to_string(out_types[i]), to_string(slots.states[i])));
-    if (spec.until && out_types.back() != TensorType{DType::Bool, {}})
-      throw DiagnosticError(out_where.back(),
-                            fmt::format("scan: the stop flag must be a bool scalar, got {}",
-                                        to_string(out_types.back())));
-    if (form.keep_where && spec.keep.size() != static_cast<std::size_t>(spec.num_outputs()))
-      fail(*form.keep_where, fmt::format("scan: :keep needs one entry per output ({}), got {}",
-                                         spec.num_outputs(), spec.keep.size()));
   }
 
   std::string base_dir_;

@@ -2,9 +2,10 @@
 
 #include "egraph_picture.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <fmt/format.h>
 
-#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -53,40 +54,73 @@ struct Clusters {
 
 }  // namespace
 
+// Written on the shared post-order walk (no recursion: a chain of 100,000
+// terms is drawn), in the order a recursive walk from each root would write:
+// a term's node when it is first reached (pre-order, so ids and clusters
+// follow the first path to it), and the edge from operand i to its user
+// right after operand i is finished. `open` mirrors the walk's stack: each
+// open term with the index of its next operand edge still to be written.
 std::string graph_dot(const ops::Graph& graph) {
   Clusters clusters;
   std::unordered_map<ops::TermRef, std::size_t> id;
   std::vector<std::string> edges;
   std::unordered_map<ops::TermRef, std::string> def_name;
   for (const auto& d : graph.defs) def_name.emplace(d.term, d.name);
-  std::function<std::size_t(ops::TermRef, std::size_t)> visit = [&](ops::TermRef t,
-                                                                    std::size_t cluster) {
-    if (auto it = id.find(t); it != id.end()) return it->second;
-    const std::size_t me = id.size();
-    id.emplace(t, me);
+  struct Open {
+    ops::TermRef t;
+    std::size_t inner;  // the cluster its operands are first drawn in
+    std::size_t next;   // its next operand whose edge is not written yet
+    bool fresh;         // first reached by this walk (not drawn by an earlier root)
+  };
+  std::vector<Open> open;
+  auto edge_from = [&](Open& user) {
+    const ops::OpKind k = user.t->kind();
+    const bool body = (k == ops::OpKind::Scan || k == ops::OpKind::Call) && user.next == 0;
+    edges.push_back(fmt::format("t{} -> t{}{};", id.at(user.t->operand(user.next)), id.at(user.t),
+                                body ? " [style=dashed]" : ""));
+    ++user.next;
+  };
+  auto enter = [&](ops::TermRef t) {
+    std::size_t cluster = 0;
+    if (!open.empty()) {
+      // Operands before t that this walk had seen already: their edges come first.
+      Open& user = open.back();
+      while (user.t->operand(user.next) != t) edge_from(user);
+      cluster = user.inner;
+    }
+    const bool fresh = !id.contains(t);
     std::size_t inner = cluster;
-    if (t->kind() == ops::OpKind::Fn) {
-      const auto named = def_name.find(t);
-      inner = clusters.open(cluster, named != def_name.end() ? "def " + named->second : "body");
+    if (fresh) {
+      const std::size_t me = id.size();
+      id.emplace(t, me);
+      if (t->kind() == ops::OpKind::Fn) {
+        const auto named = def_name.find(t);
+        inner = clusters.open(cluster, named != def_name.end() ? "def " + named->second : "body");
+      }
+      const std::string type = t->is_tuple() ? "tuple" : ops::to_string(t->type());
+      clusters.all[inner].lines.push_back(fmt::format(
+          "t{} [label=\"{}\\n{}\"];", me, escape(op_label(t->kind(), t->attrs())), escape(type)));
     }
-    const std::string type = t->is_tuple() ? "tuple" : ops::to_string(t->type());
-    clusters.all[inner].lines.push_back(fmt::format(
-        "t{} [label=\"{}\\n{}\"];", me, escape(op_label(t->kind(), t->attrs())), escape(type)));
-    for (std::size_t i = 0; i < t->arity(); ++i) {
-      const bool body =
-          (t->kind() == ops::OpKind::Scan || t->kind() == ops::OpKind::Call) && i == 0;
-      const std::size_t k = visit(t->operand(i), inner);
-      edges.push_back(fmt::format("t{} -> t{}{};", k, me, body ? " [style=dashed]" : ""));
-    }
-    return me;
+    open.push_back({t, inner, 0, fresh});
+    return fresh;
+  };
+  auto finish = [&](ops::TermRef) {
+    Open& me = open.back();
+    if (me.fresh)
+      while (me.next < me.t->arity()) edge_from(me);
+    open.pop_back();
+    if (!open.empty()) edge_from(open.back());
+  };
+  auto walk = [&](ops::TermRef root) {
+    ops::for_each_post_order(root, ops::Bodies::Enter, finish, enter);
   };
   for (const auto& o : graph.outputs) {
-    const std::size_t k = visit(o.term, 0);
+    walk(o.term);
     edges.push_back(
         fmt::format("out_{} [shape=box, label=\"output {}\"];", escape(o.name), escape(o.name)));
-    edges.push_back(fmt::format("t{} -> out_{};", k, escape(o.name)));
+    edges.push_back(fmt::format("t{} -> out_{};", id.at(o.term), escape(o.name)));
   }
-  for (const auto& d : graph.defs) visit(d.term, 0);
+  for (const auto& d : graph.defs) walk(d.term);
   std::string out = "digraph graph_terms {\n  node [shape=ellipse, fontsize=10];\n";
   clusters.write(0, out, 0);
   for (const auto& e : edges) out += "  " + e + "\n";

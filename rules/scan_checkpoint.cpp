@@ -39,6 +39,88 @@ std::int64_t segment_length(std::int64_t steps, std::int64_t want, std::int64_t 
   return 0;
 }
 
+// A sequence tap of the forward loop, its N rows as segments.
+struct Tap {
+  std::size_t seq;
+  std::int64_t tap, max_tap;
+  TermRef segs;
+};
+
+// One segment of the forward loop (k steps) from given states: the forward
+// body with every sequence tap a sequence of its own.
+struct Segment {
+  Segment(const Forward& f, std::int64_t k, const std::vector<Tap>& taps)
+      : f(f), k(k), taps(taps), spec(f.spec) {
+    spec.sequence_taps.assign(taps.size(), ops::IntList{0});
+    spec.has_n_steps = taps.empty();
+  }
+
+  // The segment loop over one segment's tap rows, from `states`.
+  TermRef run(const std::vector<TermRef>& rows_of_taps, const std::vector<TermRef>& states,
+              const std::vector<TermRef>& nons) const {
+    std::vector<TermRef> operands{f.fn};
+    if (taps.empty()) operands.push_back(i64(k));
+    operands.insert(operands.end(), rows_of_taps.begin(), rows_of_taps.end());
+    operands.insert(operands.end(), states.begin(), states.end());
+    operands.insert(operands.end(), nons.begin(), nons.end());
+    return make(OpKind::Scan, operands, {{AttrKey::Scan, spec}});
+  }
+
+  // The states a segment loop `inner` started at `starts` ends with: a
+  // mit-sot's last depth rows, a sit-sot's last state.
+  std::vector<TermRef> end_states(TermRef inner, const std::vector<TermRef>& starts) const {
+    std::vector<TermRef> out;
+    for (std::size_t j = 0; j < f.nmit; ++j)
+      out.push_back(
+          rows(make(OpKind::Concat, {starts[j], get(inner, j)}, {{AttrKey::Axis, std::int64_t{0}}}),
+               k, 0));
+    for (std::size_t j = 0; j < f.nsit; ++j) out.push_back(last(get(inner, f.nmit + j)));
+    return out;
+  }
+
+  const Forward& f;
+  std::int64_t k;
+  const std::vector<Tap>& taps;
+  ops::ScanSpec spec;  // the segment loop's
+};
+
+// The checkpoints: a loop over `segments` segments keeping only the states
+// at the end of every segment.
+TermRef checkpoint_loop(const Segment& segment, std::int64_t segments) {
+  const Forward& f = segment.f;
+  LoopBuilder c;
+  std::vector<TermRef> cseq, cstate, cnon;
+  for (const Tap& t : segment.taps) cseq.push_back(c.sequence(t.segs));
+  for (std::size_t j = 0; j < f.nmit; ++j) cstate.push_back(c.sitsot(f.history(j)));
+  for (std::size_t j = 0; j < f.nsit; ++j) cstate.push_back(c.sitsot(f.init(j)));
+  for (std::size_t m = 0; m < f.nnon; ++m)
+    cnon.push_back(c.nonsequence(f.non(m), f.params[f.params.size() - f.nnon + m]));
+  c.sitsot_outs = segment.end_states(segment.run(cseq, cstate, cnon), cstate);
+  return c.build(i64(segments));
+}
+
+// The cotangents of a segment loop `inner`'s outputs: the given ones
+// (`rgout`) plus what later segments owe (`carry`, per state) the states
+// this segment ends with.
+std::vector<TermRef> segment_cotangents(const Forward& f, TermRef inner,
+                                        const std::vector<TermRef>& rgout,
+                                        const std::vector<TermRef>& carry) {
+  std::vector<TermRef> inner_g(f.outs.size(), nullptr);
+  for (std::size_t i = 0; i < f.outs.size(); ++i) {
+    TermRef g = rgout[i];
+    if (i < f.nmit + f.nsit && carry[i]) {
+      const TermRef z = make(OpKind::ZerosLike, {get(inner, i)});
+      const TermRef owed = i < f.nmit ? make(OpKind::IncSlice, {z, carry[i]},
+                                             {{AttrKey::Axis, std::int64_t{0}},
+                                              {AttrKey::Start, -(-f.spec.mitsot_taps[i].front())}})
+                                      : make(OpKind::IncIndex, {z, i64(-1), carry[i]});
+      g = g ? make(OpKind::Add, {g, owed}) : owed;
+    }
+    inner_g[i] = g;
+  }
+  return inner_g;
+}
+
 }  // namespace
 
 // The pullback with checkpoints (gradient.hpp): a first loop over segments
@@ -50,6 +132,10 @@ std::int64_t segment_length(std::int64_t steps, std::int64_t want, std::int64_t 
 // Empty when the loop does not qualify (`:until`, steps not static, no
 // segment length, shapes a reshape cannot express): the caller then keeps
 // the whole tape.
+// Past our ~80-line mark on purpose: the reverse loop's operand and output
+// positions (carry, acc_of, tap_out, ioff) are assigned and read back in
+// one place; the self-contained parts are Segment, checkpoint_loop and
+// segment_cotangents.
 std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<TermRef>& gouts,
                                            const std::vector<TermRef>& finals, std::int64_t want) {
   if (f.spec.until || f.steps == ops::kUnknownDim) return {};
@@ -60,12 +146,6 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   const std::int64_t segments = f.steps / k;
   const SequenceView view{f};
   const auto& spec = f.spec;
-  // Per sequence tap, its N rows as segments.
-  struct Tap {
-    std::size_t seq;
-    std::int64_t tap, max_tap;
-    TermRef segs;
-  };
   std::vector<Tap> taps;
   for (std::size_t i = 0; i < f.nseq; ++i)
     for (std::int64_t t : spec.sequence_taps[i]) {
@@ -79,40 +159,8 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
     if (i < gouts.size() && gouts[i] && f.float_out(i))
       if (!(gsegs[i] = as_segments(gouts[i], segments, k))) return {};
 
-  // One segment of the forward loop from given states: the forward body
-  // with every sequence tap a sequence of its own.
-  ops::ScanSpec seg_spec = spec;
-  seg_spec.sequence_taps.assign(taps.size(), ops::IntList{0});
-  seg_spec.has_n_steps = taps.empty();
-  auto segment = [&](const std::vector<TermRef>& rows_of_taps, const std::vector<TermRef>& states,
-                     const std::vector<TermRef>& nons) {
-    std::vector<TermRef> operands{f.fn};
-    if (taps.empty()) operands.push_back(i64(k));
-    operands.insert(operands.end(), rows_of_taps.begin(), rows_of_taps.end());
-    operands.insert(operands.end(), states.begin(), states.end());
-    operands.insert(operands.end(), nons.begin(), nons.end());
-    return make(OpKind::Scan, operands, {{AttrKey::Scan, seg_spec}});
-  };
-  auto end_states = [&](TermRef inner, const std::vector<TermRef>& starts) {
-    std::vector<TermRef> out;
-    for (std::size_t j = 0; j < f.nmit; ++j)
-      out.push_back(
-          rows(make(OpKind::Concat, {starts[j], get(inner, j)}, {{AttrKey::Axis, std::int64_t{0}}}),
-               k, 0));
-    for (std::size_t j = 0; j < f.nsit; ++j) out.push_back(last(get(inner, f.nmit + j)));
-    return out;
-  };
-
-  // The checkpoints: the states at the end of every segment.
-  LoopBuilder c;
-  std::vector<TermRef> cseq, cstate, cnon;
-  for (const Tap& t : taps) cseq.push_back(c.sequence(t.segs));
-  for (std::size_t j = 0; j < f.nmit; ++j) cstate.push_back(c.sitsot(f.history(j)));
-  for (std::size_t j = 0; j < f.nsit; ++j) cstate.push_back(c.sitsot(f.init(j)));
-  for (std::size_t m = 0; m < f.nnon; ++m)
-    cnon.push_back(c.nonsequence(f.non(m), f.params[f.params.size() - f.nnon + m]));
-  c.sitsot_outs = end_states(segment(cseq, cstate, cnon), cstate);
-  const TermRef checkpoints = c.build(i64(segments));
+  const Segment segment(f, k, taps);
+  const TermRef checkpoints = checkpoint_loop(segment, segments);
 
   // The reverse loop over segments.
   LoopBuilder b;
@@ -145,21 +193,8 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   for (std::size_t m = 0; m < f.nnon; ++m)
     rnon.push_back(b.nonsequence(f.non(m), f.params[non_first + m]));
 
-  const TermRef inner = segment(rseq, rstate, rnon);
-  std::vector<TermRef> inner_g(f.outs.size(), nullptr);
-  for (std::size_t i = 0; i < f.outs.size(); ++i) {
-    TermRef g = rgout[i];
-    if (i < f.nmit + f.nsit && carry[i]) {
-      // What later segments owe the states this segment ends with.
-      const TermRef z = make(OpKind::ZerosLike, {get(inner, i)});
-      const TermRef owed = i < f.nmit ? make(OpKind::IncSlice, {z, carry[i]},
-                                             {{AttrKey::Axis, std::int64_t{0}},
-                                              {AttrKey::Start, -(-spec.mitsot_taps[i].front())}})
-                                      : make(OpKind::IncIndex, {z, i64(-1), carry[i]});
-      g = g ? make(OpKind::Add, {g, owed}) : owed;
-    }
-    inner_g[i] = g;
-  }
+  const TermRef inner = segment.run(rseq, rstate, rnon);
+  const std::vector<TermRef> inner_g = segment_cotangents(f, inner, rgout, carry);
   const std::vector<TermRef> gi = scan_pullback(inner, inner_g, {});
   auto g_at = [&](std::size_t operand, TermRef like) {
     return operand < gi.size() && gi[operand] ? gi[operand] : make(OpKind::ZerosLike, {like});

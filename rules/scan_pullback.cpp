@@ -7,6 +7,38 @@
 namespace eqsat::rules {
 namespace reverse_loop {
 
+namespace {
+
+// A mit-sot's cotangents owed to states, one step further back: `pending`
+// (row d: state t - d) shifted by one state, plus what this step's reads
+// (`reads`, one per tap) owe: tap k read state t + k, row -1 - k.
+TermRef next_pending(TermRef pending, const ops::IntList& taps, const std::vector<TermRef>& reads) {
+  const auto depth = static_cast<std::size_t>(-taps.front());
+  const TermRef row0 = make(OpKind::Index, {pending, i64(0)});
+  std::vector<TermRef> owed(depth, nullptr);
+  for (std::size_t r = 0; r < taps.size(); ++r)
+    owed[static_cast<std::size_t>(-1 - taps[r])] = reads[r];
+  for (auto& r : owed)
+    if (!r) r = make(OpKind::ZerosLike, {row0});
+  const TermRef now = make(OpKind::Stack, owed, {{AttrKey::Axis, std::int64_t{0}}});
+  if (depth == 1) return now;
+  const TermRef shifted =
+      make(OpKind::Concat,
+           {rows(pending, 1, 0), make(OpKind::ExpandDims, {make(OpKind::ZerosLike, {row0})},
+                                      {{AttrKey::Axis, std::int64_t{0}}})},
+           {{AttrKey::Axis, std::int64_t{0}}});
+  return make(OpKind::Add, {shifted, now});
+}
+
+}  // namespace
+
+// Longer than our ~80-line mark on purpose: the steps (reverse-loop
+// parameters, the body's pullback at one step, carried outputs, results)
+// share a dozen position tables (args, float_wrt_params, mit_first,
+// sit_first, non_first, acc_of, carry, pending, seq_out) that place each
+// cotangent in one loop's operand and output lists; split, every step
+// would take most of them, and the positions would be checked against each
+// other across functions. The self-contained mit-sot law is next_pending.
 std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>& gouts,
                                     const std::vector<TermRef>& finals) {
   const ops::ScanSpec& spec = f.spec;
@@ -103,26 +135,10 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
     if (carry[j]) b.sitsot_outs.push_back(g_of.at(sit_first + j));
   for (std::size_t j = 0; j < f.nmit; ++j) {
     if (!pending[j]) continue;
-    // Shift by one state, then add what this step's reads owe: tap k is
-    // state t + k, row -1 - k of the next step's pending.
-    const auto depth = static_cast<std::size_t>(-spec.mitsot_taps[j].front());
-    const TermRef row0 = make(OpKind::Index, {pending[j], zero});
-    std::vector<TermRef> owed(depth, nullptr);
+    std::vector<TermRef> reads;  // per tap of mit-sot j, the cotangent of what it read
     for (std::size_t r = 0; r < spec.mitsot_taps[j].size(); ++r)
-      owed[static_cast<std::size_t>(-1 - spec.mitsot_taps[j][r])] = g_of.at(mit_first[j] + r);
-    for (auto& r : owed)
-      if (!r) r = make(OpKind::ZerosLike, {row0});
-    const TermRef now = make(OpKind::Stack, owed, {{AttrKey::Axis, std::int64_t{0}}});
-    if (depth == 1) {
-      b.sitsot_outs.push_back(now);
-      continue;
-    }
-    const TermRef shifted =
-        make(OpKind::Concat,
-             {rows(pending[j], 1, 0), make(OpKind::ExpandDims, {make(OpKind::ZerosLike, {row0})},
-                                           {{AttrKey::Axis, std::int64_t{0}}})},
-             {{AttrKey::Axis, std::int64_t{0}}});
-    b.sitsot_outs.push_back(make(OpKind::Add, {shifted, now}));
+      reads.push_back(g_of.at(mit_first[j] + r));
+    b.sitsot_outs.push_back(next_pending(pending[j], spec.mitsot_taps[j], reads));
   }
   for (std::size_t a = 0; a < acc.size(); ++a)
     b.sitsot_outs.push_back(make(OpKind::Add, {acc[a], g_of.at(non_first + acc_of[a])}));

@@ -37,7 +37,7 @@ int run_calibrate(const std::string& out_option) {
   const std::string out = out_option.empty() ? backend::default_cost_profile_path() : out_option;
   if (out.empty()) {
     std::cerr << "error: no default profile location (HOME is not set); pass -o FILE\n";
-    return kUserError;
+    return UserError;
   }
   const backend::CostWeights w =
       backend::calibrate([](const std::string& line) { std::cout << line << "\n"; });
@@ -49,10 +49,10 @@ int run_calibrate(const std::string& out_option) {
   f.close();
   if (!f) {
     std::cerr << fmt::format("error: {}: cannot write file\n", out);
-    return kUserError;
+    return UserError;
   }
   std::cout << fmt::format("wrote {}\n", out);
-  return kSuccess;
+  return Success;
 }
 
 void add_calibrate_command(CLI::App& app, Action& action) {

@@ -48,7 +48,7 @@ int run_check_rules(const CheckRulesArgs& args) {
   }
   for (const rules::ast::Use& u : program.uses())
     std::cout << u.applier << ": built-in applier (not checked)\n";
-  return all_sound ? kSuccess : kUserError;
+  return all_sound ? Success : UserError;
 }
 
 void add_check_rules_command(CLI::App& app, Action& action) {
@@ -66,7 +66,7 @@ void add_check_rules_command(CLI::App& app, Action& action) {
       try {
         return run_check_rules(*args);
       } catch (const ops::DiagnosticError&) {
-        return static_cast<int>(kUserError);
+        return static_cast<int>(UserError);
       }
     };
   });

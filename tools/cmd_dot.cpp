@@ -50,17 +50,17 @@ int run_dot(DotArgs& args) {
     }
   } catch (const ops::DiagnosticError& e) {
     std::cerr << e.what() << "\n";
-    return kUserError;
+    return UserError;
   } catch (const egraph::ExtractionError&) {
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return kUserError;
+    return UserError;
   }
   if (args.out.empty()) {
     std::cout << text;
-    return kSuccess;
+    return Success;
   }
   ops::write_file_atomically(args.out, {text});
-  return kSuccess;
+  return Success;
 }
 
 void add_dot_command(CLI::App& app, Action& action) {

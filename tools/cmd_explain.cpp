@@ -76,12 +76,12 @@ int run_explain(ExplainArgs& args) {
   if (!proof.explanation) {
     std::cerr << fmt::format("{}: not proven equal within the limits: {}\n", args.graph,
                              proof.report.stop_reason);
-    return kUserError;
+    return UserError;
   }
   rules::TermExplanation e = *proof.explanation;
   e.name = fmt::format("{} = {}", args.lhs, args.rhs);
   std::cout << rules::to_string(e, graph);
-  return kSuccess;
+  return Success;
 }
 
 void add_explain_command(CLI::App& app, Action& action) {

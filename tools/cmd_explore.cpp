@@ -72,7 +72,7 @@ int run_explore(ExploreArgs& args) {
     options.weights = backend::cost_weights_for(args.cost_profile);
   } catch (const std::runtime_error& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.apply(options);
   rules::OptimizeReport report;
@@ -82,7 +82,7 @@ int run_explore(ExploreArgs& args) {
   } catch (const egraph::ExtractionError&) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.finish(report);
   const auto first = op_counts(found.front().graph);
@@ -101,7 +101,7 @@ int run_explore(ExploreArgs& args) {
       std::cout << line << "  -> " << path << "\n";
     }
   }
-  return kSuccess;
+  return Success;
 }
 
 void add_explore_command(CLI::App& app, Action& action) {

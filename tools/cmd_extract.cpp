@@ -33,14 +33,14 @@ int run_extract(const ExtractOptions& options) {
     if (dynamic_cast<const NegativeCostError*>(&e) != nullptr) {
       std::cerr << "(--allow-negative-costs accepts them)\n";
     }
-    return kUserError;
+    return UserError;
   }
   if (!graph.unknown_roots.empty()) {
     for (const std::string& root : graph.unknown_roots) {
       std::cerr << options.file << ": error: root e-class " << nlohmann::json(root).dump()
                 << " names no class\n";
     }
-    return kUserError;
+    return UserError;
   }
   Extraction extraction;
   try {
@@ -48,7 +48,7 @@ int run_extract(const ExtractOptions& options) {
   } catch (const ExtractionError& e) {
     std::cerr << options.file << ": error: root e-class "
               << nlohmann::json(graph.class_ids[e.root().value]).dump() << " has no acyclic term\n";
-    return kUserError;
+    return UserError;
   }
   nlohmann::ordered_json out = {
       {"extractor", options.extractor},
@@ -59,7 +59,7 @@ int run_extract(const ExtractOptions& options) {
       {"choices", choices_json(graph, extraction)},
   };
   std::cout << out.dump(2) << "\n";
-  return kSuccess;
+  return Success;
 }
 
 void add_extract_command(CLI::App& app, Action& action) {

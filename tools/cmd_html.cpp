@@ -49,7 +49,7 @@ int run_html(HtmlArgs& args) {
     options.weights = backend::cost_weights_for(args.cost_profile);
   } catch (const std::runtime_error& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.apply(options);
   nlohmann::json data = {{"graph", args.graph}};
@@ -64,13 +64,13 @@ int run_html(HtmlArgs& args) {
   } catch (const egraph::ExtractionError&) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.finish(report);
   data["report"] = report_json(report);
   data["alternatives"] = alternatives_json(found, graph);
   ops::write_file_atomically(args.out, {html_page(data)});
-  return kSuccess;
+  return Success;
 }
 
 void add_html_command(CLI::App& app, Action& action) {

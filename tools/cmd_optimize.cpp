@@ -86,7 +86,7 @@ int run_optimize(OptimizeArgs& args) {
     options.weights = backend::cost_weights_for(args.cost_profile);
   } catch (const std::runtime_error& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.apply(options);
   options.explain = args.explain;
@@ -111,14 +111,14 @@ int run_optimize(OptimizeArgs& args) {
   } catch (const egraph::ExtractionError&) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return kUserError;
+    return UserError;
   } catch (const std::length_error& e) {  // an explanation past its cap
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
   args.saturation.finish(report);
-  if (!exported) return kUserError;
+  if (!exported) return UserError;
   const std::string text = ops::print_graph(best);
   try {
     if (!args.report.empty())
@@ -126,12 +126,12 @@ int run_optimize(OptimizeArgs& args) {
     if (!args.out.empty()) ops::write_file_atomically(args.out, {text});
   } catch (const ops::DiagnosticError& e) {
     std::cerr << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
   if (args.out.empty()) std::cout << text;
   for (const rules::TermExplanation& e : report.explanations)
     std::cerr << rules::to_string(e, graph);
-  return kSuccess;
+  return Success;
 }
 
 void add_optimize_command(CLI::App& app, Action& action) {
@@ -155,10 +155,10 @@ void add_optimize_command(CLI::App& app, Action& action) {
       try {
         return run_optimize(*args);
       } catch (const ops::DiagnosticError&) {
-        return static_cast<int>(kUserError);
+        return static_cast<int>(UserError);
       } catch (const OutputPathError& e) {
         std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
+        return static_cast<int>(UserError);
       }
     };
   });

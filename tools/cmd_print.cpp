@@ -22,10 +22,10 @@ void add_print_command(CLI::App& app, Action& action) {
       try {
         const ops::Graph graph = ops::parse_graph_file(*path);
         std::cout << ops::print_graph(graph, {.types = true});
-        return static_cast<int>(kSuccess);
+        return static_cast<int>(Success);
       } catch (const ops::DiagnosticError& e) {
         std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
+        return static_cast<int>(UserError);
       }
     };
   });

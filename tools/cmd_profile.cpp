@@ -59,7 +59,7 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 int profile(const ProfileOptions& o) {
   const ops::Graph graph = graph_to_profile(o);
   const std::optional<std::vector<ops::Array>> inputs = o.input.gather(graph);
-  if (!inputs) return kUserError;
+  if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
   program.run(*inputs);  // warm-up: buffers allocated, pages touched
   program.set_profiling(true);
@@ -101,10 +101,10 @@ int profile(const ProfileOptions& o) {
     f.close();
     if (!f) {
       std::cerr << fmt::format("error: {}: cannot write file\n", o.json);
-      return kUserError;
+      return UserError;
     }
   }
-  return kSuccess;
+  return Success;
 }
 
 void add_profile_command(CLI::App& app, Action& action) {
@@ -130,7 +130,7 @@ void add_profile_command(CLI::App& app, Action& action) {
       } catch (const std::runtime_error& e) {  // an unreadable cost profile
         std::cerr << "error: " << e.what() << "\n";
       }
-      return static_cast<int>(kUserError);
+      return static_cast<int>(UserError);
     };
   });
 }

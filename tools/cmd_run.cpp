@@ -114,7 +114,7 @@ int run(const RunOptions& o) {
   std::optional<std::vector<ops::Array>> inputs = o.input.gather(
       graph,
       [&](const std::vector<ops::TensorType>& types) { check_memory(o, graph, types); });
-  if (!inputs) return kUserError;
+  if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
   const std::vector<ops::Array> outputs = program.run(std::move(*inputs));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -123,7 +123,7 @@ int run(const RunOptions& o) {
                              summary(outputs[i]));
     if (!o.out_dir.empty()) ops::write_npy(output_file_in(o.out_dir, name, ".npy"), outputs[i]);
   }
-  return kSuccess;
+  return Success;
 }
 
 void add_run_command(CLI::App& app, Action& action) {
@@ -159,7 +159,7 @@ void add_run_command(CLI::App& app, Action& action) {
       } catch (const std::runtime_error& e) {  // an unreadable cost profile
         std::cerr << "error: " << e.what() << "\n";
       }
-      return static_cast<int>(kUserError);
+      return static_cast<int>(UserError);
     };
   });
 }

@@ -36,7 +36,7 @@ void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<i
       } catch (const std::length_error& e) {
         std::cerr << "error: " << e.what() << "\n";
       }
-      return static_cast<int>(kUserError);
+      return static_cast<int>(UserError);
     };
   });
 }

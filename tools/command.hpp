@@ -11,7 +11,7 @@
 namespace eqsat::tools {
 
 // Exit status of the program (docs/language.md): 0 success, 1 user error, 2 bad usage.
-enum ExitCode : int { kSuccess = 0, kUserError = 1, kBadUsage = 2 };
+enum ExitCode : int { Success = 0, UserError = 1, BadUsage = 2 };
 
 // What a chosen subcommand runs after parsing; returns the exit status.
 using Action = std::function<int()>;

@@ -1,6 +1,6 @@
 #include "html_page.hpp"
 
-#include <stdexcept>
+#include "ops/internal_error.hpp"
 
 namespace eqsat::tools {
 
@@ -12,8 +12,9 @@ constexpr std::string_view kDataMark = "/*EQSAT_PAGE_DATA*/";
 std::string html_page(const nlohmann::json& data) {
   const std::string_view page = html_page_template();
   const std::size_t at = page.find(kDataMark);
-  if (at == std::string_view::npos || page.find(kDataMark, at + 1) != std::string_view::npos)
-    throw std::logic_error("tools/html_page.html: the data mark must occur exactly once");
+  EQSAT_ASSERT(at != std::string_view::npos &&
+               page.find(kDataMark, at + 1) == std::string_view::npos)
+      << "tools/html_page.html: the data mark must occur exactly once";
   std::string json;
   for (char c : data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
     switch (c) {

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return kBadUsage;
+    return BadUsage;
   }
   try {
     return action();
@@ -26,6 +26,6 @@ int main(int argc, char** argv) {
     // Commands report user errors themselves; anything reaching here is a
     // bug, reported rather than crashing.
     std::cerr << "eqsat: internal error: " << e.what() << "\n";
-    return kUserError;
+    return UserError;
   }
 }
