@@ -43,6 +43,14 @@ constexpr std::array<OpInfo, kNumOps> kCatalogue = make_catalogue();
 
 }  // namespace
 
+std::optional<OpKind> folding_reduction(OpKind kind) {
+#define EQSAT_FOLD_CASE(binary, reduction) \
+  if (kind == OpKind::binary) return OpKind::reduction;
+  EQSAT_FOLDS(EQSAT_FOLD_CASE)
+#undef EQSAT_FOLD_CASE
+  return std::nullopt;
+}
+
 const OpInfo& op_info(OpKind kind) {
   return kCatalogue[static_cast<int>(kind)];
 }

@@ -138,6 +138,10 @@ Type check_op(OpKind kind, Attrs& attrs, std::span<const TermRef> operands);
 
 // The facts of the catalogue's columns, one accessor each.
 
+// The reduction that folds binary op `kind` along an axis (EQSAT_FOLDS:
+// add sum, mul prod, maximum max, minimum min, logaddexp logsumexp).
+std::optional<OpKind> folding_reduction(OpKind kind);
+
 inline bool is_elementwise(OpKind kind) {
   const OpGroup g = op_info(kind).group;
   return g == OpGroup::Unary || g == OpGroup::Binary || g == OpGroup::Select;

@@ -121,4 +121,14 @@
   X(Get,         "get",         Control,   1, 1,  Free,   NoFuse, Unsupported, AnySign,    NoFlags,          get_rule,         Index)       \
   /* gradient */                                                                                                              \
   X(Grad,        "grad",        Gradient,  2, 2,  Never,  NoFuse, Unsupported, AnySign,    NoFlags,          grad_rule,        Checkpoint)
+
+// The binary op each reduction folds along its axes: (sum x) is
+// x0 + x1 + ..., so a loop accumulating h = h + f(x) is a sum of f. Each
+// binary op here is commutative and associative in exact arithmetic.
+#define EQSAT_FOLDS(X) \
+  X(Add, Sum)          \
+  X(Mul, Prod)         \
+  X(Maximum, Max)      \
+  X(Minimum, Min)      \
+  X(Logaddexp, Logsumexp)
 // clang-format on

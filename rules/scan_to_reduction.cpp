@@ -25,21 +25,10 @@ using ops::TermRef;
 
 namespace {
 
-// The reduction that accumulates with `op`, if any.
+// The reduction that accumulates with `op` (the catalogue's folds), and
+// sub's: h - f0 - f1 ... = h - (f0 + f1 + ...), the state first.
 std::optional<OpKind> reduction_of(OpKind op) {
-  switch (op) {
-    case OpKind::Add:
-    case OpKind::Sub:  // h - f0 - f1 ... = h - (f0 + f1 + ...), the state first
-      return OpKind::Sum;
-    case OpKind::Mul:
-      return OpKind::Prod;
-    case OpKind::Maximum:
-      return OpKind::Max;
-    case OpKind::Minimum:
-      return OpKind::Min;
-    default:
-      return std::nullopt;
-  }
+  return op == OpKind::Sub ? std::optional(OpKind::Sum) : ops::folding_reduction(op);
 }
 
 bool is_nominal(TermRef t, std::int64_t slot) {
@@ -288,6 +277,8 @@ class ToReduction final : public ScanApplier {
     if (out->kind() == OpKind::Maximum || out->kind() == OpKind::Minimum)
       return state_first ? op(out->kind(), {}, init, *v) : op(out->kind(), {}, *v, init);
     if (out->kind() == OpKind::Mul && !ops::is_float(dtype)) return std::nullopt;
+    if (out->kind() != OpKind::Add && out->kind() != OpKind::Sub && out->kind() != OpKind::Mul)
+      return std::nullopt;  // logaddexp: no closed form here
     std::optional<EClassId> n;
     if (s.spec.has_n_steps) {
       n = s.operands[s.n_steps_operand()];

@@ -5,8 +5,9 @@
 //                   (fn (x h) (add h (f x))))) -1)
 //   = (add h0 (sum (f xs) :axis (0)))
 //
-// for `add`, `sub` (state first), `mul`, `maximum` and `minimum` (→ sum,
-// prod, max, min over axis 0), where f reads no state, has the state's
+// for `add`, `sub` (state first), `mul`, `maximum`, `minimum` and
+// `logaddexp` (→ sum, prod, max, min, logsumexp over axis 0: the
+// catalogue's folds, ops::folding_reduction), where f reads no state, has the state's
 // dtype and vectorizes over the steps (StepBatcher: elementwise ops,
 // reductions, dot, axis moves, in the sequence elements, non-sequences and
 // constants). f's values at every step are computed at once: each
@@ -19,7 +20,7 @@
 // `sum-batched-outer` turns into one matrix product.
 //
 // Rounding: `maximum` and `minimum` give exactly the loop's values. `add`,
-// `sub` and `mul` re-associate: the loop computes ((h0 + f0) + f1) + ...,
+// `sub`, `mul` and `logaddexp` re-associate: the loop computes ((h0 + f0) + f1) + ...,
 // the reduction h0 + (f0 + f1 + ...) in the executor's order, so float
 // results differ by rounding (and, at the edge of the float range, may
 // overflow where the loop did not, or the reverse); integer results are

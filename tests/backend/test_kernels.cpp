@@ -161,3 +161,29 @@ TEST_CASE("integer arithmetic wraps around as in NumPy") {
   const auto got = backend::evaluate({ops::Term::make(OpKind::Add, {}, {big, one})}, {})[0];
   CHECK(got.data<std::int32_t>()[0] == std::numeric_limits<std::int32_t>::min());
 }
+
+TEST_CASE("every reduction folds the binary op the catalogue pairs it with") {
+  std::size_t checked = 0;
+  for (int k = 0; k < ops::kNumOps; ++k) {
+    const auto binary = static_cast<OpKind>(k);
+    const auto reduction = ops::folding_reduction(binary);
+    if (!reduction) continue;
+    INFO(ops::op_name(binary) << " folded by " << ops::op_name(*reduction));
+    CHECK(ops::op_info(binary).group == ops::OpGroup::Binary);
+    CHECK(ops::op_info(*reduction).group == ops::OpGroup::Reduction);
+    CHECK(ops::is_commutative(binary));
+    // reduce([a, b, c]) = op(op(a, b), c), within rounding.
+    const std::vector<double> v{0.75, -1.5, 2.25};
+    ops::Array xs(ops::DType::F64, {3});
+    for (std::size_t i = 0; i < v.size(); ++i) xs.data<double>()[i] = v[i];
+    const auto scalar = [](double x) { return ops::Term::scalar(ops::DType::F64, x); };
+    const ops::TermRef folded = ops::Term::make(
+        binary, {}, {ops::Term::make(binary, {}, {scalar(v[0]), scalar(v[1])}), scalar(v[2])});
+    const ops::TermRef reduced = ops::Term::make(
+        *reduction, {{ops::AttrKey::Axis, ops::IntList{0}}}, {ops::Term::constant(xs)});
+    const auto out = backend::evaluate({folded, reduced}, {});
+    CHECK(out[1].element(0) == Approx(out[0].element(0)).epsilon(1e-14));
+    ++checked;
+  }
+  CHECK(checked == 5);
+}
