@@ -1,5 +1,5 @@
 // `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
-// [--repeat N] [--json OUT] [--no-opt]`: optimizes the graph (unless
+// [--repeat N] [--json OUT] [--no-opt] [--memory-limit SIZE]`: optimizes the graph (unless
 // --no-opt), compiles it once, runs it once to warm up and then N times
 // (default 10), and prints the min and median wall time and where the time
 // goes: one line per top-level instruction (an op, a fused group of
@@ -11,14 +11,15 @@
 // where an op's seconds and calls are totals over the N timed runs and
 // peak_bytes is the bytes of the buffers the executor allocated (reused
 // from run to run; inputs excluded). Inputs come as in `run`;
-// --cost-profile as in `optimize`.
+// --cost-profile as in `optimize`; the planned memory is checked against
+// `--memory-limit` before the inputs are allocated, as in `run`.
 #include "command.hpp"
+#include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "backend/program.hpp"
-#include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
 #include "rules/optimize.hpp"
 
@@ -44,6 +45,7 @@ struct ProfileOptions {
   std::string json;
   bool no_opt = false;
   std::string cost_profile;
+  MemoryLimitFlag memory_limit;
 };
 
 ops::Graph graph_to_profile(const ProfileOptions& o) {
@@ -58,7 +60,10 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 
 int profile(const ProfileOptions& o) {
   const ops::Graph graph = graph_to_profile(o);
-  const std::optional<std::vector<ops::Array>> inputs = o.input.gather(graph);
+  const std::optional<std::vector<ops::Array>> inputs =
+      o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
+        o.memory_limit.check(o.graph, graph, types);
+      });
   if (!inputs) return kUserError;
   backend::Program program = backend::compile(graph);
   program.run(*inputs);  // warm-up: buffers allocated, pages touched
@@ -117,22 +122,8 @@ void add_profile_command(CLI::App& app, Action& action) {
   cmd->add_option("--json", o->json, "write the profile as JSON to this file");
   cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
   add_cost_profile_flag(*cmd, o->cost_profile);
-  cmd->callback([o, &action] {
-    action = [o] {
-      try {
-        return profile(*o);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-      } catch (const backend::RuntimeError& e) {
-        std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
-      } catch (const std::filesystem::filesystem_error& e) {
-        std::cerr << "error: " << e.what() << "\n";
-      } catch (const std::runtime_error& e) {  // an unreadable cost profile
-        std::cerr << "error: " << e.what() << "\n";
-      }
-      return static_cast<int>(kUserError);
-    };
-  });
+  o->memory_limit.add_to(*cmd);
+  on_run_reporting_run_errors(*cmd, action, [o] { return profile(*o); });
 }
 
 const CommandRegistration kRegistration{"profile", add_profile_command};
