@@ -9,6 +9,7 @@
 #include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
+#include "ops/diagnostic.hpp"
 #include "ops/post_order.hpp"
 
 #include <fmt/format.h>
@@ -136,6 +137,25 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
   r.rewrite_seconds = seconds_since(rewrite_start);
 }
 
+namespace {
+
+// A user error for a term the e-graph's constants made ill-typed, at the
+// term's source position (else its file's).
+ops::DiagnosticError located(const ops::Graph& graph, const RefinedTypeError& e) {
+  ops::SourceLocation where;
+  if (const ops::SourceLocation* at = graph.location(e.term()))
+    where = *at;
+  else if (!graph.locations.empty())
+    where.file = std::ranges::min_element(graph.locations, {}, [](const auto& l) {
+                   return l.second.file;
+                 })->second.file;
+  else
+    where.file = "<graph>";
+  return ops::DiagnosticError(where, e.what());
+}
+
+}  // namespace
+
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,
                     const OptimizeOptions& options) {
   OptimizeReport local;
@@ -151,9 +171,13 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
 
   TensorEGraph g(options.explain ? egraph::Explanations::On : egraph::Explanations::Off);
   std::vector<egraph::EClassId> roots;
-  for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
   std::vector<egraph::EClassId> def_classes;
-  for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
+  try {
+    for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
+    for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
+  } catch (const RefinedTypeError& e) {
+    throw located(graph, e);
+  }
   g.egraph().rebuild();
   r.load_seconds = seconds_since(start);
 

@@ -41,7 +41,11 @@ EClassId TensorEGraph::add_term(ops::TermRef term) {
       children.push_back(c);
     }
     const egraph::Payload p = analysis().payloads().intern(t->attrs());
-    loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
+    try {
+      loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
+    } catch (const ops::TypeError& e) {
+      throw RefinedTypeError(t, e);
+    }
   };
   ops::for_each_post_order(term, ops::Bodies::Enter, load,
                            [&](ops::TermRef t) { return !loaded_.contains(t); });

@@ -70,15 +70,10 @@ int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
-    try {
-      graph = ops::parse_graph_file(args.graph);
-      rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-      for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-      return std::move(loaded.program);
-    } catch (const ops::DiagnosticError& e) {
-      std::cerr << e.what() << "\n";
-      throw;
-    }
+    graph = ops::parse_graph_file(args.graph);
+    rules::LoadedRules loaded = rules::load_rules(args.rules.options());
+    for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+    return std::move(loaded.program);
   }();
   rules::OptimizeOptions options;
   options.extractor = *egraph::parse_extractor(args.extractor);
@@ -150,18 +145,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_flag("--explain", args->explain,
                 "print on stderr the rewrite steps from each input output to the optimized one");
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] {
-    action = [args] {
-      try {
-        return run_optimize(*args);
-      } catch (const ops::DiagnosticError&) {
-        return static_cast<int>(kUserError);
-      } catch (const OutputPathError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(kUserError);
-      }
-    };
-  });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_optimize(*args); });
 }
 
 const CommandRegistration kRegistration{"optimize", add_optimize_command};

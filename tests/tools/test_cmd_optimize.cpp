@@ -95,3 +95,24 @@ TEST_CASE("optimize: two processes give byte-identical graphs and reports") {
     }
   }
 }
+
+TEST_CASE("optimize: a size that folds past 64 bits is a located error - not an internal one") {
+  Scratch s;
+  s.write("arange.eg", "(output (arange (mul 3 1537228672809129302)))\n");
+  auto r = run_eqsat(s, "optimize arange.eg");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("arange.eg:1:9: error: arange: (i64 "));
+  CHECK_THAT(r.err, Catch::EndsWith(") is too large: its size in bytes does not fit in 64 bits\n"));
+  CHECK(r.out.empty());
+  s.write("scan.eg",
+          "(input x (f64 4))\n"
+          "(output (get 0 (scan :n-steps (mul (dim x :axis 0) 1537228672809129302)\n"
+          "  :sit-sot (0.0) (fn (h) (add h 1.0)))))\n");
+  r = run_eqsat(s, "optimize scan.eg");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("scan.eg:2:16: error: scan: (f64 "));
+  CHECK_THAT(r.err, !Catch::Contains("internal error"));
+  r = run_eqsat(s, "run scan.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("scan.eg:2:16: error: scan: (f64 "));
+}
