@@ -40,7 +40,8 @@ struct HtmlArgs {
 };
 
 int run_html(HtmlArgs& args) {
-  check_output_beside_input(args.out, args.graph, "-o");
+  check_outputs({{"-o", args.out}},
+                optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
   const ops::Graph graph = ops::parse_graph_file(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";

@@ -52,18 +52,14 @@ struct OptimizeArgs {
   SaturationFlags saturation;
 };
 
-// Refuses output paths that would lose data or cannot be written.
+// Refuses output paths that would lose data or cannot be written. -o is
+// written last, once the optimization succeeded: it may be the graph.
 void check_outputs(const OptimizeArgs& args) {
-  if (!args.out.empty()) check_output_file(args.out, "-o");
-  if (!args.egraph_json.empty()) check_output_file(args.egraph_json, "--egraph-json");
-  if (args.report.empty()) return;
-  if (same_file(args.report, args.graph))
-    throw OutputPathError(
-        fmt::format("error: --report {}: is the input graph; it would be lost", args.report));
-  if (!args.out.empty() && same_file(args.report, args.out))
-    throw OutputPathError(
-        fmt::format("error: --report {}: is also the -o file; one would be lost", args.report));
-  check_output_file(args.report, "--report");
+  std::vector<OutputFile> outputs;
+  if (!args.out.empty()) outputs.push_back({"-o", args.out, /*replaces_inputs_last=*/true});
+  if (!args.report.empty()) outputs.push_back({"--report", args.report});
+  if (!args.egraph_json.empty()) outputs.push_back({"--egraph-json", args.egraph_json});
+  tools::check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
 }
 
 int run_optimize(OptimizeArgs& args) {

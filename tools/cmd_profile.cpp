@@ -10,17 +10,20 @@
 //  "ops": [{"op": NAME, "seconds": S, "calls": C}], "peak_bytes": B}
 // where an op's seconds and calls are totals over the N timed runs and
 // peak_bytes is the bytes of the buffers the executor allocated (reused
-// from run to run; inputs excluded). Inputs come as in `run`;
+// from run to run; inputs excluded); OUT is checked before any work and
+// written atomically. Inputs come as in `run`;
 // --cost-profile as in `optimize`; the planned memory is checked against
 // `--memory-limit` before the inputs are allocated, as in `run`.
 #include "command.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
+#include "output_paths.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
+#include "ops/output_file.hpp"
 #include "rules/optimize.hpp"
 
 #include <fmt/format.h>
@@ -28,8 +31,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -59,6 +60,12 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 }
 
 int profile(const ProfileOptions& o) {
+  if (!o.json.empty()) {
+    std::vector<InputFile> inputs = optimizer_inputs(o.graph, {}, o.cost_profile);
+    for (const std::string& spec : o.input.specs)
+      inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+    check_outputs({{"--json", o.json}}, inputs);
+  }
   const ops::Graph graph = graph_to_profile(o);
   const std::optional<std::vector<ops::Array>> inputs =
       o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
@@ -101,13 +108,7 @@ int profile(const ProfileOptions& o) {
     for (const auto& op : ops)
       j["ops"].push_back({{"op", op.op}, {"seconds", op.seconds}, {"calls", op.calls}});
     j["peak_bytes"] = program.bytes_allocated();
-    std::ofstream f(o.json);
-    f << j.dump(2) << "\n";
-    f.close();
-    if (!f) {
-      std::cerr << fmt::format("error: {}: cannot write file\n", o.json);
-      return kUserError;
-    }
+    ops::write_file_atomically(o.json, {j.dump(2) + "\n"});
   }
   return kSuccess;
 }

@@ -87,7 +87,13 @@ int run(const RunOptions& o) {
   ops::Graph written = ops::parse_graph_file(o.graph);
   if (!o.out_dir.empty()) {
     prepare_output_dir(o.out_dir, "--out");
-    for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
+    std::vector<OutputFile> outputs;
+    for (const auto& output : written.outputs)
+      outputs.push_back({"--out", output_file_in(o.out_dir, output.name, ".npy")});
+    std::vector<InputFile> inputs = optimizer_inputs(o.graph, o.rules.files, o.cost_profile);
+    for (const std::string& spec : o.input.specs)
+      inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+    check_outputs(outputs, inputs);
   }
   const ops::Graph graph = graph_to_run(o, std::move(written));
   std::optional<std::vector<ops::Array>> inputs =

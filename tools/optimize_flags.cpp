@@ -35,7 +35,8 @@ struct SaturationFlags::Display {
 };
 
 void RuleFileFlags::add_to(CLI::App& cmd) {
-  cmd.add_option("--rules", files, "a rule file (.rules) added to the shipped rule sets; repeatable")
+  cmd.add_option("--rules", files,
+                 "a rule file (.rules) added to the shipped rule sets; repeatable")
       ->allow_extra_args(false);
   cmd.add_flag("--no-default-rules", no_default_rules,
                "use only the --rules files, not the shipped rule sets");
@@ -46,6 +47,15 @@ void RuleFileFlags::add_to(CLI::App& cmd) {
 void add_cost_profile_flag(CLI::App& cmd, std::string& path) {
   cmd.add_option("--cost-profile", path,
                  "the cost model's weights (a profile from `eqsat calibrate`)");
+}
+
+std::vector<InputFile> optimizer_inputs(const std::string& graph,
+                                        const std::vector<std::string>& rule_files,
+                                        const std::string& cost_profile) {
+  std::vector<InputFile> inputs{{"the input graph", graph}};
+  for (const std::string& f : rule_files) inputs.push_back({"a --rules file", f});
+  if (!cost_profile.empty()) inputs.push_back({"the --cost-profile file", cost_profile});
+  return inputs;
 }
 
 void SaturationFlags::add_to(CLI::App& cmd) {

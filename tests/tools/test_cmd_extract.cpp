@@ -25,9 +25,8 @@ TEST_CASE("extract: a missing file or a directory or /dev/zero is an error with 
 
 TEST_CASE("extract: a readable file is extracted") {
   Scratch s;
-  s.write("e.json",
-          R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0", "cost": 2}},)"
-          R"( "root_eclasses": ["c0"]})");
+  s.write("e.json", R"({"nodes": {"n0": {"op": "x", "children": [], "eclass": "c0", "cost": 2}},)"
+                    R"( "root_eclasses": ["c0"]})");
   const auto r = run_eqsat(s, "extract e.json --extractor bottom-up");
   CHECK(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains(R"("dag_cost": 2.0)"));

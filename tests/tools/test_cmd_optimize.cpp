@@ -31,6 +31,32 @@ TEST_CASE("optimize: the report may not be the input or the -o file") {
   CHECK_FALSE(std::filesystem::exists(s.path("best.eg")));
 }
 
+TEST_CASE("optimize: --egraph-json may be neither an input nor another output") {
+  Scratch s;
+  const std::string g = s.write("g.eg", kGraph);
+  s.write("my.rules", "");
+  const std::pair<const char*, const char*> cases[] = {
+      {"--egraph-json g.eg", "error: --egraph-json g.eg: is the input graph; it would be lost\n"},
+      {"--report r.json --egraph-json r.json",
+       "error: --egraph-json r.json: is also the --report file; one would be lost\n"},
+      {"-o o.eg --egraph-json ./o.eg",
+       "error: --egraph-json ./o.eg: is also the -o file; one would be lost\n"},
+      {"--rules my.rules --egraph-json my.rules",
+       "error: --egraph-json my.rules: is a --rules file; it would be lost\n"},
+      {"--egraph-json nodir/e.json",
+       "error: --egraph-json nodir/e.json: cannot create it: nodir: No such file or directory\n"}};
+  for (const auto& [args, message] : cases) {
+    const auto r = run_eqsat(s, std::string("optimize g.eg ") + args);
+    CHECK(r.status == 1);
+    CHECK(r.err == message);
+    CHECK(r.out.empty());
+  }
+  CHECK(read_file(g) == kGraph);
+  CHECK(read_file(s.path("my.rules")).empty());
+  CHECK_FALSE(std::filesystem::exists(s.path("r.json")));
+  CHECK_FALSE(std::filesystem::exists(s.path("o.eg")));
+}
+
 TEST_CASE("optimize: an unwritable report fails before the graph is touched") {
   Scratch s;
   const std::string g = s.write("g.eg", kGraph);

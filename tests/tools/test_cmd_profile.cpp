@@ -1,9 +1,10 @@
 // `eqsat profile`: the planned memory checked against --memory-limit before
-// any input is allocated, as `run` does.
+// any input is allocated, as `run` does; --json checked before any work.
 #include "run_eqsat.hpp"
 
 #include <catch2/catch.hpp>
 
+using eqsat::testing::read_file;
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
 
@@ -31,4 +32,23 @@ TEST_CASE("profile: by default the limit is the memory available - 8 TB is refus
                                       "bytes (14.6 TiB) of memory, more than the limit of "));
   CHECK_THAT(r.err, Catch::EndsWith("the memory available now; set it with --memory-limit)\n"));
   CHECK_THAT(r.err, !Catch::Contains("internal error"));
+}
+
+TEST_CASE("profile: --json is checked before any work and never replaces an input") {
+  Scratch s;
+  const std::string graph = "(input x (f64 3))\n(output (exp x))\n";
+  s.write("g.eg", graph);
+  s.write("afile", "a file, not a directory");
+  auto r = run_eqsat(s, "profile --json g.eg g.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: --json g.eg: is the input graph; it would be lost\n");
+  CHECK(read_file(s.path("g.eg")) == graph);
+  r = run_eqsat(s, "profile g.eg --random 0 --json nodir/p.json");
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "error: --json nodir/p.json: cannot create it: nodir: No such file or directory\n");
+  CHECK(r.out.empty());  // nothing was timed
+  r = run_eqsat(s, "profile g.eg --random 0 --repeat 2 --json p.json");
+  CHECK(r.status == 0);
+  CHECK_THAT(read_file(s.path("p.json")), Catch::StartsWith("{\n  \"runs\": 2,"));
 }

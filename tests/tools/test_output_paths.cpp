@@ -35,6 +35,21 @@ TEST_CASE("an output file needs an existing directory that accepts files") {
                                       "/proc: "));
 }
 
+TEST_CASE("outputs are checked against the inputs and each other") {
+  Scratch s;
+  const std::string g = s.write("g.eg", "(output 1)");
+  const std::vector<InputFile> inputs{{"the input graph", g}};
+  CHECK_NOTHROW(check_outputs({{"-o", s.path("a")}, {"--report", s.path("b")}}, inputs));
+  CHECK_THROWS_WITH(
+      check_outputs({{"--report", s.path("./g.eg")}}, inputs),
+      "error: --report " + s.path("./g.eg") + ": is the input graph; it would be lost");
+  CHECK_NOTHROW(check_outputs({{"-o", g, /*replaces_inputs_last=*/true}}, inputs));
+  CHECK_THROWS_WITH(check_outputs({{"-o", s.path("a")}, {"--json", s.path("a")}}, inputs),
+                    "error: --json " + s.path("a") + ": is also the -o file; one would be lost");
+  CHECK_THROWS_WITH(check_outputs({{"--json", s.path("no/a")}}, inputs),
+                    Catch::StartsWith("error: --json " + s.path("no/a") + ": cannot create it"));
+}
+
 TEST_CASE("output names never leave their directory") {
   CHECK(output_file_in("out", "total", ".npy") == "out/total.npy");
   for (const std::string bad : {"../escaped", "/abs", "a/b", "..", ".", ""})
