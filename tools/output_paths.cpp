@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace eqsat::tools {
@@ -41,12 +42,11 @@ void check_output_file(const std::string& path, std::string_view option) {
   if (fs::is_directory(path, ec)) fail(option, path, "it is a directory");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
-  if (!fs::exists(dir, ec))
-    fail(option, path,
-         fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(ENOENT)));
-  if (!fs::is_directory(dir, ec))
-    fail(option, path,
-         fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(ENOTDIR)));
+  // The errno of stat itself: ENOTDIR for `afile/sub`, EACCES, ELOOP...
+  struct stat st {};
+  const int error = ::stat(dir.c_str(), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+  if (error != 0)
+    fail(option, path, fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(error)));
   probe_directory(dir, option, path);
 }
 

@@ -142,3 +142,18 @@ TEST_CASE("optimize: a size that folds past 64 bits is a located error - not an 
   CHECK(r.status == 1);
   CHECK_THAT(r.err, Catch::StartsWith("scan.eg:2:16: error: scan: (f64 "));
 }
+
+TEST_CASE("optimize: an unreadable --cost-profile or an -o under a file says the OS reason") {
+  Scratch s;
+  s.write("g.eg", kGraph);
+  s.write("afile", "a file, not a directory");
+  auto r = run_eqsat(s, "optimize g.eg --cost-profile nope.json");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: nope.json: cannot read the cost profile: No such file or directory\n");
+  r = run_eqsat(s, "optimize g.eg --cost-profile .");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: .: cannot read the cost profile: it is a directory\n");
+  r = run_eqsat(s, "optimize g.eg -o afile/sub/o.eg");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: -o afile/sub/o.eg: cannot create it: afile/sub: Not a directory\n");
+}

@@ -27,6 +27,10 @@ TEST_CASE("an output file needs an existing directory that accepts files") {
   CHECK_THROWS_WITH(check_output_file(s.path("no/r.json"), "--report"),
                     "error: --report " + s.path("no/r.json") +
                         ": cannot create it: " + s.path("no") + ": No such file or directory");
+  const std::string file = s.write("afile", "x");  // the errno of stat: ENOTDIR, not ENOENT
+  CHECK_THROWS_WITH(
+      check_output_file(file + "/sub/o.eg", "-o"),
+      "error: -o " + file + "/sub/o.eg: cannot create it: " + file + "/sub: Not a directory");
   CHECK_THROWS_WITH(check_output_file(s.dir().string(), "-o"),
                     "error: -o " + s.dir().string() + ": it is a directory");
   // /proc accepts no new files, even from root.
