@@ -5,6 +5,7 @@
 // from rank 1), followed by the graph itself unless --out is given, in
 // which case each goes to DIR/rank-N.eg (the directory is created; paths
 // are checked before any work; files are written atomically).
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -122,7 +123,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
-      ->check(CLI::Range(1, 1000));
+      ->check(whole_number_in(1, 1000));
   cmd->add_option("--out", args->out_dir, "write DIR/rank-N.eg for each graph");
   add_cost_profile_flag(*cmd, args->cost_profile);
   args->saturation.add_to(*cmd);

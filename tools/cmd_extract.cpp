@@ -4,13 +4,13 @@
 // double), seconds, optimal, and choices (the file's class id -> node id).
 // The file is read as graphs are (ops/source_file.hpp): the OS reason when
 // it cannot be, a directory refused, and a size limit.
+#include "cli_checks.hpp"
 #include "command.hpp"
 
 #include "egraph/extract/extractor.hpp"
 #include "egraph/serialize.hpp"
 #include "ops/source_file.hpp"
 
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -85,16 +85,7 @@ void add_extract_command(CLI::App& app, Action& action) {
       ->add_option("--time-limit", options->time_limit,
                    "seconds for the ilp extractor; when reached, the best DAG found is printed "
                    "with optimal=false")
-      ->check(
-          [](const std::string& value) -> std::string {
-            try {
-              const double seconds = std::stod(value);
-              if (std::isfinite(seconds) && seconds > 0.0) return "";
-            } catch (const std::exception&) {
-            }
-            return "the time limit must be a positive number of seconds, not " + value;
-          },
-          "SECONDS > 0")
+      ->check(positive_seconds())
       ->capture_default_str();
   command->add_flag("--allow-negative-costs", options->allow_negative_costs,
                     "accept negative node costs (rewards, e.g. extraction-gym's maxsat); "

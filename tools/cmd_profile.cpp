@@ -14,6 +14,7 @@
 // written atomically. Inputs come as in `run`;
 // --cost-profile as in `optimize`; the planned memory is checked against
 // `--memory-limit` before the inputs are allocated, as in `run`.
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
@@ -119,7 +120,7 @@ void add_profile_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
   o->input.add_to(*cmd);
   cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(whole_number_in(1, 1000000));
   cmd->add_option("--json", o->json, "write the profile as JSON to this file");
   cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
   add_cost_profile_flag(*cmd, o->cost_profile);

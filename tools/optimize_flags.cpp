@@ -1,5 +1,7 @@
 #include "optimize_flags.hpp"
 
+#include "cli_checks.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -9,6 +11,12 @@
 #include <string>
 
 namespace eqsat::tools {
+
+namespace {
+// Bounds far past any run, small enough to read in a message.
+constexpr std::int64_t kMaxNodeLimit = 1'000'000'000'000;
+constexpr std::int64_t kMaxIterLimit = 1'000'000'000;
+}  // namespace
 
 // Prints progress lines once the optimization has run a second.
 struct SaturationFlags::Display {
@@ -61,13 +69,13 @@ std::vector<InputFile> optimizer_inputs(const std::string& graph,
 void SaturationFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--node-limit", node_limit,
                  "stop a schedule step at this many e-nodes (overrides the schedule's :nodes)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_in(1, kMaxNodeLimit));
   cmd.add_option("--iter-limit", iter_limit,
                  "stop a saturate step after this many iterations (overrides its :iter)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_in(1, kMaxIterLimit));
   cmd.add_option("--time-limit", time_limit,
                  "stop a schedule step after this many seconds (overrides its :time)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds());
   cmd.add_flag("--quiet", quiet, "no progress lines and no limit warnings on stderr");
 }
 
