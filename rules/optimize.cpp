@@ -9,7 +9,6 @@
 #include "shipped_rules.hpp"
 #include "tensor_egraph.hpp"
 
-#include "ops/diagnostic.hpp"
 #include "ops/post_order.hpp"
 
 #include <fmt/format.h>
@@ -137,25 +136,6 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
   r.rewrite_seconds = seconds_since(rewrite_start);
 }
 
-namespace {
-
-// A user error for a term the e-graph's constants made ill-typed, at the
-// term's source position (else its file's).
-ops::DiagnosticError located(const ops::Graph& graph, const RefinedTypeError& e) {
-  ops::SourceLocation where;
-  if (const ops::SourceLocation* at = graph.location(e.term()))
-    where = *at;
-  else if (!graph.locations.empty())
-    where.file = std::ranges::min_element(graph.locations, {}, [](const auto& l) {
-                   return l.second.file;
-                 })->second.file;
-  else
-    where.file = "<graph>";
-  return ops::DiagnosticError(where, e.what());
-}
-
-}  // namespace
-
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,
                     const OptimizeOptions& options) {
   OptimizeReport local;
@@ -170,14 +150,10 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.cost_before = dag_cost(root_terms, model);
 
   TensorEGraph g(options.explain ? egraph::Explanations::On : egraph::Explanations::Off);
-  std::vector<egraph::EClassId> roots;
-  std::vector<egraph::EClassId> def_classes;
-  try {
-    for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
-    for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
-  } catch (const RefinedTypeError& e) {
-    throw located(graph, e);
-  }
+  std::vector<egraph::EClassId> roots = add_graph(g, graph);
+  const std::vector<egraph::EClassId> def_classes(roots.begin() + graph.outputs.size(),
+                                                  roots.end());
+  roots.resize(graph.outputs.size());
   g.egraph().rebuild();
   r.load_seconds = seconds_since(start);
 

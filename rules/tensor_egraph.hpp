@@ -13,6 +13,7 @@
 #include "tensor_analysis.hpp"
 
 #include "egraph/egraph.hpp"
+#include "ops/graph.hpp"
 #include "ops/term.hpp"
 #include "ops/type_error.hpp"
 
@@ -101,5 +102,10 @@ class TensorEGraph {
   mutable std::uint64_t marks_version_ = ~std::uint64_t{0};
   mutable std::set<std::tuple<std::uint32_t, egraph::Payload, std::vector<std::uint32_t>>> marked_;
 };
+
+// Adds the terms of `graph`'s outputs, then of its defs, to `g`; returns
+// their classes in that order. A RefinedTypeError becomes an
+// ops::DiagnosticError at the term's source position (else its file's).
+std::vector<egraph::EClassId> add_graph(TensorEGraph& g, const ops::Graph& graph);
 
 }  // namespace eqsat::rules
