@@ -63,8 +63,7 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 int profile(const ProfileOptions& o) {
   if (!o.json.empty()) {
     std::vector<InputFile> inputs = optimizer_inputs(o.graph, {}, o.cost_profile);
-    for (const std::string& spec : o.input.specs)
-      inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+    o.input.add_files_to(inputs);
     check_outputs({{"--json", o.json}}, inputs);
   }
   const ops::Graph graph = graph_to_profile(o);

@@ -91,8 +91,7 @@ int run(const RunOptions& o) {
     for (const auto& output : written.outputs)
       outputs.push_back({"--out", output_file_in(o.out_dir, output.name, ".npy")});
     std::vector<InputFile> inputs = optimizer_inputs(o.graph, o.rules.files, o.cost_profile);
-    for (const std::string& spec : o.input.specs)
-      inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+    o.input.add_files_to(inputs);
     check_outputs(outputs, inputs);
   }
   const ops::Graph graph = graph_to_run(o, std::move(written));
