@@ -1,12 +1,15 @@
 #include "cost_profile.hpp"
 
+#include "ops/diagnostic.hpp"
+#include "ops/source_file.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 namespace eqsat::backend {
@@ -27,14 +30,23 @@ constexpr Weight kWeights[] = {
     {"scan_step_overhead_ns", &CostWeights::scan_step_overhead_ns},
 };
 
+// The start of read_source_file's messages, left out of ours.
+constexpr std::string_view kCannotRead = "cannot read file: ";
+
 }  // namespace
 
 CostWeights load_cost_profile(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot read the cost profile");
+  std::string text;
+  try {
+    text = ops::read_source_file(path);  // the OS reason; a directory refused
+  } catch (const ops::DiagnosticError& e) {
+    std::string reason = e.diagnostics().front().message;
+    if (reason.starts_with(kCannotRead)) reason.erase(0, kCannotRead.size());
+    throw std::runtime_error(path + ": cannot read the cost profile: " + reason);
+  }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(f);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(path + ": not a cost profile: " + e.what());
   }

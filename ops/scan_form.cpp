@@ -13,6 +13,9 @@ namespace eqsat::ops {
 
 namespace {
 
+// The largest tap magnitude accepted.
+constexpr std::int64_t kMaxTap = std::int64_t{1} << 62;
+
 [[noreturn]] void fail(const SExpr& e, const std::string& message) {
   throw DiagnosticError(e.where, message);
 }
@@ -44,6 +47,10 @@ SlotEntry slot_entry(const SExpr& entry, bool sequence) {
     for (const SExpr& t : taps.items) {
       if (t.kind != SExpr::Kind::Int)
         fail(t, fmt::format("a tap is an integer, got {}", t.describe()));
+      // Taps are negated and added to step counts: past ±2^62 that overflows.
+      if (t.int_value < -kMaxTap || t.int_value > kMaxTap)
+        fail(t, fmt::format("a tap must be between -{} and {} (2^62), got {}", kMaxTap, kMaxTap,
+                            t.int_value));
       s.taps.push_back(t.int_value);
     }
   if (!taps.is_list() || s.taps.empty())

@@ -150,10 +150,10 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   r.cost_before = dag_cost(root_terms, model);
 
   TensorEGraph g(options.explain ? egraph::Explanations::On : egraph::Explanations::Off);
-  std::vector<egraph::EClassId> roots;
-  for (ops::TermRef t : root_terms) roots.push_back(g.add_term(t));
-  std::vector<egraph::EClassId> def_classes;
-  for (const auto& d : graph.defs) def_classes.push_back(g.add_term(d.term));
+  std::vector<egraph::EClassId> roots = add_graph(g, graph);
+  const std::vector<egraph::EClassId> def_classes(roots.begin() + graph.outputs.size(),
+                                                  roots.end());
+  roots.resize(graph.outputs.size());
   g.egraph().rebuild();
   r.load_seconds = seconds_since(start);
 

@@ -109,7 +109,9 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
 // schedule's limits; inputs keep their order, outputs their names, and each
 // def that an extracted call still uses keeps its name (the others are
 // dropped: every call of them was inlined).
-// Deterministic: the same input gives the same graph.
+// Deterministic: the same input gives the same graph. A term that the
+// constants the e-graph folds make ill-typed (an arange length folding to a
+// size past 64 bits) is an ops::DiagnosticError at the term's position.
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules,
                     OptimizeReport* report = nullptr, const OptimizeOptions& options = {});
 

@@ -11,8 +11,7 @@ ProofResult prove_equal(const ops::Graph& graph, ops::TermRef lhs, ops::TermRef 
   const auto start = std::chrono::steady_clock::now();
   ProofResult out;
   TensorEGraph g(egraph::Explanations::On);
-  for (const auto& o : graph.outputs) g.add_term(o.term);
-  for (const auto& d : graph.defs) g.add_term(d.term);
+  add_graph(g, graph);
   const egraph::EClassId a = g.term_id(lhs), b = g.term_id(rhs);
   g.egraph().rebuild();
   out.report.load_seconds =

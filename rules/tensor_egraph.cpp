@@ -2,6 +2,7 @@
 
 #include "op_symbols.hpp"
 
+#include "ops/diagnostic.hpp"
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
@@ -41,7 +42,11 @@ EClassId TensorEGraph::add_term(ops::TermRef term) {
       children.push_back(c);
     }
     const egraph::Payload p = analysis().payloads().intern(t->attrs());
-    loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
+    try {
+      loaded_.emplace(t, g_.add(op_symbol(t->kind()), p, children));
+    } catch (const ops::TypeError& e) {
+      throw RefinedTypeError(t, e);
+    }
   };
   ops::for_each_post_order(term, ops::Bodies::Enter, load,
                            [&](ops::TermRef t) { return !loaded_.contains(t); });
@@ -103,6 +108,36 @@ ops::OpKind TensorEGraph::kind(egraph::ENodeId n) const {
 
 const ops::Attrs& TensorEGraph::attrs(egraph::ENodeId n) const {
   return analysis().payloads().attrs(g_.payload(n));
+}
+
+namespace {
+
+// A user error for a term the e-graph's constants made ill-typed, at the
+// term's source position (else its file's).
+ops::DiagnosticError located(const ops::Graph& graph, const RefinedTypeError& e) {
+  ops::SourceLocation where;
+  if (const ops::SourceLocation* at = graph.location(e.term()))
+    where = *at;
+  else if (!graph.locations.empty())
+    where.file = std::ranges::min_element(graph.locations, {}, [](const auto& l) {
+                   return l.second.file;
+                 })->second.file;
+  else
+    where.file = "<graph>";
+  return ops::DiagnosticError(where, e.what());
+}
+
+}  // namespace
+
+std::vector<EClassId> add_graph(TensorEGraph& g, const ops::Graph& graph) {
+  std::vector<EClassId> classes;
+  try {
+    for (const auto& o : graph.outputs) classes.push_back(g.add_term(o.term));
+    for (const auto& d : graph.defs) classes.push_back(g.add_term(d.term));
+  } catch (const RefinedTypeError& e) {
+    throw located(graph, e);
+  }
+  return classes;
 }
 
 }  // namespace eqsat::rules

@@ -13,7 +13,9 @@
 #include "tensor_analysis.hpp"
 
 #include "egraph/egraph.hpp"
+#include "ops/graph.hpp"
 #include "ops/term.hpp"
+#include "ops/type_error.hpp"
 
 #include <absl/container/flat_hash_map.h>
 
@@ -26,6 +28,20 @@
 #include <vector>
 
 namespace eqsat::rules {
+
+// Thrown by TensorEGraph::add_term when a term, typed again over what the
+// e-graph knows of its operands (one folded to a constant), is ill-typed:
+// `(arange (mul 3 K))` whose length folds to a size past 64 bits. `term()`
+// is the term whose e-node was being added, for its source position.
+class RefinedTypeError : public ops::TypeError {
+ public:
+  RefinedTypeError(ops::TermRef term, const ops::TypeError& error)
+      : ops::TypeError(error), term_(term) {}
+  ops::TermRef term() const { return term_; }
+
+ private:
+  ops::TermRef term_;
+};
 
 class TensorEGraph {
  public:
@@ -40,6 +56,7 @@ class TensorEGraph {
 
   // Adds `term` and everything under it (bodies included): one e-node per
   // distinct term, so equal (e.g. alpha-equivalent) terms share a class.
+  // Throws RefinedTypeError.
   egraph::EClassId add_term(ops::TermRef term);
   // The same, but the id `term` was added with: with explanations on, the
   // id of exactly that term (egraph::EGraph::explain's unit).
@@ -85,5 +102,10 @@ class TensorEGraph {
   mutable std::uint64_t marks_version_ = ~std::uint64_t{0};
   mutable std::set<std::tuple<std::uint32_t, egraph::Payload, std::vector<std::uint32_t>>> marked_;
 };
+
+// Adds the terms of `graph`'s outputs, then of its defs, to `g`; returns
+// their classes in that order. A RefinedTypeError becomes an
+// ops::DiagnosticError at the term's source position (else its file's).
+std::vector<egraph::EClassId> add_graph(TensorEGraph& g, const ops::Graph& graph);
 
 }  // namespace eqsat::rules

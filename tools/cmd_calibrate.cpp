@@ -1,11 +1,15 @@
 // `eqsat calibrate [-o PROFILE.json]`: measures the cost model's weights on
 // this machine (backend/calibrate.hpp) and writes them as a cost profile,
 // by default where `optimize` and `run` look for it
-// ($EQSAT_COST_PROFILE, else ~/.config/eqsat/cost_profile.json).
+// ($EQSAT_COST_PROFILE, else ~/.config/eqsat/cost_profile.json, whose
+// directory is created). The path is checked before the measurements and
+// written atomically.
 #include "command.hpp"
+#include "output_paths.hpp"
 
 #include "backend/calibrate.hpp"
 #include "backend/cost_profile.hpp"
+#include "ops/output_file.hpp"
 
 #include <fmt/format.h>
 
@@ -39,18 +43,16 @@ int run_calibrate(const std::string& out_option) {
     std::cerr << "error: no default profile location (HOME is not set); pass -o FILE\n";
     return UserError;
   }
+  // The default location's directory is created; -o's must exist, as
+  // every other output's.
+  if (out_option.empty()) {
+    const auto parent = std::filesystem::path(out).parent_path();
+    if (!parent.empty()) prepare_output_dir(parent.string(), "the default profile's directory");
+  }
+  check_outputs({{out_option.empty() ? "the default profile" : "-o", out}}, {});
   const backend::CostWeights w =
       backend::calibrate([](const std::string& line) { std::cout << line << "\n"; });
-  std::error_code ec;
-  const auto parent = std::filesystem::path(out).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  std::ofstream f(out);
-  f << backend::cost_profile_json(w, machine_description());
-  f.close();
-  if (!f) {
-    std::cerr << fmt::format("error: {}: cannot write file\n", out);
-    return UserError;
-  }
+  ops::write_file_atomically(out, {backend::cost_profile_json(w, machine_description())});
   std::cout << fmt::format("wrote {}\n", out);
   return Success;
 }
@@ -62,7 +64,7 @@ void add_calibrate_command(CLI::App& app, Action& action) {
   cmd->add_option("-o", *out,
                   "the profile to write (default: $EQSAT_COST_PROFILE, else "
                   "~/.config/eqsat/cost_profile.json)");
-  cmd->callback([out, &action] { action = [out] { return run_calibrate(*out); }; });
+  on_run_reporting_user_errors(*cmd, action, [out] { return run_calibrate(*out); });
 }
 
 const CommandRegistration kRegistration{"calibrate", add_calibrate_command};

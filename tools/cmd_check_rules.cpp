@@ -4,6 +4,7 @@
 // rule: `NAME: sound (K instances)`, `NAME: untested (no instance
 // type-checked)` or `NAME: unsound: COUNTER-EXAMPLE`. Exit status 1 when a
 // file has errors or a rule is unsound.
+#include "cli_checks.hpp"
 #include "command.hpp"
 
 #include "rules/optimize.hpp"
@@ -60,7 +61,7 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   // Bounded, so that a typo cannot start a run that never ends.
   cmd->add_option("--attempts", args->attempts,
                   "random instances per rule direction, 1 to 100000 (default 300)")
-      ->check(CLI::Range(1, 100000));
+      ->check(whole_number_in(1, 100000));
   cmd->callback([args, &action] {
     action = [args] {
       try {

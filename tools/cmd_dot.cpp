@@ -29,7 +29,8 @@ struct DotArgs {
 };
 
 int run_dot(DotArgs& args) {
-  if (!args.out.empty()) check_output_beside_input(args.out, args.graph, "-o");
+  if (!args.out.empty())
+    check_outputs({{"-o", args.out}}, optimizer_inputs(args.graph, args.rules.files, ""));
   std::string text;
   try {
     const ops::Graph graph = ops::parse_graph_file(args.graph);

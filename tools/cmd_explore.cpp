@@ -5,6 +5,7 @@
 // from rank 1), followed by the graph itself unless --out is given, in
 // which case each goes to DIR/rank-N.eg (the directory is created; paths
 // are checked before any work; files are written atomically).
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -62,8 +63,19 @@ std::string differences(const std::map<std::string, long>& first,
   return out.empty() ? "the same ops, arranged differently" : out;
 }
 
+// DIR/rank-N.eg for the graph at index `i`.
+std::string rank_file(const std::string& dir, std::size_t i) {
+  return output_file_in(dir, fmt::format("rank-{}", i + 1), ".eg");
+}
+
 int run_explore(ExploreArgs& args) {
-  if (!args.out_dir.empty()) prepare_output_dir(args.out_dir, "--out");
+  if (!args.out_dir.empty()) {
+    prepare_output_dir(args.out_dir, "--out");
+    std::vector<OutputFile> outputs;
+    for (std::size_t i = 0; i < args.top; ++i)
+      outputs.push_back({"--out", rank_file(args.out_dir, i)});
+    check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
+  }
   const ops::Graph graph = ops::parse_graph_file(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
@@ -96,7 +108,7 @@ int run_explore(ExploreArgs& args) {
     if (args.out_dir.empty()) {
       std::cout << "; " << line << "\n" << text << "\n";
     } else {
-      const std::string path = output_file_in(args.out_dir, fmt::format("rank-{}", i + 1), ".eg");
+      const std::string path = rank_file(args.out_dir, i);
       ops::write_file_atomically(path, {text});
       std::cout << line << "  -> " << path << "\n";
     }
@@ -111,7 +123,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
-      ->check(CLI::Range(1, 1000));
+      ->check(whole_number_in(1, 1000));
   cmd->add_option("--out", args->out_dir, "write DIR/rank-N.eg for each graph");
   add_cost_profile_flag(*cmd, args->cost_profile);
   args->saturation.add_to(*cmd);

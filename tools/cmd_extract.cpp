@@ -2,18 +2,25 @@
 // extracts a term DAG from an egraph-serialize file (egglog, extraction-gym)
 // and prints it as JSON: dag_cost, tree_cost (null when it overflows a
 // double), seconds, optimal, and choices (the file's class id -> node id).
+// The file is read as graphs are (ops/source_file.hpp): the OS reason when
+// it cannot be, a directory refused, and a size limit.
+#include "cli_checks.hpp"
 #include "command.hpp"
 
 #include "egraph/extract/extractor.hpp"
 #include "egraph/serialize.hpp"
+#include "ops/source_file.hpp"
 
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
 
 namespace eqsat::tools {
 namespace {
+
+// The largest egraph-serialize file read (256 MiB): extraction-gym's largest
+// are tens of megabytes; /dev/zero or a runaway file stops here.
+constexpr std::size_t kMaxEGraphJsonBytes = std::size_t{256} << 20;
 
 struct ExtractOptions {
   std::string file;
@@ -25,9 +32,10 @@ struct ExtractOptions {
 int run_extract(const ExtractOptions& options) {
   using namespace eqsat::egraph;
   const ExtractorKind kind = *parse_extractor(options.extractor);
+  const std::string text = ops::read_source_file(options.file, kMaxEGraphJsonBytes);
   SerializedEGraph graph;
   try {
-    graph = read_serialized_egraph(options.file, ReadOptions{options.allow_negative_costs});
+    graph = parse_serialized_egraph(text, options.file, ReadOptions{options.allow_negative_costs});
   } catch (const SerializeError& e) {
     std::cerr << e.what() << "\n";
     if (dynamic_cast<const NegativeCostError*>(&e) != nullptr) {
@@ -77,21 +85,12 @@ void add_extract_command(CLI::App& app, Action& action) {
       ->add_option("--time-limit", options->time_limit,
                    "seconds for the ilp extractor; when reached, the best DAG found is printed "
                    "with optimal=false")
-      ->check(
-          [](const std::string& value) -> std::string {
-            try {
-              const double seconds = std::stod(value);
-              if (std::isfinite(seconds) && seconds > 0.0) return "";
-            } catch (const std::exception&) {
-            }
-            return "the time limit must be a positive number of seconds, not " + value;
-          },
-          "SECONDS > 0")
+      ->check(positive_seconds())
       ->capture_default_str();
   command->add_flag("--allow-negative-costs", options->allow_negative_costs,
                     "accept negative node costs (rewards, e.g. extraction-gym's maxsat); "
                     "tree cost is then not minimized exactly by bottom-up");
-  command->callback([options, &action] { action = [options] { return run_extract(*options); }; });
+  on_run_reporting_user_errors(*command, action, [options] { return run_extract(*options); });
 }
 
 const CommandRegistration kRegistration{"extract", add_extract_command};

@@ -7,6 +7,7 @@
 // (html_data.hpp); the page is tools/html_page.html. The -o path is
 // checked before any work (it may not be the graph) and written
 // atomically. Saturation flags (limits, --quiet): optimize_flags.hpp.
+#include "cli_checks.hpp"
 #include "command.hpp"
 #include "html_data.hpp"
 #include "html_page.hpp"
@@ -40,7 +41,8 @@ struct HtmlArgs {
 };
 
 int run_html(HtmlArgs& args) {
-  check_output_beside_input(args.out, args.graph, "-o");
+  check_outputs({{"-o", args.out}},
+                optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
   const ops::Graph graph = ops::parse_graph_file(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
@@ -81,7 +83,7 @@ void add_html_command(CLI::App& app, Action& action) {
   cmd->add_option("-o", args->out, "the page to write (.html)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many alternative graphs to show (default 5)")
-      ->check(CLI::Range(1, 1000));
+      ->check(whole_number_in(1, 1000));
   add_cost_profile_flag(*cmd, args->cost_profile);
   args->saturation.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_html(*args); });

@@ -52,33 +52,24 @@ struct OptimizeArgs {
   SaturationFlags saturation;
 };
 
-// Refuses output paths that would lose data or cannot be written.
+// Refuses output paths that would lose data or cannot be written. -o is
+// written last, once the optimization succeeded: it may be the graph.
 void check_outputs(const OptimizeArgs& args) {
-  if (!args.out.empty()) check_output_file(args.out, "-o");
-  if (!args.egraph_json.empty()) check_output_file(args.egraph_json, "--egraph-json");
-  if (args.report.empty()) return;
-  if (same_file(args.report, args.graph))
-    throw OutputPathError(
-        fmt::format("error: --report {}: is the input graph; it would be lost", args.report));
-  if (!args.out.empty() && same_file(args.report, args.out))
-    throw OutputPathError(
-        fmt::format("error: --report {}: is also the -o file; one would be lost", args.report));
-  check_output_file(args.report, "--report");
+  std::vector<OutputFile> outputs;
+  if (!args.out.empty()) outputs.push_back({"-o", args.out, /*replaces_inputs_last=*/true});
+  if (!args.report.empty()) outputs.push_back({"--report", args.report});
+  if (!args.egraph_json.empty()) outputs.push_back({"--egraph-json", args.egraph_json});
+  tools::check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
 }
 
 int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
-    try {
-      graph = ops::parse_graph_file(args.graph);
-      rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-      for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-      return std::move(loaded.program);
-    } catch (const ops::DiagnosticError& e) {
-      std::cerr << e.what() << "\n";
-      throw;
-    }
+    graph = ops::parse_graph_file(args.graph);
+    rules::LoadedRules loaded = rules::load_rules(args.rules.options());
+    for (const auto& w : loaded.warnings) std::cerr << w << "\n";
+    return std::move(loaded.program);
   }();
   rules::OptimizeOptions options;
   options.extractor = *egraph::parse_extractor(args.extractor);
@@ -150,18 +141,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_flag("--explain", args->explain,
                 "print on stderr the rewrite steps from each input output to the optimized one");
   args->saturation.add_to(*cmd);
-  cmd->callback([args, &action] {
-    action = [args] {
-      try {
-        return run_optimize(*args);
-      } catch (const ops::DiagnosticError&) {
-        return static_cast<int>(UserError);
-      } catch (const OutputPathError& e) {
-        std::cerr << e.what() << "\n";
-        return static_cast<int>(UserError);
-      }
-    };
-  });
+  on_run_reporting_user_errors(*cmd, action, [args] { return run_optimize(*args); });
 }
 
 const CommandRegistration kRegistration{"optimize", add_optimize_command};

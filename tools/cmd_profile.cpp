@@ -1,5 +1,5 @@
 // `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
-// [--repeat N] [--json OUT] [--no-opt]`: optimizes the graph (unless
+// [--repeat N] [--json OUT] [--no-opt] [--memory-limit SIZE]`: optimizes the graph (unless
 // --no-opt), compiles it once, runs it once to warm up and then N times
 // (default 10), and prints the min and median wall time and where the time
 // goes: one line per top-level instruction (an op, a fused group of
@@ -10,16 +10,21 @@
 //  "ops": [{"op": NAME, "seconds": S, "calls": C}], "peak_bytes": B}
 // where an op's seconds and calls are totals over the N timed runs and
 // peak_bytes is the bytes of the buffers the executor allocated (reused
-// from run to run; inputs excluded). Inputs come as in `run`;
-// --cost-profile as in `optimize`.
+// from run to run; inputs excluded); OUT is checked before any work and
+// written atomically. Inputs come as in `run`;
+// --cost-profile as in `optimize`; the planned memory is checked against
+// `--memory-limit` before the inputs are allocated, as in `run`.
+#include "cli_checks.hpp"
 #include "command.hpp"
+#include "memory_limit.hpp"
 #include "optimize_flags.hpp"
+#include "output_paths.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "backend/program.hpp"
-#include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
+#include "ops/output_file.hpp"
 #include "rules/optimize.hpp"
 
 #include <fmt/format.h>
@@ -27,8 +32,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -44,6 +47,7 @@ struct ProfileOptions {
   std::string json;
   bool no_opt = false;
   std::string cost_profile;
+  MemoryLimitFlag memory_limit;
 };
 
 ops::Graph graph_to_profile(const ProfileOptions& o) {
@@ -57,8 +61,16 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
 }
 
 int profile(const ProfileOptions& o) {
+  if (!o.json.empty()) {
+    std::vector<InputFile> inputs = optimizer_inputs(o.graph, {}, o.cost_profile);
+    o.input.add_files_to(inputs);
+    check_outputs({{"--json", o.json}}, inputs);
+  }
   const ops::Graph graph = graph_to_profile(o);
-  const std::optional<std::vector<ops::Array>> inputs = o.input.gather(graph);
+  const std::optional<std::vector<ops::Array>> inputs =
+      o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
+        o.memory_limit.check(o.graph, graph, types);
+      });
   if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
   program.run(*inputs);  // warm-up: buffers allocated, pages touched
@@ -96,13 +108,7 @@ int profile(const ProfileOptions& o) {
     for (const auto& op : ops)
       j["ops"].push_back({{"op", op.op}, {"seconds", op.seconds}, {"calls", op.calls}});
     j["peak_bytes"] = program.bytes_allocated();
-    std::ofstream f(o.json);
-    f << j.dump(2) << "\n";
-    f.close();
-    if (!f) {
-      std::cerr << fmt::format("error: {}: cannot write file\n", o.json);
-      return UserError;
-    }
+    ops::write_file_atomically(o.json, {j.dump(2) + "\n"});
   }
   return Success;
 }
@@ -113,26 +119,12 @@ void add_profile_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
   o->input.add_to(*cmd);
   cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(whole_number_in(1, 1000000));
   cmd->add_option("--json", o->json, "write the profile as JSON to this file");
   cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
   add_cost_profile_flag(*cmd, o->cost_profile);
-  cmd->callback([o, &action] {
-    action = [o] {
-      try {
-        return profile(*o);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-      } catch (const backend::RuntimeError& e) {
-        std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
-      } catch (const std::filesystem::filesystem_error& e) {
-        std::cerr << "error: " << e.what() << "\n";
-      } catch (const std::runtime_error& e) {  // an unreadable cost profile
-        std::cerr << "error: " << e.what() << "\n";
-      }
-      return static_cast<int>(UserError);
-    };
-  });
+  o->memory_limit.add_to(*cmd);
+  on_run_reporting_run_errors(*cmd, action, [o] { return profile(*o); });
 }
 
 const CommandRegistration kRegistration{"profile", add_profile_command};

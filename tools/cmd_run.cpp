@@ -9,15 +9,13 @@
 // compared with `--memory-limit` (default: the machine's available memory).
 #include "command.hpp"
 #include "memory_limit.hpp"
-#include "output_paths.hpp"
 #include "optimize_flags.hpp"
+#include "output_paths.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
 
-#include "backend/memory_plan.hpp"
 #include "backend/program.hpp"
-#include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/npy.hpp"
 #include "rules/optimize.hpp"
@@ -41,7 +39,7 @@ struct RunOptions {
   RuleFileFlags rules;
   bool no_opt = false;
   std::string cost_profile;
-  std::string memory_limit;  // empty: the available memory
+  MemoryLimitFlag memory_limit;
 };
 
 std::string summary(const ops::Array& a) {
@@ -76,8 +74,7 @@ std::string summary(const ops::Array& a) {
 // positions for run-time errors.
 ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   if (o.no_opt) return written;
-  const rules::LoadedRules loaded =
-      rules::load_rules(o.rules.options());
+  const rules::LoadedRules loaded = rules::load_rules(o.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
@@ -86,34 +83,22 @@ ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   return best;
 }
 
-// Refuses a run whose planned memory exceeds the limit, before it starts.
-void check_memory(const RunOptions& o, const ops::Graph& graph,
-                  const std::vector<ops::TensorType>& input_types) {
-  const std::optional<std::int64_t> limit =
-      o.memory_limit.empty() ? available_memory_bytes() : parse_byte_size(o.memory_limit);
-  if (!limit) return;
-  const std::int64_t planned = backend::planned_bytes(graph, input_types);
-  if (planned <= *limit) return;
-  throw backend::RuntimeError(
-      fmt::format(
-          "{}: error: the run is planned to need {} bytes ({}) of memory, more than the limit of "
-          "{} bytes "
-          "({}{})",
-          o.graph, planned, human_bytes(planned), *limit, human_bytes(*limit),
-          o.memory_limit.empty() ? ", the memory available now; set it with --memory-limit" : ""),
-      /*located=*/true);
-}
-
 int run(const RunOptions& o) {
   ops::Graph written = ops::parse_graph_file(o.graph);
   if (!o.out_dir.empty()) {
     prepare_output_dir(o.out_dir, "--out");
-    for (const auto& output : written.outputs) output_file_in(o.out_dir, output.name, ".npy");
+    std::vector<OutputFile> outputs;
+    for (const auto& output : written.outputs)
+      outputs.push_back({"--out", output_file_in(o.out_dir, output.name, ".npy")});
+    std::vector<InputFile> inputs = optimizer_inputs(o.graph, o.rules.files, o.cost_profile);
+    o.input.add_files_to(inputs);
+    check_outputs(outputs, inputs);
   }
   const ops::Graph graph = graph_to_run(o, std::move(written));
-  std::optional<std::vector<ops::Array>> inputs = o.input.gather(
-      graph,
-      [&](const std::vector<ops::TensorType>& types) { check_memory(o, graph, types); });
+  std::optional<std::vector<ops::Array>> inputs =
+      o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
+        o.memory_limit.check(o.graph, graph, types);
+      });
   if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
   const std::vector<ops::Array> outputs = program.run(std::move(*inputs));
@@ -135,33 +120,8 @@ void add_run_command(CLI::App& app, Action& action) {
   o->rules.add_to(*cmd);
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
   add_cost_profile_flag(*cmd, o->cost_profile);
-  cmd->add_option("--memory-limit", o->memory_limit,
-                  "refuse a run planned to need more memory: bytes, or with K/M/G/T "
-                  "(default: the memory available now)")
-      ->check([](const std::string& s) {
-        return parse_byte_size(s) ? std::string()
-                                  : std::string("expected a size such as 4096, 512M or 2G");
-      });
-  cmd->callback([o, &action] {
-    action = [o] {
-      try {
-        return run(*o);
-      } catch (const ops::DiagnosticError& e) {
-        std::cerr << e.what() << "\n";
-      } catch (const backend::RuntimeError& e) {
-        std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
-      } catch (const OutputPathError& e) {
-        std::cerr << e.what() << "\n";
-      } catch (const std::bad_alloc&) {
-        // A size decided at run time (arange, :n-steps, unknown dims) that
-        // the plan could not see.
-        std::cerr << "error: out of memory: a value of the run could not be allocated\n";
-      } catch (const std::runtime_error& e) {  // an unreadable cost profile
-        std::cerr << "error: " << e.what() << "\n";
-      }
-      return static_cast<int>(UserError);
-    };
-  });
+  o->memory_limit.add_to(*cmd);
+  on_run_reporting_run_errors(*cmd, action, [o] { return run(*o); });
 }
 
 const CommandRegistration kRegistration{"run", add_run_command};

@@ -2,9 +2,11 @@
 
 #include "output_paths.hpp"
 
+#include "backend/runtime_error.hpp"
 #include "ops/diagnostic.hpp"
 
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 #include <algorithm>
@@ -38,6 +40,25 @@ void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<i
       }
       return static_cast<int>(UserError);
     };
+  });
+}
+
+void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<int()> run) {
+  on_run_reporting_user_errors(cmd, action, [run = std::move(run)] {
+    try {
+      return run();
+    } catch (const backend::RuntimeError& e) {
+      std::cerr << (e.located() ? "" : "error: ") << e.what() << "\n";
+    } catch (const std::bad_alloc&) {
+      std::cerr << "error: out of memory: a value of the run could not be allocated\n";
+    } catch (const ops::DiagnosticError&) {
+      throw;  // reported by on_run_reporting_user_errors
+    } catch (const OutputPathError&) {
+      throw;                                 // likewise
+    } catch (const std::runtime_error& e) {  // an unreadable cost profile
+      std::cerr << "error: " << e.what() << "\n";
+    }
+    return static_cast<int>(UserError);
   });
 }
 

@@ -31,6 +31,12 @@ struct CommandRegistration {
 // stderr as a user error (exit 1): what most subcommands catch.
 void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<int()> run);
 
+// on_run_reporting_user_errors for the commands that execute a graph
+// (`run`, `profile`): also reports as user errors a run-time error (an
+// index out of range...), out of memory for a size only known at run time
+// that the plan could not see, and an unreadable cost profile.
+void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<int()> run);
+
 // Adds every registered subcommand to `app`, sorted by name.
 void add_registered_commands(CLI::App& app, Action& action);
 

@@ -1,5 +1,8 @@
 #include "memory_limit.hpp"
 
+#include "backend/memory_plan.hpp"
+#include "backend/runtime_error.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -50,6 +53,31 @@ std::string human_bytes(std::int64_t bytes) {
     ++unit;
   }
   return unit == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.1f} {}", v, kUnits[unit]);
+}
+
+void MemoryLimitFlag::add_to(CLI::App& cmd) {
+  cmd.add_option("--memory-limit", text,
+                 "refuse a run planned to need more memory: bytes, or with K/M/G/T "
+                 "(default: the memory available now)")
+      ->check([](const std::string& s) {
+        return parse_byte_size(s) ? std::string()
+                                  : std::string("expected a size such as 4096, 512M or 2G");
+      });
+}
+
+void MemoryLimitFlag::check(const std::string& graph_file, const ops::Graph& graph,
+                            const std::vector<ops::TensorType>& input_types) const {
+  const std::optional<std::int64_t> limit =
+      text.empty() ? available_memory_bytes() : parse_byte_size(text);
+  if (!limit) return;
+  const std::int64_t planned = backend::planned_bytes(graph, input_types);
+  if (planned <= *limit) return;
+  throw backend::RuntimeError(
+      fmt::format("{}: error: the run is planned to need {} bytes ({}) of memory, more than the "
+                  "limit of {} bytes ({}{})",
+                  graph_file, planned, human_bytes(planned), *limit, human_bytes(*limit),
+                  text.empty() ? ", the memory available now; set it with --memory-limit" : ""),
+      /*located=*/true);
 }
 
 }  // namespace eqsat::tools

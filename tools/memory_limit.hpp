@@ -1,10 +1,16 @@
-// The memory limit of `eqsat run` (`--memory-limit`): a run whose planned
-// memory (backend/memory_plan.hpp) exceeds it fails before it starts.
+// The memory limit of `eqsat run` and `eqsat profile` (`--memory-limit`): a
+// run whose planned memory (backend/memory_plan.hpp) exceeds it fails
+// before it starts.
 #pragma once
+
+#include "ops/graph.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace eqsat::tools {
 
@@ -18,5 +24,17 @@ std::optional<std::int64_t> parse_byte_size(const std::string& text);
 
 // `12.3 GiB` style text for messages (with the exact byte count elsewhere).
 std::string human_bytes(std::int64_t bytes);
+
+// The `--memory-limit SIZE` option (default: the memory available now).
+struct MemoryLimitFlag {
+  std::string text;  // empty: the available memory
+
+  void add_to(CLI::App& cmd);
+  // Throws backend::RuntimeError `GRAPH_FILE: error: the run is planned to
+  // need ...` when running `graph` on inputs of `input_types` is planned to
+  // need more memory than the limit.
+  void check(const std::string& graph_file, const ops::Graph& graph,
+             const std::vector<ops::TensorType>& input_types) const;
+};
 
 }  // namespace eqsat::tools

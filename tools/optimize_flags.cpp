@@ -1,5 +1,7 @@
 #include "optimize_flags.hpp"
 
+#include "cli_checks.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -9,6 +11,12 @@
 #include <string>
 
 namespace eqsat::tools {
+
+namespace {
+// Bounds far past any run, small enough to read in a message.
+constexpr std::int64_t kMaxNodeLimit = 1'000'000'000'000;
+constexpr std::int64_t kMaxIterLimit = 1'000'000'000;
+}  // namespace
 
 // Prints progress lines once the optimization has run a second.
 struct SaturationFlags::Display {
@@ -35,7 +43,8 @@ struct SaturationFlags::Display {
 };
 
 void RuleFileFlags::add_to(CLI::App& cmd) {
-  cmd.add_option("--rules", files, "a rule file (.rules) added to the shipped rule sets; repeatable")
+  cmd.add_option("--rules", files,
+                 "a rule file (.rules) added to the shipped rule sets; repeatable")
       ->allow_extra_args(false);
   cmd.add_flag("--no-default-rules", no_default_rules,
                "use only the --rules files, not the shipped rule sets");
@@ -48,16 +57,25 @@ void add_cost_profile_flag(CLI::App& cmd, std::string& path) {
                  "the cost model's weights (a profile from `eqsat calibrate`)");
 }
 
+std::vector<InputFile> optimizer_inputs(const std::string& graph,
+                                        const std::vector<std::string>& rule_files,
+                                        const std::string& cost_profile) {
+  std::vector<InputFile> inputs{{"the input graph", graph}};
+  for (const std::string& f : rule_files) inputs.push_back({"a --rules file", f});
+  if (!cost_profile.empty()) inputs.push_back({"the --cost-profile file", cost_profile});
+  return inputs;
+}
+
 void SaturationFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--node-limit", node_limit,
                  "stop a schedule step at this many e-nodes (overrides the schedule's :nodes)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_in(1, kMaxNodeLimit));
   cmd.add_option("--iter-limit", iter_limit,
                  "stop a saturate step after this many iterations (overrides its :iter)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_in(1, kMaxIterLimit));
   cmd.add_option("--time-limit", time_limit,
                  "stop a schedule step after this many seconds (overrides its :time)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds());
   cmd.add_flag("--quiet", quiet, "no progress lines and no limit warnings on stderr");
 }
 

@@ -12,6 +12,8 @@
 // and how to raise it.
 #pragma once
 
+#include "output_paths.hpp"
+
 #include "rules/optimize.hpp"
 
 #include <CLI/CLI.hpp>
@@ -34,6 +36,12 @@ struct RuleFileFlags {
 
 // Adds `--cost-profile FILE` to `cmd`, read into `path`.
 void add_cost_profile_flag(CLI::App& cmd, std::string& path);
+
+// The files a command that optimizes reads, for check_outputs: the graph,
+// the `rule_files` and the cost profile (when given).
+std::vector<InputFile> optimizer_inputs(const std::string& graph,
+                                        const std::vector<std::string>& rule_files,
+                                        const std::string& cost_profile);
 
 struct SaturationFlags {
   std::optional<std::size_t> node_limit, iter_limit;

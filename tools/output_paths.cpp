@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace eqsat::tools {
@@ -41,21 +42,27 @@ void check_output_file(const std::string& path, std::string_view option) {
   if (fs::is_directory(path, ec)) fail(option, path, "it is a directory");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
-  if (!fs::exists(dir, ec))
-    fail(option, path,
-         fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(ENOENT)));
-  if (!fs::is_directory(dir, ec))
-    fail(option, path,
-         fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(ENOTDIR)));
+  // The errno of stat itself: ENOTDIR for `afile/sub`, EACCES, ELOOP...
+  struct stat st {};
+  const int error = ::stat(dir.c_str(), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+  if (error != 0)
+    fail(option, path, fmt::format("cannot create it: {}: {}", dir.string(), std::strerror(error)));
   probe_directory(dir, option, path);
 }
 
-void check_output_beside_input(const std::string& path, const std::string& input,
-                               std::string_view option) {
-  if (same_file(path, input))
-    throw OutputPathError(
-        fmt::format("error: {} {}: is the input graph; it would be lost", option, path));
-  check_output_file(path, option);
+void check_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const OutputFile& out = outputs[i];
+    if (!out.replaces_inputs_last)
+      for (const InputFile& in : inputs)
+        if (same_file(out.path, in.path))
+          fail(out.option, out.path, fmt::format("is {}; it would be lost", in.what));
+    for (std::size_t j = 0; j < i; ++j)
+      if (same_file(out.path, outputs[j].path))
+        fail(out.option, out.path,
+             fmt::format("is also the {} file; one would be lost", outputs[j].option));
+    check_output_file(out.path, out.option);
+  }
 }
 
 void prepare_output_dir(const std::string& dir, std::string_view option) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace eqsat::tools {
 
@@ -22,10 +23,26 @@ class OutputPathError : public std::runtime_error {
 // not a directory. `option` names the flag in messages (`--report`).
 void check_output_file(const std::string& path, std::string_view option);
 
-// check_output_file for a file a command writes from `input`, which it
-// must not replace (the input would be lost if the command failed).
-void check_output_beside_input(const std::string& path, const std::string& input,
-                               std::string_view option);
+// A file a command writes: the option naming it (`--report`) and its path.
+// `replaces_inputs_last`: it is written only once the work succeeded, so it
+// may be one of the inputs (optimize's `-o g.eg` on g.eg).
+struct OutputFile {
+  std::string_view option;
+  std::string path;
+  bool replaces_inputs_last = false;
+};
+
+// A file a command reads: what it is in messages (`the input graph`) and
+// its path.
+struct InputFile {
+  std::string what;
+  std::string path;
+};
+
+// The check every command makes before any work, on every file it will
+// write: none is an input (it would be lost if the command failed), no two
+// are the same file, and each passes check_output_file.
+void check_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs);
 
 // Creates `dir` and its parents when missing and checks that files can be
 // created in it.

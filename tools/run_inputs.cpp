@@ -95,4 +95,9 @@ void InputFlags::add_to(CLI::App& cmd) {
                  "fill missing inputs with reproducible random values (unknown dims: 8)");
 }
 
+void InputFlags::add_files_to(std::vector<InputFile>& inputs) const {
+  for (const std::string& spec : specs)
+    inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+}
+
 }  // namespace eqsat::tools

@@ -2,6 +2,8 @@
 // read from disk, the others drawn at random (`--random SEED`).
 #pragma once
 
+#include "output_paths.hpp"
+
 #include "ops/graph.hpp"
 
 #include <CLI/CLI.hpp>
@@ -36,6 +38,8 @@ struct InputFlags {
   std::optional<std::uint64_t> seed;
 
   void add_to(CLI::App& cmd);
+  // Appends the .npy files named by --input to `inputs` (for check_outputs).
+  void add_files_to(std::vector<InputFile>& inputs) const;
   // gather_inputs with these flags.
   std::optional<std::vector<ops::Array>> gather(const ops::Graph& graph,
                                                 const TypesCheck& before_allocating = {}) const {

@@ -52,7 +52,10 @@ TEST_CASE("unreadable and invalid profiles are errors naming the file") {
   const std::string bad_json = temp_file("eqsat_profile_bad.json", "{not json");
   const std::string negative = temp_file("eqsat_profile_neg.json", R"({"ns_per_byte": -1})");
   CHECK_THROWS_WITH(backend::load_cost_profile("/nonexistent/p.json"),
-                    "/nonexistent/p.json: cannot read the cost profile");
+                    "/nonexistent/p.json: cannot read the cost profile: No such file or "
+                    "directory");
+  CHECK_THROWS_WITH(backend::load_cost_profile("/"),
+                    "/: cannot read the cost profile: it is a directory");
   CHECK_THROWS_WITH(backend::load_cost_profile(bad_json),
                     Catch::Matchers::StartsWith(bad_json + ": not a cost profile"));
   CHECK_THROWS_WITH(backend::load_cost_profile(negative),

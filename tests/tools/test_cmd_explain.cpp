@@ -71,3 +71,14 @@ TEST_CASE("optimize --explain: the graph on stdout, the steps on stderr") {
   CHECK(plain.err.empty());
   CHECK(r.err == "out0: 1 step\n  1. add-zero at (): (add (exp x) 0.0) => (exp x)\n");
 }
+
+TEST_CASE("explain: a size that folds past 64 bits is a located error") {
+  Scratch s;
+  s.write("g.eg",
+          "(input y (f64 2))\n(let a (arange (mul 3 1537228672809129302)))\n"
+          "(output (exp y))\n(output a)\n");
+  const auto r = run_eqsat(s, "explain g.eg y y");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("g.eg:2:8: error: arange: (i64 "));
+  CHECK_THAT(r.err, !Catch::Contains("internal error"));
+}

@@ -62,3 +62,15 @@ TEST_CASE("explore: an --out that cannot be a directory is refused first") {
   CHECK(r.status == 1);
   CHECK(r.err.find("--out file") != std::string::npos);
 }
+
+TEST_CASE("explore: a rank file of --out may not be the input graph") {
+  Scratch s;
+  std::filesystem::create_directory(s.path("alt"));
+  s.write("alt/rank-2.eg", kChain);
+  const auto r = run_eqsat(s, "explore alt/rank-2.eg --top 3 --out alt");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: --out alt/rank-2.eg: is the input graph; it would be lost\n");
+  CHECK(r.out.empty());
+  CHECK(read_file(s.path("alt/rank-2.eg")) == kChain);
+  CHECK_FALSE(std::filesystem::exists(s.path("alt/rank-1.eg")));
+}

@@ -31,6 +31,32 @@ TEST_CASE("optimize: the report may not be the input or the -o file") {
   CHECK_FALSE(std::filesystem::exists(s.path("best.eg")));
 }
 
+TEST_CASE("optimize: --egraph-json may be neither an input nor another output") {
+  Scratch s;
+  const std::string g = s.write("g.eg", kGraph);
+  s.write("my.rules", "");
+  const std::pair<const char*, const char*> cases[] = {
+      {"--egraph-json g.eg", "error: --egraph-json g.eg: is the input graph; it would be lost\n"},
+      {"--report r.json --egraph-json r.json",
+       "error: --egraph-json r.json: is also the --report file; one would be lost\n"},
+      {"-o o.eg --egraph-json ./o.eg",
+       "error: --egraph-json ./o.eg: is also the -o file; one would be lost\n"},
+      {"--rules my.rules --egraph-json my.rules",
+       "error: --egraph-json my.rules: is a --rules file; it would be lost\n"},
+      {"--egraph-json nodir/e.json",
+       "error: --egraph-json nodir/e.json: cannot create it: nodir: No such file or directory\n"}};
+  for (const auto& [args, message] : cases) {
+    const auto r = run_eqsat(s, std::string("optimize g.eg ") + args);
+    CHECK(r.status == 1);
+    CHECK(r.err == message);
+    CHECK(r.out.empty());
+  }
+  CHECK(read_file(g) == kGraph);
+  CHECK(read_file(s.path("my.rules")).empty());
+  CHECK_FALSE(std::filesystem::exists(s.path("r.json")));
+  CHECK_FALSE(std::filesystem::exists(s.path("o.eg")));
+}
+
 TEST_CASE("optimize: an unwritable report fails before the graph is touched") {
   Scratch s;
   const std::string g = s.write("g.eg", kGraph);
@@ -94,4 +120,40 @@ TEST_CASE("optimize: two processes give byte-identical graphs and reports") {
       CHECK(a.dump() == b.dump());
     }
   }
+}
+
+TEST_CASE("optimize: a size that folds past 64 bits is a located error - not an internal one") {
+  Scratch s;
+  s.write("arange.eg", "(output (arange (mul 3 1537228672809129302)))\n");
+  auto r = run_eqsat(s, "optimize arange.eg");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("arange.eg:1:9: error: arange: (i64 "));
+  CHECK_THAT(r.err, Catch::EndsWith(") is too large: its size in bytes does not fit in 64 bits\n"));
+  CHECK(r.out.empty());
+  s.write("scan.eg",
+          "(input x (f64 4))\n"
+          "(output (get 0 (scan :n-steps (mul (dim x :axis 0) 1537228672809129302)\n"
+          "  :sit-sot (0.0) (fn (h) (add h 1.0)))))\n");
+  r = run_eqsat(s, "optimize scan.eg");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("scan.eg:2:16: error: scan: (f64 "));
+  CHECK_THAT(r.err, !Catch::Contains("internal error"));
+  r = run_eqsat(s, "run scan.eg --random 0");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("scan.eg:2:16: error: scan: (f64 "));
+}
+
+TEST_CASE("optimize: an unreadable --cost-profile or an -o under a file says the OS reason") {
+  Scratch s;
+  s.write("g.eg", kGraph);
+  s.write("afile", "a file, not a directory");
+  auto r = run_eqsat(s, "optimize g.eg --cost-profile nope.json");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: nope.json: cannot read the cost profile: No such file or directory\n");
+  r = run_eqsat(s, "optimize g.eg --cost-profile .");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: .: cannot read the cost profile: it is a directory\n");
+  r = run_eqsat(s, "optimize g.eg -o afile/sub/o.eg");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: -o afile/sub/o.eg: cannot create it: afile/sub: Not a directory\n");
 }

@@ -45,6 +45,18 @@ TEST_CASE("run: outputs are written in --out - names that would leave it are ref
   CHECK_FALSE(std::filesystem::exists(s.path("out/sub")));
 }
 
+TEST_CASE("run: an --out file may not be an --input file") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output x (exp x))\n");
+  REQUIRE(run_eqsat(s, "run g.eg --random 0 --out .").status == 0);
+  const std::string before = eqsat::testing::read_file(s.path("x.npy"));
+  const auto r = run_eqsat(s, "run g.eg --input x=x.npy --out .");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: --out ./x.npy: is an --input file; it would be lost\n");
+  CHECK(r.out.empty());
+  CHECK(eqsat::testing::read_file(s.path("x.npy")) == before);
+}
+
 TEST_CASE("run: a missing input file says why") {
   Scratch s;
   s.write("g.eg", kSmall);

@@ -27,12 +27,31 @@ TEST_CASE("an output file needs an existing directory that accepts files") {
   CHECK_THROWS_WITH(check_output_file(s.path("no/r.json"), "--report"),
                     "error: --report " + s.path("no/r.json") +
                         ": cannot create it: " + s.path("no") + ": No such file or directory");
+  const std::string file = s.write("afile", "x");  // the errno of stat: ENOTDIR, not ENOENT
+  CHECK_THROWS_WITH(
+      check_output_file(file + "/sub/o.eg", "-o"),
+      "error: -o " + file + "/sub/o.eg: cannot create it: " + file + "/sub: Not a directory");
   CHECK_THROWS_WITH(check_output_file(s.dir().string(), "-o"),
                     "error: -o " + s.dir().string() + ": it is a directory");
   // /proc accepts no new files, even from root.
   CHECK_THROWS_WITH(check_output_file("/proc/eqsat.json", "--report"),
                     Catch::StartsWith("error: --report /proc/eqsat.json: cannot create files in "
                                       "/proc: "));
+}
+
+TEST_CASE("outputs are checked against the inputs and each other") {
+  Scratch s;
+  const std::string g = s.write("g.eg", "(output 1)");
+  const std::vector<InputFile> inputs{{"the input graph", g}};
+  CHECK_NOTHROW(check_outputs({{"-o", s.path("a")}, {"--report", s.path("b")}}, inputs));
+  CHECK_THROWS_WITH(
+      check_outputs({{"--report", s.path("./g.eg")}}, inputs),
+      "error: --report " + s.path("./g.eg") + ": is the input graph; it would be lost");
+  CHECK_NOTHROW(check_outputs({{"-o", g, /*replaces_inputs_last=*/true}}, inputs));
+  CHECK_THROWS_WITH(check_outputs({{"-o", s.path("a")}, {"--json", s.path("a")}}, inputs),
+                    "error: --json " + s.path("a") + ": is also the -o file; one would be lost");
+  CHECK_THROWS_WITH(check_outputs({{"--json", s.path("no/a")}}, inputs),
+                    Catch::StartsWith("error: --json " + s.path("no/a") + ": cannot create it"));
 }
 
 TEST_CASE("output names never leave their directory") {
