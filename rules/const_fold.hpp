@@ -1,9 +1,10 @@
-// Constant folding of small arrays while optimizing: elementwise ops (with
-// NumPy broadcasting) and the shape ops that only reorder elements
-// (reshape, expand_dims, squeeze, transpose, broadcast_to), evaluated
-// element by element with scalar_eval.hpp, as the executor computes them;
-// reductions, softmax, dot, indexing, flip, concat and stack by running the
-// executor's kernel on the constants (an index out of range is not folded).
+// Constant folding of small arrays while optimizing: the shape ops that
+// only reshape (reshape, expand_dims, squeeze) by sharing the buffer;
+// elementwise ops, transpose, broadcast_to, reductions, softmax, dot,
+// indexing, flip, concat and stack by running the executor's kernel on the
+// constants, so a folded value is the executor's, bit for bit, in every
+// dtype (an index out of range or an integer division by zero is not
+// folded).
 #pragma once
 
 #include "ops/array.hpp"

@@ -127,6 +127,13 @@ std::optional<double> compare(OpKind kind, T a, T b) {
   }
 }
 
+// `r`, unless it is an integer a double does not hold exactly (2^53 and
+// beyond): the caller then knows no value rather than a rounded one.
+std::optional<double> exact(std::optional<double> r, DType dtype) {
+  if (r && ops::is_integer(dtype) && std::abs(*r) >= 0x1p53) return std::nullopt;
+  return r;
+}
+
 }  // namespace
 
 double convert_scalar(double value, DType dtype) {
@@ -144,7 +151,7 @@ std::optional<double> eval_scalar(OpKind kind, std::span<const TypedScalar> xs, 
     auto r = ops::visit_dtype(
         result, [&]<class T>(std::type_identity<T>) { return unary<T>(kind, as<T>(x)); });
     if (r) *r = convert_scalar(*r, result);
-    return r;
+    return exact(r, result);
   }
   if (kind == OpKind::Where && xs.size() == 3)
     return convert_scalar(xs[0].value != 0 ? xs[1].value : xs[2].value, result);
@@ -159,7 +166,7 @@ std::optional<double> eval_scalar(OpKind kind, std::span<const TypedScalar> xs, 
     return ops::is_comparison(kind) ? compare<T>(kind, a, b) : arith<T>(kind, a, b);
   });
   if (r) *r = convert_scalar(*r, result);
-  return r;
+  return exact(r, result);
 }
 
 }  // namespace eqsat::rules

@@ -22,8 +22,9 @@ struct TypedScalar {
 
 // `kind` (an elementwise op: unary, binary, where, or cast to `result`)
 // applied to `operands`; the result has dtype `result`. nullopt when the op
-// is not elementwise or the value is not defined (integer pow with a
-// negative exponent).
+// is not elementwise, the value is not defined (integer pow with a
+// negative exponent), or it is an integer of magnitude 2^53 or more, which
+// a double would round.
 std::optional<double> eval_scalar(ops::OpKind kind, std::span<const TypedScalar> operands,
                                   ops::DType result);
 

@@ -108,8 +108,10 @@ TEST_CASE("run: the sizes of the reported SIGSEGVs are located errors") {
   std::string dict =
       "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387905, 4), }";
   dict.append(128 - 10 - dict.size() - 1, ' ').push_back('\n');
-  s.write("big.npy", std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size()) +
-                         std::string(1, '\0') + dict);
+  std::string npy("\x93NUMPY\x01\x00", 8);  // magic, version 1.0
+  npy.push_back(static_cast<char>(dict.size()));
+  npy.push_back('\0');
+  s.write("big.npy", npy + dict);
   s.write("g.eg", "(input x (f64 ? 4))\n(output (sum x))\n");
   r = run_eqsat(s, "run g.eg --input x=big.npy");
   CHECK(r.status == 1);
