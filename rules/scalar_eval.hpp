@@ -1,8 +1,9 @@
 // Evaluates one elementwise op on scalar values while optimizing: the
 // constant folding of the tensor analysis, applied to the "every element
 // equals c" facts of e-classes (a uniform tensor stays uniform under an
-// elementwise op). Arithmetic happens in the dtype the op's type rule
-// gives, with integer wrap-around, as the executor computes it.
+// elementwise op). The value is the executor's: its kernel runs on
+// one-element arrays (const_fold.hpp), so an op's scalar semantics are
+// written once, in its kernel.
 #pragma once
 
 #include "ops/dtype.hpp"
