@@ -1,5 +1,5 @@
-// `eqsat profile`: the planned memory checked against --memory-limit before
-// any input is allocated, as `run` does; --json checked before any work.
+// `eqsat profile`: --json checked before any work (its memory limit is
+// tested with run's, in test_memory_limit.cpp).
 #include "run_eqsat.hpp"
 
 #include <catch2/catch.hpp>
@@ -7,32 +7,6 @@
 using eqsat::testing::read_file;
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
-
-TEST_CASE("profile: a planned memory over --memory-limit fails before it starts") {
-  Scratch s;
-  s.write("g.eg", "(input x (f64 1000 1000))\n(output (exp x))\n");
-  auto r = run_eqsat(s, "profile g.eg --random 0 --repeat 1 --memory-limit 10M --no-opt");
-  CHECK(r.status == 1);
-  CHECK(r.err ==
-        "g.eg: error: the run is planned to need 16000000 bytes (15.3 MiB) of memory, more than "
-        "the limit of 10485760 bytes (10.0 MiB)\n");
-  CHECK(r.out.empty());
-  r = run_eqsat(s, "profile g.eg --random 0 --repeat 1 --memory-limit 20M --no-opt");
-  CHECK(r.status == 0);
-  CHECK_THAT(r.out, Catch::StartsWith("1 runs after a warm-up"));
-  CHECK(run_eqsat(s, "profile g.eg --random 0 --memory-limit lots").status == 2);
-}
-
-TEST_CASE("profile: by default the limit is the memory available - 8 TB is refused at once") {
-  Scratch s;
-  s.write("g.eg", "(input x (f64 1000000000 1000))\n(output (exp x))\n");
-  const auto r = run_eqsat(s, "profile g.eg --random 0");
-  CHECK(r.status == 1);
-  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: the run is planned to need 16000000000000 "
-                                      "bytes (14.6 TiB) of memory, more than the limit of "));
-  CHECK_THAT(r.err, Catch::EndsWith("the memory available now; set it with --memory-limit)\n"));
-  CHECK_THAT(r.err, !Catch::Contains("internal error"));
-}
 
 TEST_CASE("profile: --json is checked before any work and never replaces an input") {
   Scratch s;

@@ -65,30 +65,6 @@ TEST_CASE("run: a missing input file says why") {
   CHECK(r.err == "nope.npy: error: cannot read file: No such file or directory\n");
 }
 
-TEST_CASE("run: a planned memory over --memory-limit fails before it starts") {
-  Scratch s;
-  s.write("g.eg", "(input x (f64 1000 1000))\n(output (exp x))\n");
-  auto r = run_eqsat(s, "run g.eg --random 0 --memory-limit 10M --no-opt");
-  CHECK(r.status == 1);
-  CHECK(r.err ==
-        "g.eg: error: the run is planned to need 16000000 bytes (15.3 MiB) of memory, more than "
-        "the limit of 10485760 bytes (10.0 MiB)\n");
-  CHECK(r.out.empty());
-  r = run_eqsat(s, "run g.eg --random 0 --memory-limit 20M --no-opt");
-  CHECK(r.status == 0);
-  CHECK(run_eqsat(s, "run g.eg --random 0 --memory-limit lots").status == 2);
-}
-
-TEST_CASE("run: by default the limit is the memory available - 8 TB is refused at once") {
-  Scratch s;
-  s.write("g.eg", "(input x (f64 1000000000 1000))\n(output (exp x))\n");
-  const auto r = run_eqsat(s, "run g.eg --random 0");
-  CHECK(r.status == 1);
-  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: the run is planned to need 16000000000000 "
-                                      "bytes (14.6 TiB) of memory, more than the limit of "));
-  CHECK_THAT(r.err, Catch::EndsWith("the memory available now; set it with --memory-limit)\n"));
-}
-
 TEST_CASE("run: the sizes of the reported SIGSEGVs are located errors") {
   Scratch s;
   // An input of 2^61 f64: its bytes overflow 64 bits.
