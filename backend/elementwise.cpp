@@ -374,14 +374,6 @@ void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_cons
       for (std::int64_t i = 0; i < n; ++i)
         out[i] = std::pow(a[a_const ? 0 : i], b[b_const ? 0 : i]);
       return;
-    case OpKind::Logaddexp:  // not fusable, but folded through apply_binary
-      for (std::int64_t i = 0; i < n; ++i)
-        out[i] = logaddexp(a[a_const ? 0 : i], b[b_const ? 0 : i]);
-      return;
-    case OpKind::Hypot:
-      for (std::int64_t i = 0; i < n; ++i)
-        out[i] = std::hypot(a[a_const ? 0 : i], b[b_const ? 0 : i]);
-      return;
     default:
       no_kernel(kind, ops::dtype_of<T>());
   }

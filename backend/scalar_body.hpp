@@ -12,8 +12,7 @@
 
 namespace eqsat::backend::detail {
 
-// One element of a fusable op (or of logaddexp and hypot), the same bits as
-// its array kernel; the optimizer's constant folding uses them too.
+// One element of a fusable op, the same bits as its array kernel.
 template <class T>
 T apply_unary(ops::OpKind kind, T x);
 template <class T>
