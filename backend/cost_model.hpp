@@ -23,12 +23,12 @@ namespace eqsat::backend {
 // Tunable weights. The defaults were measured on the development machine
 // (2 cores, AVX2) for contiguous f64 kernels; `bench/` can recalibrate them.
 struct CostWeights {
-  double call_overhead_ns = 40;        // dispatch and bookkeeping per kernel call
-  double ns_per_byte = 0.1;            // memory traffic (read operands + write result)
-  double ns_per_flop = 0.25;           // one simple arithmetic op per element
-  double ns_per_transcendental = 2.5;  // exp, log, sin, tanh, ... per element
-  double ns_per_gemm_flop = 0.06;      // matrix products run blocked and vectorized
-  double scan_step_overhead_ns = 180;  // per iteration of a scan
+  double call_overhead_ns = 36;        // dispatch and bookkeeping per kernel call
+  double ns_per_byte = 0.065;          // memory traffic (read operands + write result)
+  double ns_per_flop = 0.61;           // one simple arithmetic op per element
+  double ns_per_transcendental = 2.7;  // exp, log, sin, tanh, ... per element
+  double ns_per_gemm_flop = 0.016;     // matrix products run blocked and vectorized
+  double scan_step_overhead_ns = 310;  // per iteration of a scan
   // Unknown dimensions count as this many elements.
   std::int64_t unknown_dim = 64;
   // Loops whose trip count cannot be proven count as this many steps.
