@@ -85,18 +85,11 @@ void run_kernel(ops::TermRef op, Operands in, ops::Array& out) {
 
 bool may_write_in_place(ops::TermRef op, std::size_t i, const ops::Array& operand,
                         const ops::DType out_dtype, const ops::Dims& out_shape) {
+  // Equal dtypes: elementwise kernels read element k before writing it (a
+  // cast between equal dtypes is a view and never gets here).
   if (operand.dtype() != out_dtype || operand.shape() != out_shape) return false;
-  switch (op->kind()) {
-    case OpKind::Cast:
-      return false;  // a conversion reads and writes elements of different sizes
-    case OpKind::SetIndex:
-    case OpKind::IncIndex:
-    case OpKind::SetSlice:
-    case OpKind::IncSlice:
-      return i == 0;
-    default:
-      return ops::is_elementwise(op->kind());
-  }
+  if (ops::updates_first(op->kind())) return i == 0;
+  return ops::is_elementwise(op->kind());
 }
 
 bool is_view(ops::TermRef op) {

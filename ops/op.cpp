@@ -51,6 +51,21 @@ std::optional<OpKind> folding_reduction(OpKind kind) {
   return std::nullopt;
 }
 
+std::vector<std::size_t> dtype_peers(OpKind kind, std::size_t arity, std::size_t i) {
+  std::vector<std::size_t> peers;
+  const auto add_range = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) peers.push_back(k);
+  };
+  if (op_info(kind).group == OpGroup::Select) {
+    if (i > 0) add_range(1, arity);  // the condition is bool; the values meet
+  } else if (updates_first(kind)) {
+    if (i == 0 || i + 1 == arity) peers = {0, arity - 1};  // the indices meet nothing
+  } else if (is_elementwise(kind) || op_info(kind).has(op_flags::Promotes)) {
+    add_range(0, arity);
+  }
+  return peers;
+}
+
 const OpInfo& op_info(OpKind kind) {
   return kCatalogue[static_cast<int>(kind)];
 }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace eqsat::ops {
 
@@ -89,7 +90,7 @@ enum class SignRule : std::uint8_t {
 };
 
 // Boolean facts of an op, or-ed together in the catalogue's flags column.
-using OpFlags = std::uint8_t;
+using OpFlags = std::uint16_t;
 namespace op_flags {
 inline constexpr OpFlags NoFlags = 0;
 inline constexpr OpFlags Comm = 1 << 0;       // f(a, b) = f(b, a) for every value
@@ -98,6 +99,11 @@ inline constexpr OpFlags SameOrder = 1 << 2;  // operand 0's elements in row-maj
 inline constexpr OpFlags Cmp = 1 << 3;        // compares in the promoted dtype, gives bool
 inline constexpr OpFlags Logic = 1 << 4;      // reads its operands as bool
 inline constexpr OpFlags UnitGrad = 1 << 5;   // pullback: the cotangent times ±1 only
+inline constexpr OpFlags Linear = 1 << 6;     // linear in all its operands together
+inline constexpr OpFlags Bilinear = 1 << 7;   // linear in each operand, the others fixed
+inline constexpr OpFlags AxisWise = 1 << 8;   // works slice by slice along the axes it names
+inline constexpr OpFlags Updates = 1 << 9;    // operand 0 with elements written over
+inline constexpr OpFlags Promotes = 1 << 10;  // not elementwise, operands of one dtype
 }  // namespace op_flags
 
 // A type rule checks the operands and attributes of one application, puts
@@ -187,5 +193,34 @@ inline bool is_logical(OpKind kind) {
 inline bool has_unit_pullback(OpKind kind) {
   return op_info(kind).has(op_flags::UnitGrad);
 }
+// f(a + b) = f(a) + f(b) and f(c a) = c f(a), with a and b standing for
+// all the operands at once (neg, add, sub, sum, mean, the axis moves,
+// concat, ...): a sum over loop steps passes through it.
+inline bool is_linear(OpKind kind) {
+  return op_info(kind).has(op_flags::Linear);
+}
+// Linear in each operand while the others are fixed (mul, dot).
+inline bool is_bilinear(OpKind kind) {
+  return op_info(kind).has(op_flags::Bilinear);
+}
+// Applied to operands with one more leading axis, it is the same op with
+// every axis its attributes name moved one place right (:axis k becomes
+// k + 1, :perm gains a leading 0): reductions, softmax, transpose,
+// expand_dims, squeeze, flip, slice, concat, stack. Elementwise ops have no
+// axes to move; the loop vectorizer treats them apart (broadcasting).
+inline bool is_axis_wise(OpKind kind) {
+  return op_info(kind).has(op_flags::AxisWise);
+}
+// The result is operand 0 with some elements written from the last operand
+// (set_index, inc_index, set_slice, inc_slice): the kernel may write into
+// operand 0's buffer, and a literal in either takes the other's dtype.
+inline bool updates_first(OpKind kind) {
+  return op_info(kind).has(op_flags::Updates);
+}
+// The operands a literal operand at position i meets, whose dtype it
+// takes (weak literals): every operand of an elementwise op or of a
+// Promotes op (dot, concat, stack), the two values of where, the target
+// and the written value of an Updates op; none for other ops.
+std::vector<std::size_t> dtype_peers(OpKind kind, std::size_t arity, std::size_t i);
 
 }  // namespace eqsat::ops

@@ -12,34 +12,6 @@ TermRef WeakLiteral::to_term(DType dtype) const {
   return Term::constant(a);
 }
 
-namespace {
-
-// The operands a literal at position i meets elementwise.
-std::vector<std::size_t> peers_of(OpKind kind, std::size_t n, std::size_t i) {
-  std::vector<std::size_t> all;
-  for (std::size_t k = 0; k < n; ++k) all.push_back(k);
-  switch (kind) {
-    case OpKind::Where:
-      if (i == 0) return {};
-      return {1, 2};
-    case OpKind::SetIndex:
-    case OpKind::IncIndex:
-      return i == 2 ? std::vector<std::size_t>{0, 2} : std::vector<std::size_t>{};
-    case OpKind::SetSlice:
-    case OpKind::IncSlice:
-      return i == 1 ? std::vector<std::size_t>{0, 1} : std::vector<std::size_t>{};
-    case OpKind::Dot:
-    case OpKind::Concat:
-    case OpKind::Stack:
-      return all;
-    default:
-      break;
-  }
-  return is_elementwise(kind) ? all : std::vector<std::size_t>{};
-}
-
-}  // namespace
-
 DType weak_literal_dtype(OpKind kind, const Attrs& attrs, std::span<const PendingOperand> operands,
                          std::size_t i) {
   const PendingOperand& self = operands[i];
@@ -61,7 +33,7 @@ DType weak_literal_dtype(OpKind kind, const Attrs& attrs, std::span<const Pendin
   }
   std::optional<DType> strong;
   bool any_float = self.float_literal;
-  for (std::size_t k : peers_of(kind, operands.size(), i)) {
+  for (std::size_t k : dtype_peers(kind, operands.size(), i)) {
     if (k >= operands.size()) continue;  // a wrong arity, reported by the type rule
     const PendingOperand& p = operands[k];
     if (!p.term) {

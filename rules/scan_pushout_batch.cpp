@@ -13,7 +13,6 @@ namespace eqsat::rules {
 
 using egraph::EClassId;
 using ops::AttrKey;
-using ops::OpGroup;
 using ops::OpKind;
 using ops::TermRef;
 
@@ -46,6 +45,26 @@ DotForm dot_form(TermRef t, Batch ka, Batch kb) {
   if (ra == 2 && rb == 1) return DotForm::MatrixVector;
   if (ra == 1 && rb == 2) return DotForm::VectorMatrix;
   return DotForm::None;
+}
+
+// The attributes of an axis-wise op applied to operands with one more
+// leading axis: every axis named moves one place right.
+ops::Attrs axes_moved_right(ops::Attrs attrs) {
+  if (const auto* axis = attrs.find(AttrKey::Axis)) {
+    if (const auto* one = std::get_if<std::int64_t>(axis)) {
+      attrs.set(AttrKey::Axis, *one + 1);
+    } else {
+      ops::IntList axes = std::get<ops::IntList>(*axis);
+      for (auto& a : axes) ++a;
+      attrs.set(AttrKey::Axis, std::move(axes));
+    }
+  }
+  if (attrs.has(AttrKey::Perm)) {
+    ops::IntList perm{0};
+    for (auto p : attrs.get<ops::IntList>(AttrKey::Perm)) perm.push_back(p + 1);
+    attrs.set(AttrKey::Perm, std::move(perm));
+  }
+  return attrs;
 }
 
 }  // namespace
@@ -139,14 +158,14 @@ Batch StepBatcher::kind_from_operands(TermRef t) const {
   std::vector<Batch> kids;
   for (TermRef o : t->operands()) kids.push_back(kinds_.at(o));
   if (std::ranges::any_of(kids, [](Batch k) { return k == Batch::No; })) return Batch::No;
-  const OpGroup group = t->info().group;
-  if (ops::is_elementwise(t->kind()) || group == OpGroup::Reduction || group == OpGroup::Softmax)
-    return Batch::PerStep;
+  if (ops::is_elementwise(t->kind())) return Batch::PerStep;
   if (t->kind() == OpKind::Dot)
     return dot_form(t, kids[0], kids[1]) == DotForm::None ? Batch::No : Batch::PerStep;
-  if (t->kind() == OpKind::ExpandDims || t->kind() == OpKind::Squeeze ||
-      t->kind() == OpKind::Transpose)
-    return Batch::PerStep;  // the same axes moved one place right
+  // The same axes moved one place right; an invariant operand of concat
+  // or stack would need repeating first.
+  if (ops::is_axis_wise(t->kind()) &&
+      std::ranges::all_of(kids, [](Batch k) { return k == Batch::PerStep; }))
+    return Batch::PerStep;
   return Batch::No;
 }
 
@@ -257,22 +276,8 @@ std::optional<EClassId> StepBatcher::add_per_step(TermRef t) {
         kids[i] = *e;
       }
     }
-  } else if (t->info().group == OpGroup::Reduction) {
-    ops::IntList axes = attrs.get<ops::IntList>(AttrKey::Axis);
-    for (auto& a : axes) ++a;
-    attrs.set(AttrKey::Axis, axes);
-  } else if (t->info().group == OpGroup::Softmax) {
-    attrs.set(AttrKey::Axis, attrs.get<std::int64_t>(AttrKey::Axis) + 1);
-  } else if (t->kind() == OpKind::ExpandDims) {
-    attrs.set(AttrKey::Axis, attrs.get<std::int64_t>(AttrKey::Axis) + 1);
-  } else if (t->kind() == OpKind::Squeeze) {
-    ops::IntList axes = attrs.get<ops::IntList>(AttrKey::Axis);
-    for (auto& a : axes) ++a;
-    attrs.set(AttrKey::Axis, axes);
-  } else if (t->kind() == OpKind::Transpose) {
-    ops::IntList perm{0};
-    for (auto p : attrs.get<ops::IntList>(AttrKey::Perm)) perm.push_back(p + 1);
-    attrs.set(AttrKey::Perm, perm);
+  } else if (ops::is_axis_wise(t->kind())) {
+    attrs = axes_moved_right(std::move(attrs));
   } else if (t->kind() == OpKind::Dot) {
     return add_dot(t, kids[0], kids[1]);
   }

@@ -17,7 +17,7 @@ namespace eqsat::rules {
 enum class Batch {
   No,         // it reads a state, or an op without a vectorized form
   Invariant,  // it reads only non-sequences and constants: the same every step
-  PerStep,    // elementwise, reductions, softmax, dot, axis moves (expand_dims, squeeze, transpose)
+  PerStep,    // elementwise, dot, axis-wise ops (reductions, softmax, axis moves, concat, ...)
 };
 
 // Builds the step-stacked outer value of the subterms of one scan's body.
@@ -56,6 +56,11 @@ class StepBatcher {
   bool ok() const { return ok_; }
   // The trip count, when it is a constant.
   std::optional<std::int64_t> steps() const { return steps_; }
+
+  // True when a term of this op can be PerStep (given stacked operands).
+  static bool batches(ops::OpKind kind) {
+    return ops::is_elementwise(kind) || kind == ops::OpKind::Dot || ops::is_axis_wise(kind);
+  }
 
   Batch classify(ops::TermRef t);
   // The outer value of a body subterm `t` (classified PerStep or

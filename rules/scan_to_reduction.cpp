@@ -200,26 +200,26 @@ class ToReduction final : public ScanApplier {
   }
 
   // True when find_cuts goes through t: its value is linear in its
-  // operands' step values.
+  // operands' step values (the catalogue's Linear and Bilinear ops), and
+  // stacking them gives its stacked value.
   static bool linear(StepBatcher& probe, TermRef t) {
-    const auto varies = [&](TermRef o) { return probe.classify(o) != Batch::Invariant; };
-    switch (t->kind()) {
-      case OpKind::Dot:
-      case OpKind::ExpandDims:
-      case OpKind::Squeeze:
-      case OpKind::Transpose:
-      case OpKind::Neg:
-      case OpKind::Sum:
-        return true;
-      case OpKind::Add:
-      case OpKind::Sub:  // one returned value, not one per operand, when neither vectorizes
-        return probe.classify(t->operand(0)) != Batch::No ||
-               probe.classify(t->operand(1)) != Batch::No;
-      case OpKind::Mul:  // with one invariant factor
-        return !varies(t->operand(0)) || !varies(t->operand(1));
-      default:
-        return false;
+    const auto kind_of = [&](std::size_t i) { return probe.classify(t->operand(i)); };
+    if (ops::is_bilinear(t->kind())) {
+      // A contraction of two stacked factors is one product; an elementwise
+      // product gains only with one invariant factor.
+      if (t->info().group == ops::OpGroup::LinAlg) return true;
+      return kind_of(0) == Batch::Invariant || kind_of(1) == Batch::Invariant;
     }
+    if (!ops::is_linear(t->kind()) || !StepBatcher::batches(t->kind())) return false;
+    if (t->arity() == 1) return true;
+    // One returned value, not one per operand, when no operand vectorizes;
+    // concat and stack batch stacked operands only.
+    bool vectorizes = false, invariant = false;
+    for (std::size_t i = 0; i < t->arity(); ++i) {
+      vectorizes |= kind_of(i) != Batch::No;
+      invariant |= kind_of(i) == Batch::Invariant;
+    }
+    return vectorizes && (ops::is_elementwise(t->kind()) || !invariant);
   }
 
   // Loop `s` with `extra` appended to its nit-sots, as a view: its body is

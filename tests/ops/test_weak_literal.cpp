@@ -41,6 +41,18 @@ TEST_CASE("literals meeting only literals, and positions that meet nothing") {
   CHECK(weak_literal_dtype(OpKind::SetIndex, {}, set, 2) == DType::F32);
 }
 
+TEST_CASE("dot concat and stack promote their operands - set_slice its target and value") {
+  const PendingOperand f32{input(DType::F32), false};
+  for (OpKind k : {OpKind::Dot, OpKind::Concat, OpKind::Stack, OpKind::SetSlice}) {
+    INFO(op_name(k));
+    const std::vector<PendingOperand> ops{f32, kInt};
+    CHECK(weak_literal_dtype(k, {}, ops, 1) == DType::F32);
+  }
+  // Reductions, shape ops and indices meet no other operand.
+  const std::vector<PendingOperand> resize{f32, kInt};
+  CHECK(weak_literal_dtype(OpKind::ResizeRows, {}, resize, 1) == DType::I64);
+}
+
 TEST_CASE("call arguments take the parameter's dtype - full takes :dtype") {
   const TensorType p{DType::F32, {}};
   const TermRef fn = Term::fn({p}, {Term::nominal(0, p)});

@@ -5,6 +5,8 @@
 // reading a state stay loops.
 #include "loop_testing.hpp"
 
+#include "tests/ops/op_samples.hpp"
+
 #include <fmt/format.h>
 
 using namespace eqsat;
@@ -86,6 +88,27 @@ TEST_CASE("products of two sequences and axis moves vectorize") {
         (fn (v a m w u) {})))))",
                                   body)) == 0);
   }
+}
+
+// The catalogue's AxisWise ops are the ones the vectorizer moves axes
+// for: a loop applying any of them to sequence rows leaves no loop. Their
+// shared samples (op_samples.hpp) read m, x and u, here sequence rows.
+TEST_CASE("every axis-wise op of the catalogue vectorizes") {
+  std::size_t checked = 0;
+  for (int k = 0; k < ops::kNumOps; ++k) {
+    const auto kind = static_cast<ops::OpKind>(k);
+    if (!ops::is_axis_wise(kind)) continue;
+    // concat's sample appends a constant row, which would need repeating.
+    const std::string body =
+        kind == ops::OpKind::Concat ? "(concat m m :axis 1)" : ops::test::op_sample(kind);
+    INFO(body);
+    CHECK(loops_after(fmt::format(R"(
+      (input ms (f64 5 2 3)) (input xs (f64 5 3)) (input us (f64 5 4 3))
+      (output (get 0 (scan :sequences (ms xs us) :nit-sot 1 (fn (m x u) {})))))",
+                                  body)) == 0);
+    ++checked;
+  }
+  CHECK(checked == 15);
 }
 
 TEST_CASE("a loop repeating an invariant value becomes a broadcast") {
