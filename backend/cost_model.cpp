@@ -32,9 +32,7 @@ std::int64_t CostModel::trip_count(const ops::Type& scan_result) const {
 
 std::int64_t CostModel::trip_count(const ops::ScanSpec& spec,
                                    std::span<const ops::Type> operand_types,
-                                   const ops::Type& result, std::optional<std::int64_t> n_steps,
-                                   std::optional<std::int64_t> n_steps_at_most,
-                                   std::optional<std::int64_t> n_steps_at_least) const {
+                                   const ops::Type& result, const StepBounds& n_steps) const {
   // An output keeping every step has one row per step.
   if (const auto* tuple = std::get_if<ops::TupleType>(&result); tuple && !spec.until)
     for (std::size_t o = 0; o < tuple->elements.size(); ++o) {
@@ -44,12 +42,13 @@ std::int64_t CostModel::trip_count(const ops::ScanSpec& spec,
     }
   std::int64_t steps = w_.unknown_trip_count;
   if (spec.has_n_steps) {
-    if (n_steps)
-      steps = *n_steps;
-    else if (n_steps_at_most && n_steps_at_least)
-      steps = (std::min(*n_steps_at_least, *n_steps_at_most) + *n_steps_at_most) / 2;
+    const auto& [exact, at_most, at_least] = n_steps;
+    if (exact)
+      steps = *exact;
+    else if (at_most && at_least)
+      steps = (std::min(*at_least, *at_most) + *at_most) / 2;
     else
-      steps = std::min(n_steps_at_most.value_or(w_.unknown_trip_count), w_.unknown_trip_count);
+      steps = std::min(at_most.value_or(w_.unknown_trip_count), w_.unknown_trip_count);
   } else if (!spec.sequence_taps.empty()) {
     steps = std::numeric_limits<std::int64_t>::max();
     for (std::size_t i = 0; i < spec.sequence_taps.size(); ++i) {
@@ -72,23 +71,16 @@ std::int64_t CostModel::trip_count(ops::TermRef scan) const {
   const auto& spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
   std::vector<ops::Type> operand_types;
   for (ops::TermRef t : scan->operands()) operand_types.push_back(t->type());
-  std::optional<std::int64_t> n_steps, at_most, at_least;
-  const auto constant = [](ops::TermRef t) -> std::optional<std::int64_t> {
-    const ops::Array* a = t->const_value();
-    return a && a->rank() == 0 ? a->integer_element(0) : std::nullopt;
-  };
+  StepBounds n_steps;
   if (spec.has_n_steps) {
-    const ops::TermRef n = scan->operand(1);
-    n_steps = constant(n);
-    if (n->kind() == OpKind::Minimum)
-      for (ops::TermRef o : n->operands()) {
-        if (const auto m = constant(o)) at_most = std::min(at_most.value_or(*m), *m);
-        if (o->kind() == OpKind::Maximum)
-          for (ops::TermRef p : o->operands())
-            if (const auto m = constant(p)) at_least = std::max(at_least.value_or(*m), *m);
-      }
+    const auto constant = [](ops::TermRef t) -> std::optional<std::int64_t> {
+      const ops::Array* a = t->const_value();
+      return a && a->rank() == 0 ? a->integer_element(0) : std::nullopt;
+    };
+    const auto forms = [](ops::TermRef t, const auto& f) { f(t->kind(), t->operands()); };
+    n_steps = StepBounds::read(scan->operand(1), constant, forms);
   }
-  return trip_count(spec, operand_types, scan->type(), n_steps, at_most, at_least);
+  return trip_count(spec, operand_types, scan->type(), n_steps);
 }
 
 double CostModel::scan_cost(std::int64_t trips, const ops::ScanSpec& spec, const ops::Type& result,

@@ -14,11 +14,41 @@
 
 #include "ops/term.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <span>
 
 namespace eqsat::backend {
+
+// What a scan's :n-steps operand gives away about the steps: its value
+// when constant; the smallest constant of a `minimum` over it (at most);
+// the largest constant of a `maximum` inside that `minimum` (at least), as
+// scan-save-mem writes `(minimum N (maximum m i))`.
+struct StepBounds {
+  std::optional<std::int64_t> exact, at_most, at_least;
+
+  // Reads them from `n`, a term or an e-class: `constant(x)` is x's integer
+  // value when known, `forms(x, f)` calls f(kind, children) for each form
+  // of x (a term has one, an e-class one per e-node).
+  template <class Node, class Constant, class Forms>
+  static StepBounds read(const Node& n, const Constant& constant, const Forms& forms) {
+    StepBounds b;
+    b.exact = constant(n);
+    forms(n, [&](ops::OpKind kind, const auto& children) {
+      if (kind != ops::OpKind::Minimum) return;
+      for (const auto& k : children) {
+        if (const auto c = constant(k)) b.at_most = std::min(b.at_most.value_or(*c), *c);
+        forms(k, [&](ops::OpKind inner, const auto& bounds) {
+          if (inner != ops::OpKind::Maximum) return;
+          for (const auto& y : bounds)
+            if (const auto c = constant(y)) b.at_least = std::max(b.at_least.value_or(*c), *c);
+        });
+      }
+    });
+    return b;
+  }
+};
 
 // Tunable weights. The defaults were measured on the development machine
 // (2 cores, AVX2) for contiguous f64 kernels; `bench/` can recalibrate them.
@@ -67,16 +97,13 @@ class CostModel {
   // :n-steps operand when known: exact whenever the steps are known
   // statically (an output keeping every step, a constant :n-steps, static
   // sequence lengths), `unknown_trip_count` otherwise; an :until loop
-  // counts its bound when below `unknown_trip_count`. `n_steps_at_most`:
-  // a bound on a run-time :n-steps (`(minimum n 5)`), counted likewise;
-  // with `n_steps_at_least` too (`(minimum n (maximum 2 i))`), the middle
-  // of the two, as nothing says where in between the value lies.
+  // counts its bound when below `unknown_trip_count`. With only an upper
+  // bound on a run-time :n-steps (`(minimum n 5)`), it counts that bound
+  // likewise; with a lower bound too (`(minimum n (maximum 2 i))`), the
+  // middle of the two, as nothing says where in between the value lies.
   std::int64_t trip_count(const ops::ScanSpec& spec, std::span<const ops::Type> operand_types,
-                          const ops::Type& result, std::optional<std::int64_t> n_steps,
-                          std::optional<std::int64_t> n_steps_at_most = std::nullopt,
-                          std::optional<std::int64_t> n_steps_at_least = std::nullopt) const;
-  // The same for a scan term (a constant :n-steps operand is read, and the
-  // constants of a `minimum` one and of a `maximum` inside it).
+                          const ops::Type& result, const StepBounds& n_steps) const;
+  // The same for a scan term, its :n-steps operand read by StepBounds.
   std::int64_t trip_count(ops::TermRef scan) const;
 
   const CostWeights& weights() const { return w_; }

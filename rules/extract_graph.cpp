@@ -37,27 +37,19 @@ std::int64_t scan_trips(const TensorEGraph& g, egraph::ENodeId n, const backend:
   const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
   std::vector<ops::Type> types;
   for (EClassId k : eg.children(n)) types.push_back(g.type(k));
-  std::optional<std::int64_t> n_steps, at_most, at_least;
-  // :n-steps is an integer scalar: a known value is exact in a double.
-  const auto constant = [&](EClassId c) -> std::optional<std::int64_t> {
-    if (const auto& u = g.data(c).uniform) return static_cast<std::int64_t>(*u);
-    return std::nullopt;
-  };
+  backend::StepBounds n_steps;
   if (spec.has_n_steps) {
-    const EClassId steps = eg.children(n)[1];
-    n_steps = constant(steps);
-    for (egraph::ENodeId m : eg.nodes(steps)) {  // (minimum k c): at most c
-      if (g.kind(m) != ops::OpKind::Minimum) continue;
-      for (EClassId k : eg.children(m)) {
-        if (const auto c = constant(k)) at_most = std::min(at_most.value_or(*c), *c);
-        for (egraph::ENodeId x : eg.nodes(k))  // (maximum c i): at least c
-          if (g.kind(x) == ops::OpKind::Maximum)
-            for (EClassId y : eg.children(x))
-              if (const auto c = constant(y)) at_least = std::max(at_least.value_or(*c), *c);
-      }
-    }
+    // :n-steps is an integer scalar: a known value is exact in a double.
+    const auto constant = [&](EClassId c) -> std::optional<std::int64_t> {
+      if (const auto& u = g.data(c).uniform) return static_cast<std::int64_t>(*u);
+      return std::nullopt;
+    };
+    const auto forms = [&](EClassId c, const auto& f) {
+      for (egraph::ENodeId m : eg.nodes(c)) f(g.kind(m), eg.children(m));
+    };
+    n_steps = backend::StepBounds::read(eg.children(n)[1], constant, forms);
   }
-  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps, at_most, at_least);
+  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps);
 }
 
 // How many times each class is expected to run, by class id (0: not reached

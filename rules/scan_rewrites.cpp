@@ -60,15 +60,7 @@ class DropNonSequence final : public ScanApplier {
         to = s.nonsequence_param(*same);
       }
       // The first droppable non-sequence; later ones go in later iterations.
-      std::vector<std::int64_t> slot_of;
-      for (std::int64_t k = 0; k < s.num_params(); ++k)
-        slot_of.push_back(k < slot ? k : k == slot ? to : k - 1);
-      std::vector<EClassId> values(slot_of.size());
-      values[static_cast<std::size_t>(slot)] = value;
-      std::vector<ops::TensorType> params = s.params();
-      params.erase(params.begin() + slot);
-      const auto body =
-          remap_body(g(), s.operands[0], slot_of, values, std::move(params), all_outputs(s));
+      const auto body = body_without(s, slot, 1, to, value);
       if (!body) return false;
       ops::ScanSpec smaller = s.spec;
       --smaller.num_nonsequences;
@@ -106,19 +98,8 @@ class DropNonSequence final : public ScanApplier {
       const ops::Array value = ops::Array::filled(t.dtype, row, *d.uniform);
       if (value.size() > kMaxInlinedElements) continue;
       const EClassId constant = g().add_term(ops::Term::constant(value));
-      const std::int64_t first = s.sequence_param(j, 0);
-      const auto count = static_cast<std::int64_t>(taps.size());
-      std::vector<std::int64_t> slot_of;
-      std::vector<EClassId> values(static_cast<std::size_t>(s.num_params()));
-      for (std::int64_t k = 0; k < s.num_params(); ++k) {
-        const bool dropped = k >= first && k < first + count;
-        slot_of.push_back(dropped ? -1 : k < first ? k : k - count);
-        if (dropped) values[static_cast<std::size_t>(k)] = constant;
-      }
-      std::vector<ops::TensorType> params = s.params();
-      params.erase(params.begin() + first, params.begin() + first + count);
-      const auto body =
-          remap_body(g(), s.operands[0], slot_of, values, std::move(params), all_outputs(s));
+      const auto body = body_without(s, s.sequence_param(j, 0),
+                                     static_cast<std::int64_t>(taps.size()), -1, constant);
       if (!body) return false;
       ops::ScanSpec fewer = s.spec;
       fewer.sequence_taps.erase(fewer.sequence_taps.begin() + static_cast<std::ptrdiff_t>(j));
@@ -134,6 +115,23 @@ class DropNonSequence final : public ScanApplier {
       return scan && eg.merge(root, *scan);
     }
     return false;
+  }
+
+  // s's body without parameters [first, first + count): the body reads
+  // each of them as slot `to` (numbered as before the drop, below first)
+  // or, when `to` is -1, as `value`.
+  std::optional<EClassId> body_without(const ScanView& s, std::int64_t first, std::int64_t count,
+                                       std::int64_t to, EClassId value) {
+    std::vector<std::int64_t> slot_of;
+    std::vector<EClassId> values(static_cast<std::size_t>(s.num_params()));
+    for (std::int64_t k = 0; k < s.num_params(); ++k) {
+      const bool dropped = k >= first && k < first + count;
+      slot_of.push_back(dropped ? to : k < first ? k : k - count);
+      if (dropped) values[static_cast<std::size_t>(k)] = value;
+    }
+    std::vector<ops::TensorType> params = s.params();
+    params.erase(params.begin() + first, params.begin() + first + count);
+    return remap_body(g(), s.operands[0], slot_of, values, std::move(params), all_outputs(s));
   }
 
   Drop mode_;
