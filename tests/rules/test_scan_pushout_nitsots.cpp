@@ -245,8 +245,9 @@ TEST_CASE("the reverse loop of a map's gradient is vectorized") {
 namespace {
 
 // A random body expression over the elements x (3) and y (2 3) of two
-// sequences and the non-sequences w (3), m (3 3), c (scalar); `rank` is
-// set to the rank of its value.
+// sequences and the non-sequences w (3), m (3 3), c (scalar), with every
+// kind of op the vectorizer handles (elementwise, dot, reductions, slice,
+// flip, concat, stack); `rank` is set to the rank of its value.
 std::string random_body(std::mt19937_64& rng, int depth, int& rank) {
   const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
   if (depth == 0 || pick(4) == 0) {
@@ -257,7 +258,7 @@ std::string random_body(std::mt19937_64& rng, int depth, int& rank) {
     return text;
   }
   int a = 0, b = 0, c = 0;
-  switch (pick(6)) {
+  switch (pick(8)) {
     case 0: {
       static const char* kUnary[] = {"tanh", "sin", "neg", "abs"};
       const std::string e = random_body(rng, depth - 1, a);
@@ -282,10 +283,24 @@ std::string random_body(std::mt19937_64& rng, int depth, int& rank) {
       rank = std::max(a, 1);
       return a == 0 ? fmt::format("(mul x {})", e) : fmt::format("(dot {} m)", e);
     }
-    default: {
+    case 5: {
       const std::string e = random_body(rng, depth - 1, a);
       rank = a;
       return a == 0 ? e : fmt::format("(add {0} (sum {0} :axis (-1) :keepdims true))", e);
+    }
+    case 6: {  // slice, flip and concat: the last axis rearranged
+      const std::string e = random_body(rng, depth - 1, a);
+      rank = a;
+      return a == 0 ? e
+                    : fmt::format(
+                          "(concat (slice {0} :axis -1 :stop 1) (flip (slice {0} :axis -1 "
+                          ":start 1) :axis -1) :axis -1)",
+                          e);
+    }
+    default: {  // stack and a reduction over the new axis
+      const std::string e = random_body(rng, depth - 1, a);
+      rank = a;
+      return fmt::format("(sum (stack {0} (neg {0}) (mul 2.0 {0}) :axis 0) :axis (0))", e);
     }
   }
 }
