@@ -238,6 +238,36 @@ TEST_CASE("stabilize: logsumexp over any axes and log_softmax of an indexed row"
               {1000 - lse, -1000 - lse, 999 - lse});
 }
 
+// Users write the stable forms by hand: the max they subtract is the one
+// the fused op subtracts itself, so the extra max and pass go.
+TEST_CASE("stabilize: a max subtracted by hand goes into softmax log_softmax and logsumexp") {
+  const std::string in = "(input x (f64 2 3)) (let m (max x :axis (1) :keepdims true))";
+  const std::string e = "(exp (sub x m))", s = "(sum " + e + " :axis (1) :keepdims true)";
+  check_stabilizes(in + "(output (div " + e + " " + s + "))",
+                   "(input x (f64 2 3)) (output (softmax x :axis 1))");
+  check_stabilizes(in + "(output (sub (sub x m) (log " + s + ")))",
+                   "(input x (f64 2 3)) (output (log_softmax x :axis 1))");
+  check_stabilizes(in + "(output (add m (log " + s + ")))",
+                   "(input x (f64 2 3)) (output (logsumexp x :axis (1) :keepdims true))");
+  check_stabilizes(in + "(output (add (log (sum " + e + " :axis (1))) (max x :axis (1))))",
+                   "(input x (f64 2 3)) (output (logsumexp x :axis (1)))");
+  // Another axis's max is not shift-free: it stays.
+  const std::string other = "(input x (f64 2 3)) (let m (max x :axis (0) :keepdims true))";
+  const ops::Graph kept = optimized(graph(other + "(output (softmax (sub x m) :axis 1))"));
+  CHECK(contains(kept.outputs[0].term, ops::OpKind::Max));
+  // Values on rows that overflow a naive form.
+  const ops::Array x = array_of({2, 3}, {1000, 1000, 999, -800, -800, -1000});
+  std::vector<double> want;
+  for (int r = 0; r < 2; ++r) {
+    const double* row = x.data<double>() + 3 * r;
+    const double mx = std::max({row[0], row[1], row[2]});
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) sum += std::exp(row[i] - mx);
+    want.push_back(mx + std::log(sum));
+  }
+  check_close(run_optimized(in + "(output (add m (log " + s + ")))", {x}), want);
+}
+
 TEST_CASE("softmax and exp of log_softmax agree on rows of +inf") {
   const std::string in = "(input x (f64 3 2))";
   const ops::Array x = array_of({3, 2}, {INFINITY, INFINITY, INFINITY, 1, -INFINITY, 2});
