@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <tuple>
 
 namespace eqsat::rules {
@@ -347,6 +349,14 @@ class RuleParser {
     return out;
   }
 
+  // `nan`, `inf`, `-inf`: float numbers written as words, as in graphs.
+  static std::optional<double> special_float(std::string_view word) {
+    if (word == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (word == "inf") return std::numeric_limits<double>::infinity();
+    if (word == "-inf") return -std::numeric_limits<double>::infinity();
+    return std::nullopt;
+  }
+
   // A pattern: a number, a boolean, a variable, or an op application.
   Pattern pattern(const SExpr& e) {
     if (e.kind == SExpr::Kind::List) return op_pattern(e);
@@ -364,11 +374,16 @@ class RuleParser {
         p.number = e.bool_value ? 1 : 0;
         break;
       case SExpr::Kind::Symbol:
-        if (is_variable(e))
+        if (is_variable(e)) {
           p.var = e.text;
-        else
+        } else if (const auto special = special_float(e.text)) {
+          p.kind = Pattern::Kind::Number;  // a right side's NaN or infinity
+          p.is_float = true;
+          p.number = *special;
+        } else {
           error(e, fmt::format("unexpected symbol '{}' in a pattern: variables start with '?'",
                                e.text));
+        }
         break;
       case SExpr::Kind::Keyword:
       case SExpr::Kind::String:

@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace eqsat;
@@ -88,6 +90,22 @@ TEST_CASE("literal attributes, get indices and numbers print back as written") {
   CHECK(to_string(p.rewrites()[1].lhs) == "(mul ?x 2.0)");
   CHECK(p.rewrites()[1].lhs.children[1].is_float);
   CHECK(p.rewrites()[2].lhs.children[0].kind == Pattern::Kind::Bool);
+}
+
+TEST_CASE("nan inf and -inf are float numbers in patterns") {
+  const RuleProgram p = parse(
+      "(rewrite r (exp (log ?x)) (where (ge ?x 0) ?x nan))"
+      "(rewrite s (div 1 ?x) (where (ne ?x 0) (reciprocal ?x) inf))"
+      "(rewrite t (neg (exp ?x)) (where (ge ?x -inf) (neg (exp ?x)) -inf))");
+  REQUIRE(p.rewrites().size() == 3);
+  const Pattern& nan = p.rewrites()[0].rhs.children[2];
+  CHECK(nan.kind == Pattern::Kind::Number);
+  CHECK(nan.is_float);
+  CHECK(std::isnan(nan.number));
+  CHECK(p.rewrites()[1].rhs.children[2].number == std::numeric_limits<double>::infinity());
+  CHECK(p.rewrites()[2].rhs.children[2].number == -std::numeric_limits<double>::infinity());
+  CHECK(error_of("(rewrite r (exp ?x) (add ?x nan0))").find("unexpected symbol 'nan0'") !=
+        std::string::npos);
 }
 
 TEST_CASE("the schedule keeps its steps, rule sets and limits - defaults fill the rest") {

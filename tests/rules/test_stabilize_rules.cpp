@@ -268,6 +268,56 @@ TEST_CASE("stabilize: a max subtracted by hand goes into softmax log_softmax and
   check_close(run_optimized(in + "(output (add m (log " + s + ")))", {x}), want);
 }
 
+TEST_CASE("stabilize: exp log sqrt and softplus round trips keep only their domain") {
+  const std::string in = "(input x (f64 6))";
+  const std::string nan = "(const f64 nan)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"(exp (log x))", "(where (le 0.0 x) x " + nan + ")"},
+      {"(exp (log1p x))", "(where (le -1.0 x) (add x 1.0) " + nan + ")"},
+      {"(expm1 (log x))", "(where (le 0.0 x) (sub x 1.0) " + nan + ")"},
+      {"(expm1 (log1p x))", "(where (le -1.0 x) x " + nan + ")"},
+      {"(square (sqrt x))", "(where (le 0.0 x) x " + nan + ")"},
+      {"(log (sqrt x))", "(mul (log x) 0.5)"},
+      {"(exp (softplus x))", "(add (exp x) 1.0)"},
+      {"(expm1 (softplus x))", "(exp x)"},
+  };
+  const std::vector<double> v = {-2, -1, 0, 0.5, 4, 1e-300};
+  const std::vector<std::function<double(double)>> want = {
+      [](double t) { return t >= 0 ? t : NAN; },     [](double t) { return t >= -1 ? 1 + t : NAN; },
+      [](double t) { return t >= 0 ? t - 1 : NAN; }, [](double t) { return t >= -1 ? t : NAN; },
+      [](double t) { return t >= 0 ? t : NAN; },     [](double t) { return 0.5 * std::log(t); },
+      [](double t) { return 1 + std::exp(t); },      [](double t) { return std::exp(t); },
+  };
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const auto& [start, goal] = cases[c];
+    INFO(start);
+    check_stabilizes(in + "(output " + start + ")", in + "(output " + goal + ")");
+    const ops::Array got = run_optimized(in + "(output " + start + ")", {vector_of(v)});
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double g = got.element(static_cast<std::int64_t>(i)), w = want[c](v[i]);
+      INFO("at " << v[i] << ": got " << g << ", want " << w);
+      CHECK(((std::isnan(g) && std::isnan(w)) || g == w || std::abs(g - w) <= 1e-15 * std::abs(w)));
+    }
+  }
+}
+
+TEST_CASE("stabilize: products and quotients of exponentials and powers") {
+  const std::string in = "(input x (f64 3)) (input y (f64 3)) (input a f64)";
+  check_stabilizes(in + "(output (mul (exp x) (exp y)))", in + "(output (exp (add x y)))");
+  check_stabilizes(in + "(output (div (exp x) (exp y)))", in + "(output (exp (sub x y)))");
+  check_stabilizes(in + "(output (log (mul (exp x) (exp y))))", in + "(output (add x y))");
+  check_stabilizes(in + "(output (mul (pow a x) (pow a y)))", in + "(output (pow a (add x y)))");
+  check_stabilizes(in + "(output (div (pow a x) (pow a y)))", in + "(output (pow a (sub x y)))");
+  // e⁸⁰⁰ · e⁻⁸⁰⁰ is ∞ · 0 as written.
+  const ops::Array x = vector_of({800, -800, 1}), y = vector_of({-800, 800, 2});
+  check_close(run_optimized(in + "(output (mul (exp x) (exp y)))",
+                            {x, y, ops::Array::scalar(ops::DType::F64, 2)}),
+              {1, 1, std::exp(3.0)});
+  check_close(run_optimized(in + "(output (div (exp x) (exp y)))",
+                            {x, x, ops::Array::scalar(ops::DType::F64, 2)}),
+              {1, 1, 1});
+}
+
 TEST_CASE("softmax and exp of log_softmax agree on rows of +inf") {
   const std::string in = "(input x (f64 3 2))";
   const ops::Array x = array_of({3, 2}, {INFINITY, INFINITY, INFINITY, 1, -INFINITY, 2});
