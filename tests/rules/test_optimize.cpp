@@ -7,6 +7,7 @@
 #include "tests/support/check_optimizes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -36,6 +37,37 @@ TEST_CASE("canonicalize: identities, double negation, sub normal form") {
                   "(input x (f64 3)) (output (square x))");
   check_optimizes(shipped_rules(), "(input x (f32 2 3)) (output (transpose (transpose x)))",
                   "(input x (f32 2 3)) (output x)");
+}
+
+TEST_CASE("canonicalize: one to any power and comparisons of a value with itself") {
+  // A comparison known everywhere selects one side of a where (of static
+  // shape, as literals in patterns match); a bare one stays when it costs
+  // no more than the fill it equals.
+  const ops::Graph g = graph(R"(
+    (input x (f64 4)) (input k (i64 4))
+    (output (pow 1.0 x)) (output (where (lt x x) x (neg x))) (output (where (gt x x) x (neg x)))
+    (output (where (le k k) k (neg k))) (output (where (ge k k) k (neg k)))
+    (output (where (eq k k) k (neg k))) (output (where (ne k k) k (neg k)))
+    (output (where (le x x) x (neg x))) (output (where (eq x x) x (neg x)))
+    (output (where (ne x x) x (neg x))))");
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  CHECK_FALSE(contains(out.outputs[0].term, ops::OpKind::Pow));
+  for (std::size_t i = 1; i < 7; ++i) {
+    INFO("output " << i);
+    CHECK_FALSE(contains(out.outputs[i].term, ops::OpKind::Where));
+  }
+  // A float NaN is neither equal to nor at most itself: those stay.
+  for (std::size_t i = 7; i < 10; ++i) CHECK(contains(out.outputs[i].term, ops::OpKind::Where));
+  // Values, NaN and infinities included.
+  ops::Array x(ops::DType::F64, {4}), k(ops::DType::I64, {4});
+  const double xs[] = {NAN, INFINITY, -2.5, 0};
+  for (int i = 0; i < 4; ++i) {
+    x.data<double>()[i] = xs[i];
+    k.data<std::int64_t>()[i] = i - 2;
+  }
+  const auto want = backend::compile(g).run({x, k}), got = backend::compile(out).run({x, k});
+  for (std::size_t o = 0; o < want.size(); ++o) CHECK(got[o].same_value(want[o]));
 }
 
 TEST_CASE("typed rewriting: a literal bigger than the operand broadcasts the right side") {

@@ -318,6 +318,29 @@ TEST_CASE("stabilize: products and quotients of exponentials and powers") {
               {1, 1, 1});
 }
 
+TEST_CASE("stabilize: log1mexp softplus and sigmoid compositions") {
+  const std::string in = "(input x (f64 6))";
+  const std::string nan = "(const f64 nan)";
+  check_stabilizes(in + "(output (exp (log1mexp x)))",
+                   in + "(output (where (le x 0.0) (neg (expm1 x)) " + nan + "))");
+  check_stabilizes(in + "(output (softplus (log x)))",
+                   in + "(output (where (le 0.0 x) (log1p x) " + nan + "))");
+  check_stabilizes(in + "(output (log1mexp (log x)))",
+                   in + "(output (where (le 0.0 x) (log1p (neg x)) " + nan + "))");
+  check_stabilizes(in + "(output (log1mexp (log1mexp x)))",
+                   in + "(output (where (le x 0.0) x " + nan + "))");
+  check_stabilizes(in + "(output (mul (sigmoid x) (exp (neg x))))",
+                   in + "(output (sigmoid (neg x)))");
+  check_stabilizes(in + "(output (mul (exp x) (sigmoid (neg x))))", in + "(output (sigmoid x))");
+  check_stabilizes(in + "(output (div (sigmoid x) (sub 1.0 (sigmoid x))))",
+                   in + "(output (exp x))");
+  // σ(x) e⁻ˣ at x = −800 is 0 · ∞ as written.
+  check_close(
+      run_optimized(in + "(output (mul (sigmoid x) (exp (neg x))))",
+                    {vector_of({-800, 800, 0, 1, -1, 30})}),
+      {1, 0, 0.5, 1 / (1 + std::exp(1.0)), 1 / (1 + std::exp(-1.0)), 1 / (1 + std::exp(30.0))});
+}
+
 TEST_CASE("softmax and exp of log_softmax agree on rows of +inf") {
   const std::string in = "(input x (f64 3 2))";
   const ops::Array x = array_of({3, 2}, {INFINITY, INFINITY, INFINITY, 1, -INFINITY, 2});
