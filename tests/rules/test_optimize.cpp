@@ -37,6 +37,8 @@ TEST_CASE("canonicalize: identities, double negation, sub normal form") {
                   "(input x (f64 3)) (output (square x))");
   check_optimizes(shipped_rules(), "(input x (f32 2 3)) (output (transpose (transpose x)))",
                   "(input x (f32 2 3)) (output x)");
+  check_optimizes(shipped_rules(), "(input x (f64 3)) (output (mul (abs x) (abs x)))",
+                  "(input x (f64 3)) (output (square x))");
 }
 
 TEST_CASE("canonicalize: one to any power and comparisons of a value with itself") {
