@@ -1,6 +1,7 @@
 #include "egraph/egraph.hpp"
 
 #include "egraph/growth.hpp"
+#include "egraph/sorted_runs.hpp"
 #include "ops/internal_error.hpp"
 
 #include <absl/container/flat_hash_set.h>
@@ -73,8 +74,8 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
   return by_op_[op.id()];
 }
 
-void EGraph::check_id(EClassId c, const char* where) const {
-  EQSAT_ASSERT(c.index() < uf_.size())
+void EGraph::bad_id(EClassId c, const char* where) const {
+  EQSAT_ASSERT(c.index() < uf_.size())  // false: the message names the check
       << where << ": e-class id "
       << (c.valid() ? std::to_string(c.value()) : std::string("(invalid)"))
       << " is not in this e-graph";
@@ -86,15 +87,21 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     check_id(c, "EGraph::add");
     c = uf_.find_compress(c);
   }
-  Key key{op, payload, canon, hash_enode(op, payload, canon)};
-  if (auto it = memo_->set.find(key); it != memo_->set.end()) {
+  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
+  // One probe: a miss claims the slot for the new e-node's id right away
+  // (its record is pushed below, before anything reads the hash-cons).
+  ENodeId n(static_cast<std::uint32_t>(records_.size()));
+  bool fresh = false;
+  auto it = memo_->set.lazy_emplace(Key{op, payload, canon, hash_enode(op, payload, canon)},
+                                    [&](const auto& construct) {
+                                      fresh = true;
+                                      construct(n);
+                                    });
+  if (!fresh) {
     if (proofs_) [[unlikely]]
       return term_for_hit(*it, op, payload, children);
     return find(records_[it->index()].cls);
   }
-  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
-
-  ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
   if (proofs_) [[unlikely]]
     proofs_->add_term(c, op, payload, children);
@@ -127,7 +134,6 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     IdList<ENodeId>& ps = cls(child).parents;
     if (ps.empty() || ps.back() != n) ps.push_back(n);
   }
-  memo_->set.insert(n);
   ++num_classes_;
   ++num_visible_;
   ++version_;
@@ -404,13 +410,14 @@ void EGraph::normalize_touched() {
     cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
     end = std::remove_if(cl.parents.begin(), cl.parents.end(),
                          [&](ENodeId n) { return records_[n.index()].dead != 0; });
-    std::sort(cl.parents.begin(), end);
+    sort_runs(cl.parents.begin(), end, std::less<ENodeId>(), merge_scratch_);
     end = std::unique(cl.parents.begin(), end);
     cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
     cl.nodes.shrink_if_sparse();
     cl.parents.shrink_if_sparse();
   }
   touched_.clear();
+  merge_scratch_ = {};  // as large as the longest parent run: not kept between rebuilds
 }
 
 void EGraph::rebuild_index() {

@@ -253,8 +253,13 @@ class EGraph {
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
-  // An InternalError naming `where` if c is not an id of this e-graph.
-  void check_id(EClassId c, const char* where) const;
+  // An InternalError naming `where` if c is not an id of this e-graph
+  // (inline: add and merge check every id they are given).
+  void check_id(EClassId c, const char* where) const {
+    if (c.index() >= uf_.size()) [[unlikely]]
+      bad_id(c, where);
+  }
+  [[gnu::cold, gnu::noinline]] void bad_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   // `add` with explanations on, after the hash-cons found e-node m for the
   // canonical content: the id of exactly op@payload(children).
@@ -284,7 +289,7 @@ class EGraph {
   std::vector<std::uint32_t> packed_;         // see packed_nodes
   std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
   std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
-  std::vector<EClassId> scratch_;
+  std::vector<ENodeId> merge_scratch_;        // sort_runs's
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;
   std::uint64_t version_ = 0;

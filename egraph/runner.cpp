@@ -85,6 +85,27 @@ void Runner::run_hooks(Iteration& it) {
   it.hook_seconds = seconds_since(t);
 }
 
+// Applies a batch of rule `rule`'s matches; false once a limit stopped the run.
+bool Runner::apply_batch(RuleInProgress& rule, Matches& batch) {
+  const auto ta = std::chrono::steady_clock::now();
+  const Symbol outer = g_.set_reason(rule.rule.reason());
+  std::size_t& applied = rule.it.rules[rule.index].applied;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (rule.rule.apply_match(g_, batch, k)) ++applied;
+    if (g_.num_nodes() > config_.node_limit) {
+      stop(StopReason::NodeLimit, "");
+      break;
+    }
+    if ((k & 63) == 63 && elapsed() > config_.time_limit) {
+      stop(StopReason::TimeLimit, "");
+      break;
+    }
+  }
+  g_.set_reason(outer);
+  rule.apply_seconds += seconds_since(ta);
+  return !stopped_;
+}
+
 // Searches rule r and applies its matches, recording both in `it`.
 // Searches read the snapshot of the last rebuild, so applying matches
 // while the search goes on, or rule r's before rule r + 1 is searched,
@@ -92,25 +113,6 @@ void Runner::run_hooks(Iteration& it) {
 // matches in memory and skips the searching a limit makes useless.
 void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
                       Iteration& it) {
-  double apply_seconds = 0;
-  auto apply = [&](Matches& batch) {
-    const auto ta = std::chrono::steady_clock::now();
-    const Symbol outer = g_.set_reason(rule.reason());
-    for (std::size_t k = 0; k < batch.size(); ++k) {
-      if (rule.apply_match(g_, batch, k)) ++it.rules[r].applied;
-      if (g_.num_nodes() > config_.node_limit) {
-        stop(StopReason::NodeLimit, "");
-        break;
-      }
-      if ((k & 63) == 63 && elapsed() > config_.time_limit) {
-        stop(StopReason::TimeLimit, "");
-        break;
-      }
-    }
-    g_.set_reason(outer);
-    apply_seconds += seconds_since(ta);
-    return !stopped_;
-  };
   const auto t = std::chrono::steady_clock::now();
   matches.clear();
   std::size_t limit = scheduler_->match_limit(iteration, r);
@@ -118,19 +120,21 @@ void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r,
     it.rules[r].banned = true;
     return;
   }
+  RuleInProgress progress{rule, r, it};
   // An unlimited rule cannot be refused: its matches stream into apply.
+  // (The sink holds two pointers: std::function keeps it without allocating.)
   const bool stream = limit == std::numeric_limits<std::size_t>::max();
-  MatchSink sink = apply;
+  MatchSink sink = [this, &progress](Matches& batch) { return apply_batch(progress, batch); };
   std::size_t found = rule.search(g_, matches, limit, stream ? &sink : nullptr);
   it.rules[r].matches = found;
   if (!scheduler_->accept(iteration, r, found)) {
     it.rules[r].banned = true;
     matches.clear();
   }
-  it.search_seconds += seconds_since(t) - apply_seconds;
+  it.search_seconds += seconds_since(t) - progress.apply_seconds;
   if (!stopped_ && elapsed() > config_.time_limit) stop(StopReason::TimeLimit, "");
-  if (!stopped_) apply(matches);
-  it.apply_seconds += apply_seconds;
+  if (!stopped_ && !matches.empty()) apply_batch(progress, matches);
+  it.apply_seconds += progress.apply_seconds;
 }
 
 RunReport Runner::run(const std::vector<Rewrite>& rules) {
