@@ -123,8 +123,9 @@ class Runner {
     double apply_seconds = 0;
   };
   bool apply_batch(RuleInProgress& rule, Matches& batch);
+  // t: when the rule's search started; set to when its work ended.
   void run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
-                Iteration& it);
+                Iteration& it, std::chrono::steady_clock::time_point& t);
 
   EGraph& g_;
   RunnerConfig config_;
