@@ -268,7 +268,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
   other.nodes.release();
   other.parents.release();
   free_slots_.push_back(slot_[b.index()]);
-  touch(a);
+  touch(a, kNodesChanged | kParentsMerged);
   if (analysis_) analysis_->on_modify(*this, a);
   return true;
 }
@@ -278,9 +278,14 @@ std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>
   c = uf_.find_compress(c);
   IdList<ENodeId>& nodes = cls(c).nodes;
   std::size_t hidden = 0;
+  // Dead e-nodes (congruent duplicates, which the next rebuild drops from
+  // their touched class anyway) go too: an analysis may prune one class on
+  // every merge into it during a rebuild (egg's constant folding), and
+  // would otherwise walk its growing list of dead e-nodes each time.
   ENodeId* end = std::remove_if(nodes.begin(), nodes.end(), [&](ENodeId n) {
     NodeRecord& r = records_[n.index()];
-    if (r.dead || r.pruned || keep(node(n))) return false;
+    if (r.dead) return true;
+    if (r.pruned || keep(node(n))) return false;
     r.pruned = 1;
     ++hidden;
     return true;
@@ -290,7 +295,7 @@ std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>
     num_visible_ -= hidden;
     ++version_;
     clean_ = false;
-    touch(c);
+    touch(c, kNodesChanged);
   }
   return hidden;
 }
@@ -305,7 +310,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     if (!stale) return;
     memo_->set.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
-    touch(r.cls);  // its class's sort order may have changed
+    touch(r.cls, kNodesChanged);  // its class's sort order may have changed
   }
   auto [it, inserted] = memo_->set.insert(n);
   if (inserted) return;
@@ -319,13 +324,14 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
       rm.pruned = 0;
       EClassId cm = uf_.find_compress(rm.cls);
       cls(cm).nodes.push_back(m);
-      touch(cm);
+      touch(cm, kNodesChanged);
     } else {
       --num_visible_;
     }
   }
   const EClassId* ch = kids(r);
-  for (std::uint32_t i = 0; i < r.arity; ++i) touch(ch[i]);  // their parent lists hold n
+  for (std::uint32_t i = 0; i < r.arity; ++i)
+    touch(ch[i], kParentDied);  // their parent lists hold n
   EClassId cn = r.cls, cm = rm.cls;
   if (proofs_ ? merge(cn, cm, congruence_reason()) : merge(cn, cm)) ++unions;
 }
@@ -380,41 +386,57 @@ bool EGraph::less_by_content(ENodeId a, ENodeId b) const {
   return a < b;
 }
 
-void EGraph::touch(EClassId c) {
-  if (!touched_flag_[c.index()]) {
-    touched_flag_[c.index()] = 1;
-    touched_.push_back(c);
-  }
+void EGraph::touch(EClassId c, std::uint8_t what) {
+  if (!(touched_flag_[c.index()] & kListed)) touched_.push_back(c);
+  touched_flag_[c.index()] |= kListed | what;
 }
 
 void EGraph::normalize_touched() {
-  // Each class is normalized on its own, so the order does not matter; the
-  // flags, reused for roots, make each root be done once.
-  for (EClassId c : touched_) touched_flag_[c.index()] = 0;
-  for (EClassId& c : touched_) {
+  // Each class is normalized on its own, so the order does not matter. The
+  // flags of the ids touched are gathered on their roots (each root once),
+  // and a class's e-node list is only sorted, its parent list only filtered
+  // or sorted, when something changed it: most touches come from a
+  // repaired e-node, which changes its own class's order only.
+  touched_what_.resize(touched_.size());
+  for (std::size_t i = 0; i < touched_.size(); ++i) {
+    std::uint8_t& f = touched_flag_[touched_[i].index()];
+    touched_what_[i] = f & ~kListed;
+    f = 0;
+  }
+  for (std::size_t i = 0; i < touched_.size(); ++i) {
+    EClassId& c = touched_[i];
     c = uf_.find_compress(c);
-    if (touched_flag_[c.index()]) {
-      c = EClassId();  // a duplicate root
-      continue;
-    }
-    touched_flag_[c.index()] = 1;
+    std::uint8_t& f = touched_flag_[c.index()];
+    if (f & kListed) c = EClassId();  // a duplicate root
+    f |= kListed | touched_what_[i];
   }
   for (EClassId c : touched_) {
     if (!c.valid()) continue;
+    const std::uint8_t what = touched_flag_[c.index()];
     touched_flag_[c.index()] = 0;
     EClass& cl = cls(c);
-    ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
-                                  [&](ENodeId n) { return !visible(records_[n.index()]); });
-    std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
-    end = std::unique(cl.nodes.begin(), end);
-    cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
-    end = std::remove_if(cl.parents.begin(), cl.parents.end(),
-                         [&](ENodeId n) { return records_[n.index()].dead != 0; });
-    sort_runs(cl.parents.begin(), end, std::less<ENodeId>(), merge_scratch_);
-    end = std::unique(cl.parents.begin(), end);
-    cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
-    cl.nodes.shrink_if_sparse();
-    cl.parents.shrink_if_sparse();
+    if (what & kNodesChanged) {
+      ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
+                                    [&](ENodeId n) { return !visible(records_[n.index()]); });
+      std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
+      end = std::unique(cl.nodes.begin(), end);
+      cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
+      cl.nodes.shrink_if_sparse();
+    }
+    if (what & (kParentDied | kParentsMerged)) {
+      // Only a death leaves a dead e-node in a parent list (the dead e-node
+      // touches its children), so only then are the records read.
+      ENodeId* end = cl.parents.end();
+      if (what & kParentDied)
+        end = std::remove_if(cl.parents.begin(), end,
+                             [&](ENodeId n) { return records_[n.index()].dead != 0; });
+      if (what & kParentsMerged) {
+        sort_runs(cl.parents.begin(), end, std::less<ENodeId>(), merge_scratch_);
+        end = std::unique(cl.parents.begin(), end);
+      }
+      cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
+      cl.parents.shrink_if_sparse();
+    }
   }
   touched_.clear();
   merge_scratch_ = {};  // as large as the longest parent run: not kept between rebuilds

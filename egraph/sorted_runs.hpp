@@ -1,39 +1,39 @@
-// Sorting a list that is a few sorted runs one after the other, as a
-// class's e-node and parent lists are after a rebuild's merges: each merge
-// appends the other class's sorted list, and new e-nodes' ids are appended
-// in increasing order. Merging the runs costs linear time where a sort
-// costs n log n comparisons (each of e-nodes by content loads two records).
+// Sorting a list that is made of sorted runs one after the other, as a
+// class's parent list is after a rebuild's merges: each merge appends the
+// other class's sorted list, and new e-nodes' ids are appended in
+// increasing order. A natural merge sort costs n log2(runs) steps where a
+// sort costs n log2(n), and one pass of comparisons for a sorted list.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace eqsat::egraph {
 
-// Sorts [first, last) by `less`, merging its sorted runs when there are at
-// most `max_runs` of them and sorting it outright otherwise. `scratch` is
-// reused storage.
+// Sorts [first, last) by `less` (stably), merging adjacent sorted runs pass
+// by pass. `scratch` is reused storage.
 template <class T, class Less>
-void sort_runs(T* first, T* last, Less less, std::vector<T>& scratch, std::size_t max_runs = 4) {
-  T* mid = std::is_sorted_until(first, last, less);
-  for (std::size_t runs = 2; mid != last; ++runs) {
-    if (runs > max_runs) {
-      std::sort(first, last, less);
-      return;
+void sort_runs(T* first, T* last, Less less, std::vector<T>& scratch) {
+  if (std::is_sorted_until(first, last, less) == last) return;
+  const std::size_t n = static_cast<std::size_t>(last - first);
+  scratch.resize(n);
+  T* src = first;
+  T* dst = scratch.data();
+  for (;;) {
+    std::size_t runs = 0;
+    T* out = dst;
+    for (T* p = src; p != src + n; ++runs) {
+      T* mid = std::is_sorted_until(p, src + n, less);
+      T* end = mid == src + n ? mid : std::is_sorted_until(mid, src + n, less);
+      out = std::merge(p, mid, mid, end, out, less);
+      p = end;
     }
-    T* end = std::is_sorted_until(mid, last, less);
-    // Merge [first, mid) (moved to scratch) and [mid, end) into [first, end):
-    // the write position never passes the unread part of the second run.
-    scratch.assign(first, mid);
-    const T* a = scratch.data();
-    const T* a_end = a + scratch.size();
-    T* b = mid;
-    T* out = first;
-    while (a != a_end && b != end) *out++ = less(*b, *a) ? *b++ : *a++;
-    while (a != a_end) *out++ = *a++;
-    mid = end;
+    std::swap(src, dst);
+    if (runs == 1) break;
   }
+  if (src != first) std::copy(src, src + n, first);
 }
 
 }  // namespace eqsat::egraph
