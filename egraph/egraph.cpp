@@ -447,37 +447,51 @@ void EGraph::rebuild_index() {
   for (std::vector<EClassId>& v : by_op_) v.clear();
   live_classes_.clear();
   live_classes_.reserve(num_classes_);
-  packed_at_.assign(uf_.size(), 0);
+  const std::uint32_t ids = static_cast<std::uint32_t>(uf_.size());
+  if (packed_at_.capacity() < ids) packed_at_.reserve(ids);  // exactly: resize would double
+  packed_at_.resize(ids);
+  if (snapshot_root_.capacity() < ids) snapshot_root_.reserve(ids + ids / 2);
+  snapshot_root_.resize(ids);
   packed_.clear();
   packed_.reserve(num_classes_ + 6 * num_visible_);
   packed_.push_back(0);  // offset 0: an empty class
-  for (std::uint32_t i = 0; i < uf_.size(); ++i) {
-    EClassId c(i);
-    if (uf_.find(c) != c) continue;
+  // One pass over the ids (flattened: find is one step): roots, offsets and
+  // each canonical class's words, written through a pointer once the
+  // class's size is known.
+  for (std::uint32_t i = 0; i < ids; ++i) {
+    const EClassId c(i);
+    const EClassId root = uf_.find(c);
+    snapshot_root_[i] = root;
+    if (root != c) {
+      packed_at_[i] = 0;
+      continue;
+    }
     live_classes_.push_back(c);
-    std::size_t header = packed_.size();
+    const IdList<ENodeId>& nodes = cls(c).nodes;
+    std::size_t words = 1;
+    for (ENodeId n : nodes) words += 4 + records_[n.index()].arity;
+    const std::size_t header = packed_.size();
     packed_at_[i] = static_cast<std::uint32_t>(header);
-    packed_.push_back(0);
+    packed_.resize(header + words);
+    std::uint32_t* out = packed_.data() + header;
+    *out++ = static_cast<std::uint32_t>(words - 1);
     std::uint32_t prev = 0;  // no e-node has the empty symbol
-    for (ENodeId n : cls(c).nodes) {
+    for (ENodeId n : nodes) {
       const NodeRecord& r = records_[n.index()];
-      packed_.push_back(r.op);
-      packed_.push_back(r.arity);
-      packed_.push_back(static_cast<std::uint32_t>(r.payload));
-      packed_.push_back(static_cast<std::uint32_t>(r.payload >> 32));
+      out[0] = r.op;
+      out[1] = r.arity;
+      out[2] = static_cast<std::uint32_t>(r.payload);
+      out[3] = static_cast<std::uint32_t>(r.payload >> 32);
       const EClassId* k = kids(r);
-      for (std::uint32_t j = 0; j < r.arity; ++j) packed_.push_back(k[j].value());
+      for (std::uint32_t j = 0; j < r.arity; ++j) out[4 + j] = k[j].value();
+      out += 4 + r.arity;
       if (r.op == prev) continue;
       prev = r.op;
       if (r.op >= by_op_.size()) by_op_.resize(r.op + 1);
       by_op_[r.op].push_back(c);
     }
-    packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
   snapshot_nodes_ = records_.size();
-  if (snapshot_root_.capacity() < uf_.size()) snapshot_root_.reserve(uf_.size() + uf_.size() / 2);
-  snapshot_root_.resize(uf_.size());
-  for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
 // Kept whole (~100 lines): a flat list of independent checks, read top to
