@@ -82,11 +82,21 @@ void EGraph::bad_id(EClassId c, const char* where) const {
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
-  ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) {
-    check_id(c, "EGraph::add");
-    c = uf_.find_compress(c);
+  // The canonical children: on the stack for usual arities (no vector to
+  // set up on every call), on the heap beyond.
+  constexpr std::size_t kStack = 8;
+  EClassId stack_kids[kStack];
+  std::vector<EClassId> heap_kids;
+  EClassId* kids_out = stack_kids;
+  if (children.size() > kStack) {
+    heap_kids.resize(children.size());
+    kids_out = heap_kids.data();
   }
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    check_id(children[i], "EGraph::add");
+    kids_out[i] = uf_.find_compress(children[i]);
+  }
+  const std::span<const EClassId> canon(kids_out, children.size());
   EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
   // One probe: a miss claims the slot for the new e-node's id right away
   // (its record is pushed below, before anything reads the hash-cons).
