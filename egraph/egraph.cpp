@@ -15,6 +15,43 @@ namespace eqsat::egraph {
 
 using ChildBuffer = absl::InlinedVector<EClassId, 8>;
 
+namespace {
+
+// An e-node of up to two children as a sort key: sorting a class's e-nodes
+// then reads each record once instead of two per comparison. The order is
+// EGraph::less_by_content's (operator, payload, arity, children, id;
+// absent children are 0).
+struct ContentKey {
+  std::uint32_t op;
+  Payload payload;
+  std::uint32_t arity, kid0, kid1, id;
+  friend bool operator<(const ContentKey& a, const ContentKey& b) {
+    return std::tie(a.op, a.payload, a.arity, a.kid0, a.kid1, a.id) <
+           std::tie(b.op, b.payload, b.arity, b.kid0, b.kid1, b.id);
+  }
+};
+
+// Sorts e-node ids by content; `less` (reading the records) when one has
+// more children than a record holds inline.
+template <class Record, class Less>
+void sort_by_content(ENodeId* first, ENodeId* last, const std::vector<Record>& records,
+                     std::vector<ContentKey>& keys, Less less) {
+  keys.clear();
+  for (ENodeId* p = first; p != last; ++p) {
+    const Record& r = records[p->index()];
+    if (r.arity > 2) {
+      std::sort(first, last, less);
+      return;
+    }
+    keys.push_back({r.op, r.payload, r.arity, r.arity > 0 ? r.inline_kids[0].value() : 0u,
+                    r.arity > 1 ? r.inline_kids[1].value() : 0u, p->value()});
+  }
+  std::sort(keys.begin(), keys.end());
+  for (const ContentKey& k : keys) *first++ = ENodeId(k.id);
+}
+
+}  // namespace
+
 struct EGraph::Key {
   Symbol op;
   Payload payload;
@@ -402,6 +439,8 @@ void EGraph::touch(EClassId c, std::uint8_t what) {
 }
 
 void EGraph::normalize_touched() {
+  static_assert(kInline == 2, "sort_by_content reads two inline children");
+  std::vector<ContentKey> keys;
   // Each class is normalized on its own, so the order does not matter. The
   // flags of the ids touched are gathered on their roots (each root once),
   // and a class's e-node list is only sorted, its parent list only filtered
@@ -428,7 +467,8 @@ void EGraph::normalize_touched() {
     if (what & kNodesChanged) {
       ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
                                     [&](ENodeId n) { return !visible(records_[n.index()]); });
-      std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
+      sort_by_content(cl.nodes.begin(), end, records_, keys,
+                      [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
       end = std::unique(cl.nodes.begin(), end);
       cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
       cl.nodes.shrink_if_sparse();
