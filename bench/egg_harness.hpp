@@ -66,9 +66,10 @@ inline EggResult run_egg_case(const EggCase& c, const EggLanguage& lang) {
   for (const std::string& goal : c.goals) goals.emplace_back(Pattern::parse(goal, *lang.syntax));
   Runner runner(g, c.config);
   if (c.simple_scheduler) runner.set_scheduler(std::make_unique<SimpleScheduler>());
+  Matches m;  // reused: checking the goals before each iteration allocates nothing
   auto proved = [&] {
     for (const MatchProgram& goal : goals) {
-      Matches m;
+      m.clear();
       goal.search_eclass(g, root, m, 1);
       if (m.empty()) return false;
     }

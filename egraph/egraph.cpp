@@ -1,6 +1,7 @@
 #include "egraph/egraph.hpp"
 
 #include "egraph/growth.hpp"
+#include "egraph/sorted_runs.hpp"
 #include "ops/internal_error.hpp"
 
 #include <absl/container/flat_hash_set.h>
@@ -13,6 +14,43 @@
 namespace eqsat::egraph {
 
 using ChildBuffer = absl::InlinedVector<EClassId, 8>;
+
+namespace {
+
+// An e-node of up to two children as a sort key: sorting a class's e-nodes
+// then reads each record once instead of two per comparison. The order is
+// EGraph::less_by_content's (operator, payload, arity, children, id;
+// absent children are 0).
+struct ContentKey {
+  std::uint32_t op;
+  Payload payload;
+  std::uint32_t arity, kid0, kid1, id;
+  friend bool operator<(const ContentKey& a, const ContentKey& b) {
+    return std::tie(a.op, a.payload, a.arity, a.kid0, a.kid1, a.id) <
+           std::tie(b.op, b.payload, b.arity, b.kid0, b.kid1, b.id);
+  }
+};
+
+// Sorts e-node ids by content; `less` (reading the records) when one has
+// more children than a record holds inline.
+template <class Record, class Less>
+void sort_by_content(ENodeId* first, ENodeId* last, const std::vector<Record>& records,
+                     std::vector<ContentKey>& keys, Less less) {
+  keys.clear();
+  for (ENodeId* p = first; p != last; ++p) {
+    const Record& r = records[p->index()];
+    if (r.arity > 2) {
+      std::sort(first, last, less);
+      return;
+    }
+    keys.push_back({r.op, r.payload, r.arity, r.arity > 0 ? r.inline_kids[0].value() : 0u,
+                    r.arity > 1 ? r.inline_kids[1].value() : 0u, p->value()});
+  }
+  std::sort(keys.begin(), keys.end());
+  for (const ContentKey& k : keys) *first++ = ENodeId(k.id);
+}
+
+}  // namespace
 
 struct EGraph::Key {
   Symbol op;
@@ -73,28 +111,44 @@ std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
   return by_op_[op.id()];
 }
 
-void EGraph::check_id(EClassId c, const char* where) const {
-  EQSAT_ASSERT(c.index() < uf_.size())
+void EGraph::bad_id(EClassId c, const char* where) const {
+  EQSAT_ASSERT(c.index() < uf_.size())  // false: the message names the check
       << where << ": e-class id "
       << (c.valid() ? std::to_string(c.value()) : std::string("(invalid)"))
       << " is not in this e-graph";
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
-  ChildBuffer canon(children.begin(), children.end());
-  for (EClassId& c : canon) {
-    check_id(c, "EGraph::add");
-    c = uf_.find_compress(c);
+  // The canonical children: on the stack for usual arities (no vector to
+  // set up on every call), on the heap beyond.
+  constexpr std::size_t kStack = 8;
+  EClassId stack_kids[kStack];
+  std::vector<EClassId> heap_kids;
+  EClassId* kids_out = stack_kids;
+  if (children.size() > kStack) {
+    heap_kids.resize(children.size());
+    kids_out = heap_kids.data();
   }
-  Key key{op, payload, canon, hash_enode(op, payload, canon)};
-  if (auto it = memo_->set.find(key); it != memo_->set.end()) {
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    check_id(children[i], "EGraph::add");
+    kids_out[i] = uf_.find_compress(children[i]);
+  }
+  const std::span<const EClassId> canon(kids_out, children.size());
+  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
+  // One probe: a miss claims the slot for the new e-node's id right away
+  // (its record is pushed below, before anything reads the hash-cons).
+  ENodeId n(static_cast<std::uint32_t>(records_.size()));
+  bool fresh = false;
+  auto it = memo_->set.lazy_emplace(Key{op, payload, canon, hash_enode(op, payload, canon)},
+                                    [&](const auto& construct) {
+                                      fresh = true;
+                                      construct(n);
+                                    });
+  if (!fresh) {
     if (proofs_) [[unlikely]]
       return term_for_hit(*it, op, payload, children);
     return find(records_[it->index()].cls);
   }
-  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
-
-  ENodeId n(static_cast<std::uint32_t>(records_.size()));
   EClassId c = uf_.make_set();
   if (proofs_) [[unlikely]]
     proofs_->add_term(c, op, payload, children);
@@ -127,7 +181,6 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     IdList<ENodeId>& ps = cls(child).parents;
     if (ps.empty() || ps.back() != n) ps.push_back(n);
   }
-  memo_->set.insert(n);
   ++num_classes_;
   ++num_visible_;
   ++version_;
@@ -262,7 +315,7 @@ bool EGraph::merge(EClassId a, EClassId b) {
   other.nodes.release();
   other.parents.release();
   free_slots_.push_back(slot_[b.index()]);
-  touch(a);
+  touch(a, kNodesChanged | kParentsMerged);
   if (analysis_) analysis_->on_modify(*this, a);
   return true;
 }
@@ -272,9 +325,14 @@ std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>
   c = uf_.find_compress(c);
   IdList<ENodeId>& nodes = cls(c).nodes;
   std::size_t hidden = 0;
+  // Dead e-nodes (congruent duplicates, which the next rebuild drops from
+  // their touched class anyway) go too: an analysis may prune one class on
+  // every merge into it during a rebuild (egg's constant folding), and
+  // would otherwise walk its growing list of dead e-nodes each time.
   ENodeId* end = std::remove_if(nodes.begin(), nodes.end(), [&](ENodeId n) {
     NodeRecord& r = records_[n.index()];
-    if (r.dead || r.pruned || keep(node(n))) return false;
+    if (r.dead) return true;
+    if (r.pruned || keep(node(n))) return false;
     r.pruned = 1;
     ++hidden;
     return true;
@@ -284,7 +342,7 @@ std::size_t EGraph::prune(EClassId c, const std::function<bool(const ENodeRef&)>
     num_visible_ -= hidden;
     ++version_;
     clean_ = false;
-    touch(c);
+    touch(c, kNodesChanged);
   }
   return hidden;
 }
@@ -299,7 +357,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     if (!stale) return;
     memo_->set.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
-    touch(r.cls);  // its class's sort order may have changed
+    touch(r.cls, kNodesChanged);  // its class's sort order may have changed
   }
   auto [it, inserted] = memo_->set.insert(n);
   if (inserted) return;
@@ -313,13 +371,14 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
       rm.pruned = 0;
       EClassId cm = uf_.find_compress(rm.cls);
       cls(cm).nodes.push_back(m);
-      touch(cm);
+      touch(cm, kNodesChanged);
     } else {
       --num_visible_;
     }
   }
   const EClassId* ch = kids(r);
-  for (std::uint32_t i = 0; i < r.arity; ++i) touch(ch[i]);  // their parent lists hold n
+  for (std::uint32_t i = 0; i < r.arity; ++i)
+    touch(ch[i], kParentDied);  // their parent lists hold n
   EClassId cn = r.cls, cm = rm.cls;
   if (proofs_ ? merge(cn, cm, congruence_reason()) : merge(cn, cm)) ++unions;
 }
@@ -374,43 +433,63 @@ bool EGraph::less_by_content(ENodeId a, ENodeId b) const {
   return a < b;
 }
 
-void EGraph::touch(EClassId c) {
-  if (!touched_flag_[c.index()]) {
-    touched_flag_[c.index()] = 1;
-    touched_.push_back(c);
-  }
+void EGraph::touch(EClassId c, std::uint8_t what) {
+  if (!(touched_flag_[c.index()] & kListed)) touched_.push_back(c);
+  touched_flag_[c.index()] |= kListed | what;
 }
 
 void EGraph::normalize_touched() {
-  // Each class is normalized on its own, so the order does not matter; the
-  // flags, reused for roots, make each root be done once.
-  for (EClassId c : touched_) touched_flag_[c.index()] = 0;
-  for (EClassId& c : touched_) {
+  static_assert(kInline == 2, "sort_by_content reads two inline children");
+  std::vector<ContentKey> keys;
+  // Each class is normalized on its own, so the order does not matter. The
+  // flags of the ids touched are gathered on their roots (each root once),
+  // and a class's e-node list is only sorted, its parent list only filtered
+  // or sorted, when something changed it: most touches come from a
+  // repaired e-node, which changes its own class's order only.
+  touched_what_.resize(touched_.size());
+  for (std::size_t i = 0; i < touched_.size(); ++i) {
+    std::uint8_t& f = touched_flag_[touched_[i].index()];
+    touched_what_[i] = f & ~kListed;
+    f = 0;
+  }
+  for (std::size_t i = 0; i < touched_.size(); ++i) {
+    EClassId& c = touched_[i];
     c = uf_.find_compress(c);
-    if (touched_flag_[c.index()]) {
-      c = EClassId();  // a duplicate root
-      continue;
-    }
-    touched_flag_[c.index()] = 1;
+    std::uint8_t& f = touched_flag_[c.index()];
+    if (f & kListed) c = EClassId();  // a duplicate root
+    f |= kListed | touched_what_[i];
   }
   for (EClassId c : touched_) {
     if (!c.valid()) continue;
+    const std::uint8_t what = touched_flag_[c.index()];
     touched_flag_[c.index()] = 0;
     EClass& cl = cls(c);
-    ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
-                                  [&](ENodeId n) { return !visible(records_[n.index()]); });
-    std::sort(cl.nodes.begin(), end, [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
-    end = std::unique(cl.nodes.begin(), end);
-    cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
-    end = std::remove_if(cl.parents.begin(), cl.parents.end(),
-                         [&](ENodeId n) { return records_[n.index()].dead != 0; });
-    std::sort(cl.parents.begin(), end);
-    end = std::unique(cl.parents.begin(), end);
-    cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
-    cl.nodes.shrink_if_sparse();
-    cl.parents.shrink_if_sparse();
+    if (what & kNodesChanged) {
+      ENodeId* end = std::remove_if(cl.nodes.begin(), cl.nodes.end(),
+                                    [&](ENodeId n) { return !visible(records_[n.index()]); });
+      sort_by_content(cl.nodes.begin(), end, records_, keys,
+                      [&](ENodeId a, ENodeId b) { return less_by_content(a, b); });
+      end = std::unique(cl.nodes.begin(), end);
+      cl.nodes.truncate(static_cast<std::uint32_t>(end - cl.nodes.begin()));
+      cl.nodes.shrink_if_sparse();
+    }
+    if (what & (kParentDied | kParentsMerged)) {
+      // Only a death leaves a dead e-node in a parent list (the dead e-node
+      // touches its children), so only then are the records read.
+      ENodeId* end = cl.parents.end();
+      if (what & kParentDied)
+        end = std::remove_if(cl.parents.begin(), end,
+                             [&](ENodeId n) { return records_[n.index()].dead != 0; });
+      if (what & kParentsMerged) {
+        sort_runs(cl.parents.begin(), end, std::less<ENodeId>(), merge_scratch_);
+        end = std::unique(cl.parents.begin(), end);
+      }
+      cl.parents.truncate(static_cast<std::uint32_t>(end - cl.parents.begin()));
+      cl.parents.shrink_if_sparse();
+    }
   }
   touched_.clear();
+  merge_scratch_ = {};  // as large as the longest parent run: not kept between rebuilds
 }
 
 void EGraph::rebuild_index() {
@@ -418,37 +497,51 @@ void EGraph::rebuild_index() {
   for (std::vector<EClassId>& v : by_op_) v.clear();
   live_classes_.clear();
   live_classes_.reserve(num_classes_);
-  packed_at_.assign(uf_.size(), 0);
+  const std::uint32_t ids = static_cast<std::uint32_t>(uf_.size());
+  if (packed_at_.capacity() < ids) packed_at_.reserve(ids);  // exactly: resize would double
+  packed_at_.resize(ids);
+  if (snapshot_root_.capacity() < ids) snapshot_root_.reserve(ids + ids / 2);
+  snapshot_root_.resize(ids);
   packed_.clear();
   packed_.reserve(num_classes_ + 6 * num_visible_);
   packed_.push_back(0);  // offset 0: an empty class
-  for (std::uint32_t i = 0; i < uf_.size(); ++i) {
-    EClassId c(i);
-    if (uf_.find(c) != c) continue;
+  // One pass over the ids (flattened: find is one step): roots, offsets and
+  // each canonical class's words, written through a pointer once the
+  // class's size is known.
+  for (std::uint32_t i = 0; i < ids; ++i) {
+    const EClassId c(i);
+    const EClassId root = uf_.find(c);
+    snapshot_root_[i] = root;
+    if (root != c) {
+      packed_at_[i] = 0;
+      continue;
+    }
     live_classes_.push_back(c);
-    std::size_t header = packed_.size();
+    const IdList<ENodeId>& nodes = cls(c).nodes;
+    std::size_t words = 1;
+    for (ENodeId n : nodes) words += 4 + records_[n.index()].arity;
+    const std::size_t header = packed_.size();
     packed_at_[i] = static_cast<std::uint32_t>(header);
-    packed_.push_back(0);
+    packed_.resize(header + words);
+    std::uint32_t* out = packed_.data() + header;
+    *out++ = static_cast<std::uint32_t>(words - 1);
     std::uint32_t prev = 0;  // no e-node has the empty symbol
-    for (ENodeId n : cls(c).nodes) {
+    for (ENodeId n : nodes) {
       const NodeRecord& r = records_[n.index()];
-      packed_.push_back(r.op);
-      packed_.push_back(r.arity);
-      packed_.push_back(static_cast<std::uint32_t>(r.payload));
-      packed_.push_back(static_cast<std::uint32_t>(r.payload >> 32));
+      out[0] = r.op;
+      out[1] = r.arity;
+      out[2] = static_cast<std::uint32_t>(r.payload);
+      out[3] = static_cast<std::uint32_t>(r.payload >> 32);
       const EClassId* k = kids(r);
-      for (std::uint32_t j = 0; j < r.arity; ++j) packed_.push_back(k[j].value());
+      for (std::uint32_t j = 0; j < r.arity; ++j) out[4 + j] = k[j].value();
+      out += 4 + r.arity;
       if (r.op == prev) continue;
       prev = r.op;
       if (r.op >= by_op_.size()) by_op_.resize(r.op + 1);
       by_op_[r.op].push_back(c);
     }
-    packed_[header] = static_cast<std::uint32_t>(packed_.size() - header - 1);
   }
   snapshot_nodes_ = records_.size();
-  if (snapshot_root_.capacity() < uf_.size()) snapshot_root_.reserve(uf_.size() + uf_.size() / 2);
-  snapshot_root_.resize(uf_.size());
-  for (std::uint32_t i = 0; i < uf_.size(); ++i) snapshot_root_[i] = uf_.find(EClassId(i));
 }
 
 // Kept whole (~100 lines): a flat list of independent checks, read top to

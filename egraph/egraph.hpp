@@ -253,13 +253,21 @@ class EGraph {
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
-  // An InternalError naming `where` if c is not an id of this e-graph.
-  void check_id(EClassId c, const char* where) const;
+  // An InternalError naming `where` if c is not an id of this e-graph
+  // (inline: add and merge check every id they are given).
+  void check_id(EClassId c, const char* where) const {
+    if (c.index() >= uf_.size()) [[unlikely]]
+      bad_id(c, where);
+  }
+  [[gnu::cold, gnu::noinline]] void bad_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
   // `add` with explanations on, after the hash-cons found e-node m for the
   // canonical content: the id of exactly op@payload(children).
   EClassId term_for_hit(ENodeId m, Symbol op, Payload payload, std::span<const EClassId> children);
-  void touch(EClassId c);
+  // Lists class c for normalizing at the end of the rebuild; `what` says
+  // which of its lists changed.
+  static constexpr std::uint8_t kListed = 1, kNodesChanged = 2, kParentsMerged = 4, kParentDied = 8;
+  void touch(EClassId c, std::uint8_t what);
   void normalize_touched();
   void rebuild_index();
   bool visible(const NodeRecord& r) const { return !r.dead && !r.pruned; }
@@ -270,21 +278,22 @@ class EGraph {
   UnionFind uf_;
   std::vector<NodeRecord> records_;
   std::vector<EClassId> children_;          // children of e-nodes with more than kInline
-  std::vector<std::uint8_t> touched_flag_;  // by class id: already in touched_
+  std::vector<std::uint8_t> touched_flag_;  // by class id: kListed (in touched_) | what changed
   std::vector<EClass> classes_;             // by slot
   std::vector<std::uint32_t> slot_;         // by class id: its slot while canonical
   std::vector<std::uint32_t> free_slots_;   // slots of classes merged away
   std::unique_ptr<Memo> memo_;
-  std::vector<ENodeId> pending_;           // e-nodes whose children may be stale
-  std::vector<ENodeId> analysis_pending_;  // e-nodes whose data must be re-joined
-  std::vector<EClassId> touched_;          // classes whose lists need normalizing
+  std::vector<ENodeId> pending_;            // e-nodes whose children may be stale
+  std::vector<ENodeId> analysis_pending_;   // e-nodes whose data must be re-joined
+  std::vector<EClassId> touched_;           // classes whose lists need normalizing
+  std::vector<std::uint8_t> touched_what_;  // normalize_touched's scratch
   std::vector<EClassId> live_classes_;
   std::vector<std::vector<EClassId>> by_op_;  // by Symbol id
   std::vector<std::uint32_t> packed_at_;      // by class id: offset of its word count
   std::vector<std::uint32_t> packed_;         // see packed_nodes
   std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
   std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
-  std::vector<EClassId> scratch_;
+  std::vector<ENodeId> merge_scratch_;        // sort_runs's
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;
   std::uint64_t version_ = 0;

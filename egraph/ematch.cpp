@@ -38,9 +38,19 @@ struct MatchProgram::State {
   std::size_t limit;        // stop once flushed + out.size() reaches it
   std::size_t flushed = 0;  // matches handed to the sink
   const MatchSink* sink = nullptr;
-  std::vector<EClassId> regs;
-  std::vector<Payload> pregs;
-  std::vector<EClassId> grounds;
+  // Registers: inline for the patterns of usual rules (a search then
+  // allocates nothing), read through plain pointers.
+  void size_registers(std::size_t n, std::size_t np) {
+    reg_store.resize(n);
+    preg_store.resize(np);
+    regs = reg_store.data();
+    pregs = preg_store.data();
+  }
+  absl::InlinedVector<EClassId, 16> reg_store;
+  absl::InlinedVector<Payload, 4> preg_store;
+  EClassId* regs = nullptr;
+  Payload* pregs = nullptr;
+  absl::InlinedVector<EClassId, 4> grounds;
   bool stop = false;
 };
 
@@ -170,7 +180,8 @@ void MatchProgram::compile_part(const Pattern& p, std::uint32_t root_reg, bool s
   }
 }
 
-bool MatchProgram::resolve_grounds(const EGraph& g, std::vector<EClassId>& out) const {
+bool MatchProgram::resolve_grounds(const EGraph& g, State& s) const {
+  auto& out = s.grounds;
   out.clear();
   for (const GroundTerm& t : grounds_) {
     std::optional<EClassId> c = lookup_ground(g, patterns_[t.pattern], t.node);
@@ -236,7 +247,7 @@ void MatchProgram::run(State& s, std::size_t pc) const {
             }
             break;
         }
-        EClassId* out = s.regs.data() + in.other;
+        EClassId* out = s.regs + in.other;
         for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = EClassId(p[4 + c]);
         run(s, pc + 1);
         if (s.stop) return;
@@ -285,9 +296,8 @@ std::size_t MatchProgram::search(const EGraph& g, Matches& out, std::size_t limi
   const std::size_t initial = out.size();
   State s(g, out, limit);
   s.sink = sink;
-  if (limit == 0 || !resolve_grounds(g, s.grounds)) return 0;
-  s.regs.resize(n_regs_);
-  s.pregs.resize(n_pregs_);
+  if (limit == 0 || !resolve_grounds(g, s)) return 0;
+  s.size_registers(n_regs_, n_pregs_);
   run(s, 0);
   return s.flushed + out.size() - initial;
 }
@@ -296,9 +306,8 @@ void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,
                                  std::size_t limit) const {
   out.layout = &layout_;
   State s(g, out, limit);
-  if (limit == 0 || !resolve_grounds(g, s.grounds)) return;
-  s.regs.resize(n_regs_);
-  s.pregs.resize(n_pregs_);
+  if (limit == 0 || !resolve_grounds(g, s)) return;
+  s.size_registers(n_regs_, n_pregs_);
   s.regs[0] = g.find(c);
   std::size_t before = out.size();
   run(s, 1);  // code_[0] is the root's Scan

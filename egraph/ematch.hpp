@@ -71,7 +71,7 @@ class MatchProgram {
                     std::vector<std::uint32_t>& var_reg, std::vector<std::uint32_t>& pvar_reg,
                     const std::vector<std::uint32_t>& var_global,
                     const std::vector<std::uint32_t>& pvar_global);
-  bool resolve_grounds(const EGraph& g, std::vector<EClassId>& out) const;
+  bool resolve_grounds(const EGraph& g, State& s) const;
   void run(State& s, std::size_t pc) const;
   void dedup_from(Matches& m, std::size_t begin) const;
   void finish_layout(const std::vector<std::uint32_t>& var_reg,

@@ -19,13 +19,30 @@ PatternApplier::PatternApplier(Pattern rhs, std::optional<Pattern> lhs)
         break;
       }
   if (rhs_.empty()) throw std::invalid_argument("empty right-hand side");
-  for (std::size_t i = 0; i < rhs_.size(); ++i) {
+  const std::uint32_t vars = static_cast<std::uint32_t>(rhs_.vars().size());
+  std::vector<std::uint32_t> value_of(rhs_.size());
+  for (std::uint32_t i = 0; i < rhs_.size(); ++i) {
     const Pattern::Node& n = rhs_.node(i);
-    if (!n.is_var && n.payload.kind == PayloadMatch::Kind::Any) {
+    if (n.is_var) {
+      value_of[i] = n.var;
+      continue;
+    }
+    if (n.payload.kind == PayloadMatch::Kind::Any) {
       throw std::invalid_argument("right-hand side " + rhs_.to_string() +
                                   " has an 'any' payload (@_): it cannot be built");
     }
+    Step st;
+    st.op = n.op;
+    st.payload = n.payload.kind == PayloadMatch::Kind::Var ? 0 : n.payload.value;
+    st.pvar = n.payload.kind == PayloadMatch::Kind::Var ? n.payload.var : kFixed;
+    st.arity = static_cast<std::uint32_t>(rhs_.children(i).size());
+    st.first_arg = static_cast<std::uint32_t>(args_.size());
+    for (std::uint32_t c : rhs_.children(i)) args_.push_back(value_of[c]);
+    value_of[i] = vars + static_cast<std::uint32_t>(steps_.size());
+    steps_.push_back(st);
   }
+  root_value_ = value_of[rhs_.root()];
+  values_.resize(vars + steps_.size());
 }
 
 void PatternApplier::bind(const VarLayout& layout) {
@@ -50,22 +67,18 @@ void PatternApplier::bind(const VarLayout& layout) {
 }
 
 EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
-  ids_.resize(rhs_.size());
+  EClassId* v = values_.data();
+  const std::size_t vars = var_index_.size();
+  for (std::size_t k = 0; k < vars; ++k) v[k] = subst[var_index_[k]];
   absl::InlinedVector<EClassId, 4> kids;
-  for (std::uint32_t i = 0; i < rhs_.size(); ++i) {
-    const Pattern::Node& n = rhs_.node(i);
-    if (n.is_var) {
-      ids_[i] = subst[var_index_[n.var]];
-      continue;
-    }
-    kids.clear();
-    for (std::uint32_t c : rhs_.children(i)) kids.push_back(ids_[c]);
-    Payload p = n.payload.kind == PayloadMatch::Kind::Var
-                    ? subst.payload(pvar_index_[n.payload.var])
-                    : n.payload.value;
-    ids_[i] = g.add(n.op, p, kids);
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const Step& st = steps_[k];
+    kids.resize(st.arity);
+    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[args_[st.first_arg + j]];
+    const Payload p = st.pvar == kFixed ? st.payload : subst.payload(pvar_index_[st.pvar]);
+    v[vars + k] = g.add(st.op, p, kids);
   }
-  return ids_[rhs_.root()];
+  return v[root_value_];
 }
 
 bool PatternApplier::apply(EGraph& g, EClassId root, const Subst& subst) {

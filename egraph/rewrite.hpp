@@ -123,11 +123,26 @@ class PatternApplier final : public Applier {
   EClassId instantiate(EGraph& g, const Subst& subst);
 
  private:
+  // The right side compiled once: values 0..vars-1 are its variables'
+  // classes, then one value per operator node, each an `add` of earlier
+  // values (children first), so a match costs one pass without lookups.
+  struct Step {
+    Symbol op;
+    Payload payload = 0;     // when pvar is kFixed
+    std::uint32_t pvar = 0;  // rhs payload variable, or kFixed
+    std::uint32_t arity = 0;
+    std::uint32_t first_arg = 0;  // into args_: value indices of the children
+  };
+  static constexpr std::uint32_t kFixed = ~0u;
+
   Pattern rhs_;
   std::optional<Pattern> lhs_;
   std::vector<std::uint32_t> var_index_;   // rhs variable -> searcher variable
   std::vector<std::uint32_t> pvar_index_;  // rhs payload variable -> searcher's
-  std::vector<EClassId> ids_;
+  std::vector<Step> steps_;
+  std::vector<std::uint32_t> args_;
+  std::uint32_t root_value_ = 0;
+  std::vector<EClassId> values_;  // scratch: one per variable and step
 };
 
 // A guard evaluated on each match just before applying it.

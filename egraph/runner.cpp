@@ -8,10 +8,12 @@
 
 namespace eqsat::egraph {
 
+using Clock = std::chrono::steady_clock;
+
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
 }  // namespace
@@ -36,7 +38,7 @@ Runner::Runner(EGraph& g, RunnerConfig config)
     : g_(g), config_(config), scheduler_(std::make_unique<BackoffScheduler>()) {}
 
 double Runner::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
 std::optional<StopReason> Runner::check_limits(std::size_t iteration) const {
@@ -74,7 +76,7 @@ void Runner::stop(StopReason reason, std::string message) {
 
 // Runs the hooks before an iteration; a hook's message stops the run.
 void Runner::run_hooks(Iteration& it) {
-  const auto t = std::chrono::steady_clock::now();
+  const auto t = Clock::now();
   for (Hook& h : hooks_) {
     if (std::optional<std::string> msg = h(*this)) {
       stop(StopReason::Other, *msg);
@@ -85,52 +87,63 @@ void Runner::run_hooks(Iteration& it) {
   it.hook_seconds = seconds_since(t);
 }
 
+// Applies a batch of rule `rule`'s matches; false once a limit stopped the run.
+bool Runner::apply_batch(RuleInProgress& rule, Matches& batch) {
+  const auto ta = Clock::now();
+  const Symbol outer = g_.set_reason(rule.rule.reason());
+  std::size_t& applied = rule.it.rules[rule.index].applied;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    if (rule.rule.apply_match(g_, batch, k)) ++applied;
+    if (g_.num_nodes() > config_.node_limit) {
+      stop(StopReason::NodeLimit, "");
+      break;
+    }
+    if ((k & 63) == 63 && elapsed() > config_.time_limit) {
+      stop(StopReason::TimeLimit, "");
+      break;
+    }
+  }
+  g_.set_reason(outer);
+  rule.apply_seconds += seconds_since(ta);
+  return !stopped_;
+}
+
 // Searches rule r and applies its matches, recording both in `it`.
 // Searches read the snapshot of the last rebuild, so applying matches
 // while the search goes on, or rule r's before rule r + 1 is searched,
 // applies exactly what searching everything first would; it keeps few
 // matches in memory and skips the searching a limit makes useless.
 void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
-                      Iteration& it) {
-  double apply_seconds = 0;
-  auto apply = [&](Matches& batch) {
-    const auto ta = std::chrono::steady_clock::now();
-    const Symbol outer = g_.set_reason(rule.reason());
-    for (std::size_t k = 0; k < batch.size(); ++k) {
-      if (rule.apply_match(g_, batch, k)) ++it.rules[r].applied;
-      if (g_.num_nodes() > config_.node_limit) {
-        stop(StopReason::NodeLimit, "");
-        break;
-      }
-      if ((k & 63) == 63 && elapsed() > config_.time_limit) {
-        stop(StopReason::TimeLimit, "");
-        break;
-      }
-    }
-    g_.set_reason(outer);
-    apply_seconds += seconds_since(ta);
-    return !stopped_;
-  };
-  const auto t = std::chrono::steady_clock::now();
+                      Iteration& it, Clock::time_point& t) {
   matches.clear();
   std::size_t limit = scheduler_->match_limit(iteration, r);
   if (limit == 0) {
     it.rules[r].banned = true;
     return;
   }
+  RuleInProgress progress{rule, r, it};
   // An unlimited rule cannot be refused: its matches stream into apply.
+  // (The sink holds two pointers: std::function keeps it without allocating.)
   const bool stream = limit == std::numeric_limits<std::size_t>::max();
-  MatchSink sink = apply;
+  MatchSink sink = [this, &progress](Matches& batch) { return apply_batch(progress, batch); };
   std::size_t found = rule.search(g_, matches, limit, stream ? &sink : nullptr);
   it.rules[r].matches = found;
   if (!scheduler_->accept(iteration, r, found)) {
     it.rules[r].banned = true;
     matches.clear();
   }
-  it.search_seconds += seconds_since(t) - apply_seconds;
-  if (!stopped_ && elapsed() > config_.time_limit) stop(StopReason::TimeLimit, "");
-  if (!stopped_) apply(matches);
-  it.apply_seconds += apply_seconds;
+  // One clock reading per rule: it ends this rule's search and starts the
+  // next one's (a rule with few matches takes well under a microsecond).
+  const Clock::time_point now = Clock::now();
+  it.search_seconds += std::chrono::duration<double>(now - t).count() - progress.apply_seconds;
+  t = now;
+  if (!stopped_ && std::chrono::duration<double>(now - start_).count() > config_.time_limit)
+    stop(StopReason::TimeLimit, "");
+  if (!stopped_ && !matches.empty()) {
+    apply_batch(progress, matches);
+    t = Clock::now();
+  }
+  it.apply_seconds += progress.apply_seconds;
 }
 
 RunReport Runner::run(const std::vector<Rewrite>& rules) {
@@ -147,7 +160,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
           << "Runner::run: two rules are named " << rules[a]->name();
     }
   }
-  start_ = std::chrono::steady_clock::now();
+  start_ = Clock::now();
   stopped_ = false;
   report_ = RunReport{};
   for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
@@ -168,10 +181,11 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
 
     run_hooks(it);
     if (stopped_) break;
+    Clock::time_point t_rule = Clock::now();
     for (std::size_t r = 0; r < rules.size() && !stopped_; ++r)
-      run_rule(*rules[r], i, r, matches, it);
+      run_rule(*rules[r], i, r, matches, it, t_rule);
 
-    const auto t = std::chrono::steady_clock::now();
+    const auto t = Clock::now();
     it.rebuild_merges = g_.rebuild();
     it.rebuild_seconds = seconds_since(t);
     it.enodes = g_.num_nodes();

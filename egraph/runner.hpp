@@ -115,8 +115,17 @@ class Runner {
   std::optional<StopReason> check_limits(std::size_t iteration) const;
   void stop(StopReason reason, std::string message);
   void run_hooks(Iteration& it);
+  // The rule whose matches are being applied, and what it did so far.
+  struct RuleInProgress {
+    const Rewrite& rule;
+    std::size_t index;
+    Iteration& it;
+    double apply_seconds = 0;
+  };
+  bool apply_batch(RuleInProgress& rule, Matches& batch);
+  // t: when the rule's search started; set to when its work ended.
   void run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r, Matches& matches,
-                Iteration& it);
+                Iteration& it, std::chrono::steady_clock::time_point& t);
 
   EGraph& g_;
   RunnerConfig config_;
