@@ -6,7 +6,7 @@
 #include "eigen_maps.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 #include "scalar_body.hpp"
 #include "thread_pool.hpp"
 #include "vector_math.hpp"

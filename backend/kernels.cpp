@@ -2,7 +2,7 @@
 
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <array>
 #include <stdexcept>

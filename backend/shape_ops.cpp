@@ -4,7 +4,7 @@
 // copy (transpose, broadcast_to, flip) or contiguous block copies.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <cstring>
 

@@ -17,7 +17,7 @@
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/npy.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 

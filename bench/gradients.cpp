@@ -17,8 +17,8 @@
 // which writes the table of bench/README.md.
 //
 //   bench_gradients --data DIR [--reps N] [--memory K]
-#include "rules/gradient.hpp"
-#include "rules/optimize.hpp"
+#include "rules/autodiff/gradient.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"

@@ -9,9 +9,9 @@
 // Prints a Markdown table.
 //
 //   bench_loop_rewrites [--reps N]
-#include "rules/builtin_appliers.hpp"
-#include "rules/optimize.hpp"
-#include "rules/shipped_rules.hpp"
+#include "rules/lang/builtin_appliers.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/shipped_rules.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"

@@ -7,7 +7,7 @@
 //
 //   build/bench/bench_optimize_merging [K...]      (default 250 500 1000 2000 4000)
 #include "ops/graph_parser.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <sys/resource.h>

@@ -2,7 +2,7 @@
 
 #include "egraph/growth.hpp"
 #include "egraph/sorted_runs.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <absl/container/flat_hash_set.h>
 #include <absl/container/inlined_vector.h>

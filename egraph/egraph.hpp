@@ -83,7 +83,7 @@ class EGraph {
   // canonical. Calls the analysis's make and modify for a new class. With
   // explanations on, the id of the term op@payload(children) itself.
   // An id that is not of this e-graph, given to `add`, `lookup`, `merge` or
-  // `prune`, is an InternalError (EQSAT_ASSERT, ops/internal_error.hpp).
+  // `prune`, is an InternalError (EQSAT_ASSERT, support/internal_error.hpp).
   EClassId add(Symbol op, Payload payload, std::span<const EClassId> children);
   EClassId add(Symbol op, Payload payload = 0, std::initializer_list<EClassId> children = {}) {
     return add(op, payload, std::span<const EClassId>(children.begin(), children.size()));

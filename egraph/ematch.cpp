@@ -1,6 +1,6 @@
 #include "egraph/ematch.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <absl/container/inlined_vector.h>
 

@@ -1,6 +1,6 @@
 #include "egraph/pattern.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <algorithm>
 

@@ -15,7 +15,7 @@
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
 #include "egraph/syntax.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "egraph/runner.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "egraph/symbol.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <absl/container/flat_hash_map.h>
 

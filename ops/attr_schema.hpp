@@ -1,7 +1,7 @@
 // The attributes declared once with Boost.Hana: AttrSchema, one member per
 // AttrKey, and the members of the struct-valued attributes. Included only by
 // the .cpp files that derive keywords, hashing, parsing, printing or random
-// values from them (attrs.cpp, attr_literal.cpp, rules/rule_check.cpp), so
+// values from them (attrs.cpp, attr_literal.cpp, rules/lang/rule_check.cpp), so
 // other files do not compile Hana.
 #pragma once
 

@@ -1,7 +1,7 @@
 #include "graph_printer.hpp"
 
 #include "attr_literal.hpp"
-#include "internal_error.hpp"
+#include "support/internal_error.hpp"
 #include "post_order.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"

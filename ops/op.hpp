@@ -68,13 +68,13 @@ enum class Fusion : std::uint8_t {
   FuseFI,  // f32, f64, i32, i64 (integers wrap around, as their kernels)
 };
 
-// How an op takes part in differentiation (ops/pullback.hpp).
+// How an op takes part in differentiation (rules/autodiff/pullback.hpp).
 enum class Differentiability : std::uint8_t {
   Smooth,  // has a pullback (piecewise smooth: abs, maximum, max, ...)
   Zero,    // its value is locally constant or not a float: no cotangent flows back
   // `pullback` throws PullbackError (fn, call, get, grad; scan, whose
   // pullback, a reverse scan, needs the body's and is built by
-  // rules/gradient.hpp, as is the inlining of calls)
+  // rules/autodiff/gradient.hpp, as is the inlining of calls)
   Unsupported,
 };
 

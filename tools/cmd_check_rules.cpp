@@ -7,9 +7,9 @@
 #include "cli_checks.hpp"
 #include "command.hpp"
 
-#include "rules/optimize.hpp"
-#include "rules/rule_check.hpp"
-#include "rules/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/rule_check.hpp"
+#include "rules/lang/rule_parser.hpp"
 
 #include <iostream>
 #include <memory>

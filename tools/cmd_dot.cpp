@@ -1,7 +1,7 @@
 // `eqsat dot GRAPH [--egraph] [--rules F]... [-o F.dot]`: Graphviz of the
 // graph's terms, or (--egraph) of the e-graph after the optimizer's
 // saturation: e-classes as clusters, the extractor's choices filled,
-// costs on e-nodes, bodies as nested clusters (rules/dot_picture.hpp).
+// costs on e-nodes, bodies as nested clusters (rules/pipeline/dot_picture.hpp).
 #include "command.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -9,8 +9,8 @@
 #include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
-#include "rules/dot_picture.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/dot_picture.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <iostream>
 #include <memory>

@@ -2,14 +2,14 @@
 // and RHS are expressions of the graph language over GRAPH's names (inputs,
 // lets, defs), parsed as if written at the end of the file. Both go into
 // one e-graph with the graph, the rules saturate it as `optimize` does
-// (rules/prove_equal.hpp), and the steps proving LHS = RHS are printed on
-// stdout (rules/explanation.hpp). Exit 1 with "not proven equal within the
+// (rules/pipeline/prove_equal.hpp), and the steps proving LHS = RHS are printed on
+// stdout (rules/pipeline/explanation.hpp). Exit 1 with "not proven equal within the
 // limits: STOP REASON" when saturation ends with them in two e-classes.
 #include "command.hpp"
 #include "optimize_flags.hpp"
 
 #include "ops/graph_parser.hpp"
-#include "rules/prove_equal.hpp"
+#include "rules/pipeline/prove_equal.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // `eqsat explore GRAPH [--rules FILE]... [--top K] [--out DIR]`: saturates
 // like `optimize`, then lists the K cheapest distinct equivalent graphs it
-// finds (rules/explore.hpp), the input graph among the candidates: one
+// finds (rules/pipeline/explore.hpp), the input graph among the candidates: one
 // line each on stdout (rank, estimated cost, the ops whose counts differ
 // from rank 1), followed by the graph itself unless --out is given, in
 // which case each goes to DIR/rank-N.eg (the directory is created; paths
@@ -16,7 +16,7 @@
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
 #include "ops/post_order.hpp"
-#include "rules/explore.hpp"
+#include "rules/pipeline/explore.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // style are inline) to browse the result: the extractor's choice drawn,
 // every e-class reached with its e-nodes, types, costs and chosen e-node,
 // the report's per-rule counts, and the K cheapest alternatives of
-// `explore` (rules/explore.hpp). The data is one JSON object in the page
+// `explore` (rules/pipeline/explore.hpp). The data is one JSON object in the page
 // (html_data.hpp); the page is tools/html_page.html. The -o path is
 // checked before any work (it may not be the graph) and written
 // atomically. Saturation flags (limits, --quiet): optimize_flags.hpp.
@@ -18,8 +18,8 @@
 #include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
-#include "rules/egraph_picture.hpp"
-#include "rules/explore.hpp"
+#include "rules/pipeline/egraph_picture.hpp"
+#include "rules/pipeline/explore.hpp"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,7 @@
 // `--egraph-json F.json` writes the saturated e-graph as egraph-serialize
 // JSON (readable by `eqsat extract`), with the extractor's costs.
 // `--explain` prints on stderr, after the work, why each output of the
-// result equals the input's (rules/explanation.hpp: one step a line, each
+// result equals the input's (rules/pipeline/explanation.hpp: one step a line, each
 // naming its rule), so that stdout stays a valid `.eg` file.
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
@@ -25,9 +25,9 @@
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
-#include "rules/extract_graph.hpp"
-#include "rules/optimize.hpp"
-#include "rules/rule_parser.hpp"
+#include "rules/tensor/extract_graph.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/rule_parser.hpp"
 
 #include <fmt/format.h>
 

@@ -25,7 +25,7 @@
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -10,9 +10,9 @@
 #pragma once
 
 #include "ops/graph.hpp"
-#include "rules/egraph_picture.hpp"
-#include "rules/explore.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/egraph_picture.hpp"
+#include "rules/pipeline/explore.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +20,7 @@
 
 namespace eqsat::tools {
 
-// The "egraph" part: the picture of the saturated e-graph (rules/egraph_picture.hpp);
+// The "egraph" part: the picture of the saturated e-graph (rules/pipeline/egraph_picture.hpp);
 // `graph`'s output names label the roots.
 nlohmann::json egraph_json(const rules::TensorEGraph& g, const rules::EGraphPicture& picture,
                            const ops::Graph& graph);

@@ -1,6 +1,6 @@
 #include "html_page.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 namespace eqsat::tools {
 

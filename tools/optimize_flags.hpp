@@ -14,7 +14,7 @@
 
 #include "output_paths.hpp"
 
-#include "rules/optimize.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <CLI/CLI.hpp>
 

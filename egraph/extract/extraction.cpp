@@ -1,6 +1,6 @@
 #include "egraph/extract/extraction.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include "egraph/extract/class_parents.hpp"
 

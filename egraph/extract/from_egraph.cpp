@@ -1,6 +1,6 @@
 #include "egraph/extract/from_egraph.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <fmt/format.h>
 

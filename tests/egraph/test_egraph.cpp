@@ -2,7 +2,7 @@
 // through cycles), invariants after random adds and merges compared with a
 // naive congruence closure, pruning, and determinism of ids.
 #include "egraph/egraph.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <catch2/catch.hpp>
 

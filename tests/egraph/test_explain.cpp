@@ -6,7 +6,7 @@
 #include "egraph/explain.hpp"
 
 #include "egraph/runner.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // read back (each really in its class), cycles, sharing, and export to
 // egraph-serialize JSON.
 #include "egraph/extract/from_egraph.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include "egraph/extract/ilp.hpp"
 #include "extraction_testing.hpp"

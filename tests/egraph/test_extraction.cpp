@@ -1,7 +1,7 @@
 // Tests of the shared extraction steps: best-first and preference-keeping
 // acyclic choices, and make_extraction's costs and checks.
 #include "egraph/extract/extraction.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include "extraction_testing.hpp"
 

@@ -3,7 +3,7 @@
 // nodes-or-variables, children before parents.
 #include "egraph/pattern.hpp"
 #include "egraph/rec_expr.hpp"
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <catch2/catch.hpp>
 

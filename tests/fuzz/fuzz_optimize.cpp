@@ -9,7 +9,7 @@
 #include "ops/diagnostic.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
-#include "rules/optimize.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <cstdint>
 #include <cstdlib>

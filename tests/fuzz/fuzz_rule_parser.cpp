@@ -1,8 +1,8 @@
 // Fuzz target: the rule parser and checker. Any text is a checked rule
 // program or a DiagnosticError listing its errors; never a crash.
 #include "ops/diagnostic.hpp"
-#include "rules/builtin_appliers.hpp"
-#include "rules/rule_parser.hpp"
+#include "rules/lang/builtin_appliers.hpp"
+#include "rules/lang/rule_parser.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
-// EQSAT_ASSERT (ops/internal_error.hpp): a failed assertion throws an
+// EQSAT_ASSERT (support/internal_error.hpp): a failed assertion throws an
 // InternalError naming the place, the condition and its context; a true
 // one evaluates no context.
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,12 +1,10 @@
 // The op catalogue (ops/op_list.hpp): each row's facts agree with its group,
-// and the one behaviour table of ops/ that the columns call for, the
-// pullbacks, covers every op: a Smooth op gives its float operands a
-// cotangent, a Zero op gives none (over the samples of op_samples.hpp,
-// which tests/ops/test_graph_printer.cpp prints and parses back). (The kernels and the scalar
-// evaluation are checked by tests/backend/test_kernels.cpp and tests/rules/test_scalar_eval.cpp,
-// gradients by finite differences by tests/rules/test_op_pullbacks.cpp.)
+// (The pullbacks the columns call for are checked against every op by
+// tests/rules/autodiff/test_pullback.cpp, the kernels and the scalar
+// evaluation by tests/backend/test_kernels.cpp and
+// tests/rules/tensor/test_scalar_eval.cpp, gradients by finite differences by
+// tests/rules/autodiff/test_op_pullbacks.cpp.)
 #include "ops/graph_parser.hpp"
-#include "ops/pullback.hpp"
 
 #include "op_samples.hpp"
 
@@ -67,33 +65,3 @@ TEST_CASE("every row's facts agree with its group") {
   }
 }
 
-TEST_CASE("every Smooth op has a pullback and every Zero op passes no cotangent") {
-  std::size_t checked = 0;
-  for (int k = 0; k < kNumOps; ++k) {
-    const auto kind = static_cast<OpKind>(k);
-    const OpGroup group = op_info(kind).group;
-    // Bodies, loops, calls and grad: rules/gradient.hpp (test_pullback.cpp).
-    if (group == OpGroup::Leaf || group == OpGroup::Control || group == OpGroup::Gradient) continue;
-    const std::string expr = test::op_sample(kind);
-    INFO("op " << op_name(kind) << ": " << expr);
-    REQUIRE(!expr.empty());
-    const TermRef y = parse_graph(std::string(test::kInputs) + "(output " + expr + ")", "t.eg", ".")
-                          .outputs[0]
-                          .term;
-    REQUIRE(y->kind() == kind);
-    const TermRef g = Term::input("g", y->tensor_type());
-    const std::vector<TermRef> gs = pullback(y, g);
-    REQUIRE(gs.size() == y->arity());
-    bool any = false;
-    for (std::size_t i = 0; i < gs.size(); ++i) {
-      if (!gs[i]) continue;
-      any = true;
-      CHECK(gs[i]->tensor_type() == y->operand(i)->tensor_type());
-    }
-    if (differentiability(kind) == Differentiability::Smooth && is_float(y->tensor_type().dtype))
-      CHECK(any);
-    if (differentiability(kind) == Differentiability::Zero) CHECK_FALSE(any);
-    ++checked;
-  }
-  CHECK(checked > 60);
-}

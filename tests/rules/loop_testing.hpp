@@ -6,10 +6,10 @@
 
 #include "tests/support/check_optimizes.hpp"
 
-#include "rules/builtin_appliers.hpp"
-#include "rules/optimize.hpp"
-#include "rules/shipped_rules.hpp"
-#include "rules/tensor_egraph.hpp"
+#include "rules/lang/builtin_appliers.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/shipped_rules.hpp"
+#include "rules/tensor/tensor_egraph.hpp"
 
 #include "egraph/runner.hpp"
 

@@ -4,7 +4,7 @@
 // of the matrix instead of multiplying by a one-hot vector each step.
 #include "loop_testing.hpp"
 
-#include "rules/prove_equal.hpp"
+#include "rules/pipeline/prove_equal.hpp"
 
 using namespace eqsat;
 using namespace eqsat::testing;

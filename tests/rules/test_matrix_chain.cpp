@@ -2,8 +2,8 @@
 // and extraction finds the cheapest one — the same cost as the classic
 // dynamic program over bracketings with the backend's cost model, on many
 // random chains.
-#include "rules/extract_graph.hpp"
-#include "rules/optimize.hpp"
+#include "rules/tensor/extract_graph.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include "ops/graph_parser.hpp"
 

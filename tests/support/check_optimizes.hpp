@@ -6,8 +6,8 @@
 //                   "(input x (f64 3)) (output x)");
 #pragma once
 
-#include "rules/optimize.hpp"
-#include "rules/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/rule_parser.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"

@@ -1,6 +1,6 @@
 #include "arrays.hpp"
 
-#include "ops/internal_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <cstring>
 #include <memory>

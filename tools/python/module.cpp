@@ -15,10 +15,10 @@
 #include "ops/graph_printer.hpp"
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
-#include "rules/builtin_appliers.hpp"
-#include "rules/optimize.hpp"
-#include "rules/rule_check.hpp"
-#include "rules/rule_parser.hpp"
+#include "rules/lang/builtin_appliers.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/lang/rule_check.hpp"
+#include "rules/lang/rule_parser.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>

@@ -1,0 +1,175 @@
+#include "rules/autodiff/gradient.hpp"
+
+#include "rules/autodiff/vjp.hpp"
+
+#include "ops/post_order.hpp"
+#include "rules/autodiff/pullback.hpp"
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace eqsat::rules {
+
+using ops::AttrKey;
+using ops::OpKind;
+using ops::Term;
+using ops::TermRef;
+
+namespace {
+
+TermRef make(OpKind k, std::vector<TermRef> xs, ops::Attrs attrs = {}) {
+  return Term::make(k, std::move(attrs), std::move(xs));
+}
+
+bool same_dims(TermRef a, TermRef b) {
+  return !a->is_tuple() && !b->is_tuple() && a->tensor_type().dims == b->tensor_type().dims;
+}
+
+bool elementwise(TermRef t) {
+  const auto g = t->info().group;
+  return g == ops::OpGroup::Unary || g == ops::OpGroup::Binary;
+}
+
+// True for ops whose results are a tuple read through `get` and whose
+// pullback needs the cotangents of all outputs at once.
+bool tuple_producer(TermRef t) {
+  return t->is_tuple() && (t->kind() == OpKind::Scan || t->kind() == OpKind::Call);
+}
+
+// The cotangents flowing back to terms during one backward pass. Besides
+// the cotangent, each term may carry a zero mask: a bool term (broadcasting
+// to the term's shape) true where every contribution to its cotangent is
+// known to be exactly zero. `where` creates masks (the branch not taken),
+// same-shape elementwise ops pass them on, and an op that scales its
+// cotangent applies them with `where` so that 0 * inf never becomes a NaN.
+class Cotangents {
+ public:
+  void add(TermRef t, TermRef g, TermRef mask) {
+    auto [it, fresh] = cot_.try_emplace(t, g);
+    if (fresh) {
+      if (mask) mask_[t] = mask;
+      return;
+    }
+    it->second = make(OpKind::Add, {it->second, g});
+    if (auto m = mask_.find(t); m != mask_.end()) {
+      if (mask)
+        m->second = make(OpKind::LogicalAnd, {m->second, mask});
+      else
+        mask_.erase(m);
+    }
+  }
+  TermRef cotangent(TermRef t) const {
+    const auto it = cot_.find(t);
+    return it == cot_.end() ? nullptr : it->second;
+  }
+  TermRef mask(TermRef t) const {
+    const auto it = mask_.find(t);
+    return it == mask_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<TermRef, TermRef> cot_, mask_;
+};
+
+// The terms on a path from a wrt to an output, in post-order (bodies are
+// closed: a `fn` never depends on a wrt).
+std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
+                                     const std::unordered_set<TermRef>& targets) {
+  std::unordered_map<TermRef, bool> depends;
+  std::vector<TermRef> order;
+  auto mark = [&](TermRef t) {
+    bool d = targets.contains(t);
+    if (!d && t->kind() != OpKind::Fn)
+      for (TermRef o : t->operands()) d = d || depends.at(o);
+    depends[t] = d;
+    if (d) order.push_back(t);
+  };
+  ops::for_each_post_order(outputs, ops::Bodies::Skip, mark,
+                           [&](TermRef t) { return !targets.contains(t); });
+  return order;
+}
+
+}  // namespace
+
+std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermRef> seeds,
+                         std::span<const TermRef> wrts, const ScanPullbackOptions& options) {
+  const std::unordered_set<TermRef> targets(wrts.begin(), wrts.end());
+  const std::vector<TermRef> order = dependent_terms(outputs, targets);
+  const std::unordered_set<TermRef> on_path(order.begin(), order.end());
+  Cotangents cots;
+  std::unordered_map<TermRef, std::vector<TermRef>> tuple_cotangent;  // per output
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (seeds[i]) cots.add(outputs[i], seeds[i], nullptr);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    TermRef t = *it;
+    if (targets.contains(t)) continue;
+    std::vector<TermRef> gs, masks;
+    if (tuple_producer(t)) {
+      const auto found = tuple_cotangent.find(t);
+      if (found == tuple_cotangent.end()) continue;
+      gs = t->kind() == OpKind::Scan ? scan_pullback(t, found->second, options)
+                                     : call_pullback(t, found->second);
+    } else {
+      const TermRef g = cots.cotangent(t);
+      if (!g) continue;
+      if (t->kind() == OpKind::Get && tuple_producer(t->operand(0))) {
+        const TermRef s = t->operand(0);
+        auto& slots = tuple_cotangent[s];
+        slots.resize(std::get<ops::TupleType>(s->type()).elements.size(), nullptr);
+        TermRef& slot =
+            slots[static_cast<std::size_t>(t->attrs().get<std::int64_t>(AttrKey::Index))];
+        slot = slot ? make(OpKind::Add, {slot, g}) : g;
+        continue;
+      }
+      if (t->kind() == OpKind::Call) {
+        gs = call_pullback(t, {g});
+      } else {
+        gs = ops::pullback(t, g);
+        masks.assign(gs.size(), nullptr);
+        const TermRef z = cots.mask(t);
+        if (t->kind() == OpKind::Where) {
+          // The branch not taken gets a zero cotangent: mask it.
+          const TermRef c = t->operand(0);
+          const TermRef taken[] = {make(OpKind::LogicalNot, {c}), c};
+          for (std::size_t i = 1; i < 3; ++i)
+            if (gs[i] && same_dims(t->operand(i), t))
+              masks[i] = z ? make(OpKind::LogicalOr, {z, taken[i - 1]}) : taken[i - 1];
+        } else if (z && elementwise(t)) {
+          for (std::size_t i = 0; i < gs.size(); ++i) {
+            if (!gs[i] || !same_dims(t->operand(i), t)) continue;
+            // An op whose pullback multiplies the cotangent by a derivative
+            // that can be infinite or NaN (exp of a large value, 1/x at 0,
+            // ...) gets a zero cotangent where it is known to be zero,
+            // rather than 0 * inf.
+            if (!ops::has_unit_pullback(t->kind()))
+              gs[i] =
+                  make(OpKind::Where, {z, Term::scalar(gs[i]->tensor_type().dtype, 0.0), gs[i]});
+            masks[i] = z;
+          }
+        }
+      }
+    }
+    for (std::size_t i = 0; i < gs.size(); ++i) {
+      TermRef o = t->operand(i);
+      if (gs[i] && on_path.contains(o)) cots.add(o, gs[i], masks.empty() ? nullptr : masks[i]);
+    }
+  }
+  std::vector<TermRef> out;
+  for (TermRef w : wrts) out.push_back(cots.cotangent(w));
+  return out;
+}
+
+TermRef gradient(TermRef cost, TermRef wrt, const GradientOptions& options) {
+  const ops::TensorType& ct = cost->tensor_type();
+  if (!ct.is_scalar() || !ops::is_float(ct.dtype))
+    throw ops::PullbackError("grad: the cost must be a float scalar");
+  if (wrt->is_tuple() || !ops::is_float(wrt->tensor_type().dtype))
+    throw ops::PullbackError("grad: WRT must be a float value");
+  const TermRef seed = Term::scalar(ct.dtype, 1.0);
+  const TermRef g = vjp(std::span(&cost, 1), std::span(&seed, 1), std::span(&wrt, 1),
+                        {.checkpoint = options.checkpoint})[0];
+  return g ? g : Term::make(OpKind::ZerosLike, {}, {wrt});
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,85 @@
+#include "rules/lang/builtin_appliers.hpp"
+
+#include "rules/loops/dim_through.hpp"
+#include "rules/autodiff/expand_gradients.hpp"
+#include "rules/tensor/inline_calls.hpp"
+#include "rules/loops/scan_fusion.hpp"
+#include "rules/loops/scan_merge_outputs.hpp"
+#include "rules/loops/scan_merge_sequences.hpp"
+#include "rules/loops/scan_pushout.hpp"
+#include "rules/loops/scan_remove_unused.hpp"
+#include "rules/loops/scan_rewrites.hpp"
+#include "rules/loops/scan_save_mem.hpp"
+#include "rules/loops/scan_to_reduction.hpp"
+#include "rules/tensor/shape_identities.hpp"
+
+#include <array>
+
+namespace eqsat::rules {
+
+namespace {
+const std::array kAppliers = {
+    BuiltinApplier{"inline-calls",
+                   "(call F ARGS...) = F's body on ARGS; (get I (call F ...)) = its output I",
+                   &make_inline_calls},
+    BuiltinApplier{"scan-remove-unused",
+                   "a loop keeps only the outputs read, the states they need and the inputs "
+                   "those read",
+                   &make_scan_remove_unused},
+    BuiltinApplier{"scan-merge-sequences", "a sequence given twice is read once",
+                   &make_scan_merge_sequences},
+    BuiltinApplier{"scan-merge-outputs", "two outputs of a loop holding the same values become one",
+                   &make_scan_merge_outputs},
+    BuiltinApplier{"scan-inline-constants",
+                   "a non-sequence whose value is a small constant moves into the body",
+                   &make_scan_inline_constants},
+    BuiltinApplier{"scan-merge-duplicates",
+                   "a non-sequence equal to an earlier one is dropped; the body reads that one",
+                   &make_scan_merge_duplicates},
+    BuiltinApplier{"scan-hoist-invariants",
+                   "body work that reads only non-sequences moves out as a new non-sequence",
+                   &make_scan_hoist_invariants},
+    BuiltinApplier{"scan-fusion", "two independent loops of the same length become one loop",
+                   &make_scan_fusion},
+    BuiltinApplier{"scan-push-out-seqs",
+                   "vectorizable body work on sequence elements moves out as a new sequence",
+                   &make_scan_push_out_seqs},
+    BuiltinApplier{"scan-push-out-nitsots",
+                   "a vectorizable or loop-invariant nit-sot is computed outside the loop",
+                   &make_scan_push_out_nitsots},
+    BuiltinApplier{"shape-identities",
+                   "slices, reshapes, transposes... that do nothing are their operand",
+                   &make_shape_identities},
+    BuiltinApplier{"dim-through",
+                   "the length of an axis read through indexing and loop outputs, not computed",
+                   &make_dim_through},
+    BuiltinApplier{"scan-save-mem",
+                   "a loop read only in its first or last steps runs fewer or keeps fewer",
+                   &make_scan_save_mem},
+    BuiltinApplier{
+        "scan-to-reduction",
+        "a sit-sot accumulating add/mul/maximum/minimum, read at its end, is a reduction",
+        &make_scan_to_reduction},
+    BuiltinApplier{"expand-gradients",
+                   "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
+                   &make_expand_gradients},
+};
+}  // namespace
+
+std::span<const BuiltinApplier> builtin_appliers() {
+  return kAppliers;
+}
+
+std::vector<std::string> builtin_applier_names() {
+  std::vector<std::string> names;
+  for (const auto& a : kAppliers) names.emplace_back(a.name);
+  return names;
+}
+
+const BuiltinApplier* find_builtin_applier(std::string_view name) {
+  for (const auto& a : kAppliers)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+}  // namespace eqsat::rules

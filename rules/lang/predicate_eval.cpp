@@ -1,0 +1,87 @@
+#include "rules/lang/predicate_eval.hpp"
+
+namespace eqsat::rules {
+
+namespace {
+
+bool is_identity_matrix(const ops::Array& a) {
+  if (a.rank() != 2 || a.shape()[0] != a.shape()[1]) return false;
+  const std::int64_t n = a.shape()[0];
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      if (a.element(i * n + j) != (i == j ? 1.0 : 0.0)) return false;
+  return true;
+}
+
+bool all_elements(const ops::Array& a, bool (*pred)(double)) {
+  for (std::int64_t i = 0; i < a.size(); ++i)
+    if (!pred(a.element(i))) return false;
+  return true;
+}
+
+// Broadcasting `a` against `b` provably gives `b`'s shape: each of a's
+// dims (aligned from the right) is 1 or a known dim equal to b's.
+bool broadcasts_to(const ops::Dims& a, const ops::Dims& b) {
+  if (a.size() > b.size()) return false;
+  const std::size_t off = b.size() - a.size();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != 1 && (a[i] == ops::kUnknownDim || a[i] != b[off + i])) return false;
+  return true;
+}
+
+}  // namespace
+
+bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g) {
+  const TensorData& x = g.data(args[0].eclass);
+  const egraph::EGraph& eg = g.egraph();
+  auto second = [&]() -> const TensorData& { return g.data(args[1].eclass); };
+  auto same_class = [&] { return eg.find(args[0].eclass) == eg.find(args[1].eclass); };
+  if (!x.is_tensor()) return false;
+  const ops::TensorType& t = x.tensor_type();
+  switch (p) {
+    case Predicate::Const:
+      return x.value.has_value();
+    case Predicate::Uniform:
+      return x.uniform.has_value();
+    case Predicate::Finite:
+      return x.finite;
+    case Predicate::Zero:
+      if (x.uniform) return *x.uniform == 0;
+      return x.value && all_elements(*x.value, [](double v) { return v == 0; });
+    case Predicate::Nonzero:
+      if (x.uniform) return *x.uniform != 0;
+      return x.value && all_elements(*x.value, [](double v) { return v != 0; });
+    case Predicate::Positive:
+      if (x.uniform) return *x.uniform > 0;
+      return x.value && all_elements(*x.value, [](double v) { return v > 0; });
+    case Predicate::Nonneg:
+      return x.nonneg;
+    case Predicate::Identity:
+      return x.value && is_identity_matrix(*x.value);
+    case Predicate::SameType:
+      if (!second().is_tensor() || second().tensor_type() != t) return false;
+      return same_class() || t.is_static();
+    case Predicate::SameDtype:
+      return second().is_tensor() && second().tensor_type().dtype == t.dtype;
+    case Predicate::BroadcastsTo:
+      if (!second().is_tensor()) return false;
+      return same_class() || broadcasts_to(t.dims, second().tensor_type().dims);
+    case Predicate::Ndim:
+      return t.rank() == args[1].int_value;
+    case Predicate::Scalar:
+      return t.is_scalar();
+    case Predicate::ShapeKnown:
+      return t.is_static();
+    case Predicate::Float:
+      return ops::is_float(t.dtype);
+    case Predicate::Integer:
+      return ops::is_integer(t.dtype);
+    case Predicate::Dtype:
+      return t.dtype == args[1].dtype;
+    case Predicate::Closed:
+      return x.free_nominals.empty();
+  }
+  return false;
+}
+
+}  // namespace eqsat::rules

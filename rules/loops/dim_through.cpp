@@ -1,0 +1,124 @@
+#include "rules/loops/dim_through.hpp"
+
+#include "rules/tensor/op_class_searcher.hpp"
+#include "rules/loops/scan_view.hpp"
+#include "rules/tensor/substitute.hpp"
+
+#include <array>
+#include <optional>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using egraph::ENodeId;
+using ops::AttrKey;
+using ops::OpKind;
+
+namespace {
+
+// Looks at every e-node making a `dim`'s operand: any of them may say the
+// length without computing the array (see dim_through.hpp).
+class DimThroughApplier final : public egraph::Applier {
+ public:
+  explicit DimThroughApplier(TensorEGraph& g) : g_(g) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    const std::vector<ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (ENodeId n : nodes) {
+      if (g_.kind(n) != OpKind::Dim) continue;
+      const EClassId x = eg.find(eg.children(n)[0]);
+      const auto* t = std::get_if<ops::TensorType>(&g_.type(x));
+      std::int64_t axis = g_.attrs(n).get<std::int64_t>(AttrKey::Axis);
+      if (!t) continue;
+      if (axis < 0) axis += static_cast<std::int64_t>(t->dims.size());
+      const std::vector<ENodeId> makers(eg.nodes(x).begin(), eg.nodes(x).end());
+      for (ENodeId m : makers)
+        if (const auto same = through(m, axis)) changed |= merge_same(g_, root, same);
+    }
+    return changed;
+  }
+  std::string to_string() const override { return "dim-through"; }
+
+ private:
+  std::optional<EClassId> dim(EClassId x, std::int64_t axis) {
+    if (axis < 0) return std::nullopt;
+    return g_.add_op(OpKind::Dim, {{AttrKey::Axis, axis}}, std::array{x});
+  }
+
+  // The length of `axis` of e-node m's value, read from m's operands.
+  std::optional<EClassId> through(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    switch (g_.kind(m)) {
+      case OpKind::Index: {
+        const auto* i = std::get_if<ops::TensorType>(&g_.type(eg.children(m)[1]));
+        if (!i || !i->dims.empty()) return std::nullopt;
+        return dim(eg.find(eg.children(m)[0]), axis + 1);
+      }
+      case OpKind::ExpandDims: {
+        const std::int64_t at = g_.attrs(m).get<std::int64_t>(AttrKey::Axis);
+        if (axis == at) return std::nullopt;  // 1, which the analysis knows
+        return dim(eg.find(eg.children(m)[0]), axis < at ? axis : axis - 1);
+      }
+      case OpKind::ResizeRows:
+        if (axis == 0) return eg.find(eg.children(m)[1]);
+        return dim(eg.find(eg.children(m)[0]), axis);
+      case OpKind::Get:
+        if (axis == 0) return std::nullopt;
+        return through_loop(eg.find(eg.children(m)[0]),
+                            static_cast<std::size_t>(g_.attrs(m).get<std::int64_t>(AttrKey::Index)),
+                            axis);
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // Axis `axis` (>= 1) of output k of the loops in class `loop`.
+  std::optional<EClassId> through_loop(EClassId loop, std::size_t k, std::int64_t axis) {
+    const std::vector<ENodeId> scans(g_.egraph().nodes(loop).begin(),
+                                     g_.egraph().nodes(loop).end());
+    for (ENodeId n : scans) {
+      const auto s = view_scan(g_, n);
+      if (!s || k >= s->num_outputs()) continue;
+      if (k < s->num_mitsot()) return dim(s->operands[s->mitsot_operand(k)], axis);
+      if (k < s->num_mitsot() + s->num_sitsot())
+        return dim(s->operands[s->sitsot_operand(k - s->num_mitsot())], axis - 1);
+      const std::vector<EClassId> outs = body_outputs(g_, s->operands[0]);
+      if (k >= outs.size()) continue;
+      for (ENodeId p : g_.egraph().nodes(outs[k]))
+        if (g_.kind(p) == OpKind::Nominal)
+          if (const auto d = parameter_dim(*s, g_.attrs(p).get<std::int64_t>(AttrKey::Slot), axis))
+            return d;
+    }
+    return std::nullopt;
+  }
+
+  // Axis `axis` (>= 1) of a nit-sot returning parameter `slot` at every step.
+  std::optional<EClassId> parameter_dim(const ScanView& s, std::int64_t slot, std::int64_t axis) {
+    for (std::size_t i = 0; i < s.num_sequences(); ++i)
+      for (std::size_t tap = 0; tap < s.spec.sequence_taps[i].size(); ++tap)
+        if (s.sequence_param(i, tap) == slot) return dim(s.operands[s.sequence_operand(i)], axis);
+    for (std::size_t m = 0; m < s.num_mitsot(); ++m)
+      for (std::size_t tap = 0; tap < s.spec.mitsot_taps[m].size(); ++tap)
+        if (s.mitsot_param(m, tap) == slot) return dim(s.operands[s.mitsot_operand(m)], axis);
+    for (std::size_t i = 0; i < s.num_sitsot(); ++i)
+      if (s.sitsot_param(i) == slot) return dim(s.operands[s.sitsot_operand(i)], axis - 1);
+    for (std::size_t i = 0; i < s.num_nonsequences(); ++i)
+      if (s.nonsequence_param(i) == slot)
+        return dim(s.operands[s.nonsequence_operand(i)], axis - 1);
+    return std::nullopt;
+  }
+
+  TensorEGraph& g_;
+};
+
+}  // namespace
+
+egraph::Rewrite make_dim_through(TensorEGraph& g) {
+  return egraph::Rewrite(
+      "dim-through",
+      std::make_shared<OpClassSearcher>(std::vector<OpKind>{OpKind::Dim}, "(dim ?x)"),
+      std::make_shared<DimThroughApplier>(g));
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,272 @@
+#include "rules/tensor/extract_graph.hpp"
+
+#include "egraph/extract/alternatives.hpp"
+#include "egraph/extract/from_egraph.hpp"
+#include "egraph/extract/shared_choice.hpp"
+
+#include <absl/container/flat_hash_map.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using egraph::ProblemClassId;
+
+double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                 const ops::Type& result, const backend::CostModel& model,
+                 std::optional<std::int64_t> trips, const ops::ScanSpec* spec) {
+  if (kind == ops::OpKind::Grad) return kGradCost;
+  double c = kind == ops::OpKind::Scan && trips && spec
+                 ? model.scan_cost(*trips, *spec, result, operand_types)
+                 : model.op_cost(kind, operand_types, result);
+  if (kind == ops::OpKind::Scan || kind == ops::OpKind::Call)
+    c += kSlotCost * static_cast<double>(operand_types.size());
+  return std::isfinite(c) ? c : kGradCost;
+}
+
+namespace {
+
+constexpr double kRunCap = 1e9;
+
+// The steps scan e-node `n` runs, as the cost model estimates them.
+std::int64_t scan_trips(const TensorEGraph& g, egraph::ENodeId n, const backend::CostModel& model) {
+  const egraph::EGraph& eg = g.egraph();
+  const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+  std::vector<ops::Type> types;
+  for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+  backend::StepBounds n_steps;
+  if (spec.has_n_steps) {
+    // :n-steps is an integer scalar: a known value is exact in a double.
+    const auto constant = [&](EClassId c) -> std::optional<std::int64_t> {
+      if (const auto& u = g.data(c).uniform) return static_cast<std::int64_t>(*u);
+      return std::nullopt;
+    };
+    const auto forms = [&](EClassId c, const auto& f) {
+      for (egraph::ENodeId m : eg.nodes(c)) f(g.kind(m), eg.children(m));
+    };
+    n_steps = backend::StepBounds::read(eg.children(n)[1], constant, forms);
+  }
+  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps);
+}
+
+// How many times each class is expected to run, by class id (0: not reached
+// from the roots): 1 outside loops, times a scan's trip count inside its body
+// (nested scans multiply). A class takes the largest count over the ways
+// roots reach it. Capped, so it terminates.
+std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> roots,
+                               const backend::CostModel& model) {
+  const egraph::EGraph& eg = g.egraph();
+  std::vector<double> count(eg.num_class_ids(), 0.0);
+  std::vector<EClassId> work;
+  auto reach = [&](EClassId c, double m) {
+    c = eg.find(c);
+    m = std::min(m, kRunCap);
+    if (count[c.index()] >= m) return;
+    count[c.index()] = m;
+    work.push_back(c);
+  };
+  for (EClassId r : roots) reach(r, 1);
+  while (!work.empty()) {
+    const EClassId c = work.back();
+    work.pop_back();
+    const double m = count[c.index()];
+    for (egraph::ENodeId n : eg.nodes(c)) {
+      const auto kids = eg.children(n);
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        const bool body = g.kind(n) == ops::OpKind::Scan && i == 0;
+        reach(kids[i], body ? m * static_cast<double>(scan_trips(g, n, model)) : m);
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassId> roots,
+                                  const backend::CostModel& model) {
+  return [&g, &model, runs = run_counts(g, roots, model), types = std::vector<ops::Type>{}](
+             const egraph::EGraph& eg, egraph::ENodeId n) mutable {
+    const auto kids = eg.children(n);
+    types.resize(kids.size());  // assigned, not rebuilt: their dims keep their storage
+    for (std::size_t i = 0; i < kids.size(); ++i) types[i] = g.type(kids[i]);
+    const EClassId c = eg.class_of(n);
+    const double times = std::max(1.0, runs[c.index()]);
+    std::optional<std::int64_t> trips;
+    const ops::ScanSpec* spec = nullptr;
+    if (g.kind(n) == ops::OpKind::Scan) {
+      trips = scan_trips(g, n, model);
+      spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+    }
+    const double cost =
+        std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec));
+    return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
+  };
+}
+
+namespace {
+
+egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassId> roots,
+                                  const backend::CostModel& model,
+                                  const ForbiddenENode& forbidden) {
+  return egraph::to_extraction_problem(g.egraph(), roots, extraction_cost(g, roots, model),
+                                       [&](const egraph::EGraph&, egraph::ENodeId n) {
+                                         return reads_out_of_scope(g, n) ||
+                                                (forbidden && forbidden(g, n));
+                                       });
+}
+
+// The classes share_candidates tries as producers of all their readers:
+// loops and multi-output calls (read through `get`s), and their outputs
+// (one loop's whole output can serve a reader of its last step that
+// another loop serves now).
+std::vector<ProblemClassId> producer_classes(const TensorEGraph& g,
+                                             const egraph::EGraphProblem& problem) {
+  const egraph::ExtractionProblem& p = problem.problem;
+  std::vector<bool> producer(p.num_classes(), false);
+  for (std::uint32_t c = 0; c < p.num_classes(); ++c)
+    producer[c] = std::holds_alternative<ops::TupleType>(g.type(problem.eclass[c]));
+  for (std::uint32_t n = 0; n < p.num_nodes(); ++n) {
+    if (g.kind(problem.enode[n]) == ops::OpKind::Get)
+      producer[p.node(egraph::ProblemNodeId{n}).eclass.value] = true;
+  }
+  std::vector<ProblemClassId> out;
+  for (std::uint32_t c = 0; c < p.num_classes(); ++c)
+    if (producer[c]) out.push_back(ProblemClassId{c});
+  return out;
+}
+
+}  // namespace
+
+egraph::Extraction extract_choice(const TensorEGraph& g, const egraph::EGraphProblem& problem,
+                                  egraph::ExtractorKind kind) {
+  return egraph::share_candidates(problem.problem, egraph::extract(problem.problem, kind),
+                                  producer_classes(g, problem));
+}
+
+namespace {
+
+// The terms an extraction chose for `roots`.
+ExtractedTerms terms_of(const TensorEGraph& g, std::span<const EClassId> roots,
+                        const egraph::EGraphProblem& problem, const egraph::Extraction& x) {
+  const egraph::EGraph& eg = g.egraph();
+  // Terms in the extraction's order: children before parents.
+  std::vector<ops::TermRef> term_of(problem.problem.num_classes(), nullptr);
+  std::vector<ops::TermRef> operands;
+  for (ProblemClassId pc : x.order) {
+    const egraph::ProblemNodeId pn = *x.choices[pc.value];
+    const egraph::ENodeId n = problem.enode[pn.value];
+    operands.clear();
+    for (ProblemClassId k : problem.problem.node(pn).children) operands.push_back(term_of[k.value]);
+    term_of[pc.value] = ops::Term::make(g.kind(n), g.attrs(n), std::move(operands));
+  }
+  ExtractedTerms out;
+  out.cost = x.dag_cost;
+  for (EClassId r : roots) out.roots.push_back(term_of[problem.class_of(eg.find(r)).value]);
+  return out;
+}
+
+}  // namespace
+
+bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n) {
+  if (g.kind(n) == ops::OpKind::Fn) return false;  // a body binds its parameters
+  const TensorData& mine = g.data(g.egraph().class_of(n));
+  // A class's representative reads a graph input only when every form does.
+  const bool closed = !mine.rep->uses_input();
+  return std::ranges::any_of(g.egraph().children(n), [&](EClassId k) {
+    const TensorData& child = g.data(k);
+    return !std::ranges::includes(mine.free_nominals, child.free_nominals) ||
+           (closed && child.rep->uses_input());
+  });
+}
+
+ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
+                             const backend::CostModel& model, egraph::ExtractorKind kind,
+                             const ForbiddenENode& forbidden) {
+  const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
+  const egraph::Extraction x = extract_choice(g, problem, kind);
+  return terms_of(g, roots, problem, x);
+}
+
+std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
+                                                      std::span<const EClassId> roots,
+                                                      const backend::CostModel& model,
+                                                      std::size_t count,
+                                                      const ForbiddenENode& forbidden) {
+  // `(add b a)` beside `(add a b)` in one class is the same program: only
+  // the form with the operand classes in id order is offered.
+  const auto commuted_twin = [](const TensorEGraph& t, egraph::ENodeId n) {
+    const egraph::EGraph& eg = t.egraph();
+    const auto kids = eg.children(n);
+    if (!ops::is_commutative(t.kind(n)) || kids.size() != 2 || !(kids[1] < kids[0])) return false;
+    return std::ranges::any_of(eg.nodes(eg.class_of(n)), [&](egraph::ENodeId m) {
+      const auto other = eg.children(m);
+      return m != n && eg.op(m) == eg.op(n) && eg.payload(m) == eg.payload(n) &&
+             other.size() == 2 && other[0] == kids[1] && other[1] == kids[0];
+    });
+  };
+  const egraph::EGraphProblem problem =
+      problem_for(g, roots, model, [&](const TensorEGraph& t, egraph::ENodeId n) {
+        return commuted_twin(t, n) || (forbidden && forbidden(t, n));
+      });
+  const egraph::Extraction best = extract_choice(g, problem, egraph::ExtractorKind::GreedyDag);
+  std::vector<ExtractedTerms> out;
+  for (const egraph::Extraction& x :
+       egraph::extract_alternatives(problem.problem, best, {.count = count}))
+    out.push_back(terms_of(g, roots, problem, x));
+  return out;
+}
+
+double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model) {
+  // Run counts as for e-classes: largest over the paths from the roots.
+  absl::flat_hash_map<ops::TermRef, double> count;
+  std::vector<ops::TermRef> work;
+  auto reach = [&](ops::TermRef t, double m) {
+    m = std::min(m, kRunCap);
+    auto [it, fresh] = count.emplace(t, m);
+    if (!fresh && it->second >= m) return;
+    it->second = m;
+    work.push_back(t);
+  };
+  for (ops::TermRef r : roots) reach(r, 1);
+  while (!work.empty()) {
+    const ops::TermRef t = work.back();
+    work.pop_back();
+    const double m = count.at(t);
+    for (std::size_t i = 0; i < t->arity(); ++i) {
+      const bool body = t->kind() == ops::OpKind::Scan && i == 0;
+      reach(t->operand(i), body ? m * static_cast<double>(model.trip_count(t)) : m);
+    }
+  }
+  // Summed in id order (a fixed order); each id is read once, not at every
+  // comparison of the sort.
+  struct Counted {
+    std::uint64_t id;
+    ops::TermRef term;
+    double times;
+  };
+  std::vector<Counted> order;
+  order.reserve(count.size());
+  for (const auto& [t, times] : count) order.push_back({t->id(), t, times});
+  std::ranges::sort(order, {}, &Counted::id);
+  std::vector<ops::Type> types;  // assigned, not rebuilt: their dims keep their storage
+  double total = 0;
+  for (const auto& [id, t, times] : order) {
+    types.resize(t->arity());
+    for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
+    std::optional<std::int64_t> trips;
+    const ops::ScanSpec* spec = nullptr;
+    if (t->kind() == ops::OpKind::Scan) {
+      trips = model.trip_count(t);
+      spec = &t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+    }
+    total +=
+        std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips, spec));
+  }
+  return total;
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,141 @@
+#include "rules/tensor/shape_identities.hpp"
+
+#include "rules/tensor/op_class_searcher.hpp"
+
+#include "ops/slice.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::AttrKey;
+using ops::OpKind;
+
+namespace {
+
+constexpr OpKind kRoots[] = {OpKind::Slice,     OpKind::Reshape, OpKind::BroadcastTo,
+                             OpKind::Transpose, OpKind::Flip,    OpKind::SetSlice,
+                             OpKind::IncSlice};
+
+bool is_root(OpKind k) {
+  return std::ranges::find(kRoots, k) != std::end(kRoots);
+}
+
+class ShapeIdentityApplier final : public egraph::Applier {
+ public:
+  explicit ShapeIdentityApplier(TensorEGraph& g) : g_(g) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (egraph::ENodeId n : nodes)
+      if (auto same = identity(n)) changed |= eg.merge(root, *same);
+    return changed;
+  }
+  std::string to_string() const override { return "shape-identities"; }
+
+ private:
+  const ops::TensorType* tensor(EClassId c) const {
+    const TensorData& d = g_.data(c);
+    return d.is_tensor() ? &d.tensor_type() : nullptr;
+  }
+
+  // Whether the slice attributes of e-node n select all of axis :axis of x.
+  bool whole_slice(egraph::ENodeId n, const ops::TensorType& x) const {
+    const ops::Attrs& a = g_.attrs(n);
+    const auto axis = a.get<std::int64_t>(AttrKey::Axis);
+    const std::int64_t len = x.dims[axis];
+    if (len == ops::kUnknownDim) return false;
+    ops::SliceBounds b;
+    if (a.has(AttrKey::Start)) b.start = a.get<std::int64_t>(AttrKey::Start);
+    if (a.has(AttrKey::Stop)) b.stop = a.get<std::int64_t>(AttrKey::Stop);
+    if (a.has(AttrKey::Step)) b.step = a.get<std::int64_t>(AttrKey::Step);
+    const ops::ResolvedSlice r = ops::resolve_slice(b, len);
+    return r.step == 1 && r.start == 0 && r.length == len;
+  }
+
+  // `v` cast to `to`'s dtype and broadcast to its (static) shape (`to` is a
+  // copy: adding e-nodes may move the analysis data it came from).
+  std::optional<EClassId> assigned(EClassId v, const ops::TensorType to) {
+    const ops::TensorType* t = tensor(v);
+    if (!t || !to.is_static()) return std::nullopt;
+    std::optional<EClassId> c = v;
+    if (t->dtype != to.dtype) {
+      const EClassId kids[] = {*c};
+      c = g_.add_op(OpKind::Cast, {{AttrKey::Dtype, to.dtype}}, kids);
+    }
+    if (c && tensor(*c)->dims != to.dims) {
+      const EClassId kids[] = {*c};
+      c = g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(to.dims)}}, kids);
+    }
+    return c;
+  }
+
+  // The class e-node n equals by one of the identities, if any.
+  std::optional<EClassId> identity(egraph::ENodeId n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const OpKind k = g_.kind(n);
+    if (!is_root(k)) return std::nullopt;
+    const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
+    const ops::TensorType* x = tensor(kids[0]);
+    const ops::TensorType* y = tensor(eg.class_of(n));
+    if (!x || !y) return std::nullopt;
+    const ops::Attrs& a = g_.attrs(n);
+    switch (k) {
+      case OpKind::Slice:
+        if (whole_slice(n, *x)) return kids[0];
+        return std::nullopt;
+      case OpKind::Reshape:
+      case OpKind::BroadcastTo:
+        if (x->is_static() && x->dims == y->dims) return kids[0];
+        return std::nullopt;
+      case OpKind::Flip:
+        for (auto axis : a.get<ops::IntList>(AttrKey::Axis))
+          if (x->dims[axis] != 1) return std::nullopt;
+        return kids[0];
+      case OpKind::Transpose: {
+        const auto& q = a.get<ops::IntList>(AttrKey::Perm);
+        ops::IntList id(q.size());
+        std::iota(id.begin(), id.end(), 0);
+        if (q == id) return kids[0];
+        // transpose(transpose(x, p), q) = transpose(x, r), r[i] = p[q[i]]
+        for (egraph::ENodeId m : eg.nodes(kids[0])) {
+          if (g_.kind(m) != OpKind::Transpose) continue;
+          const auto& p = g_.attrs(m).get<ops::IntList>(AttrKey::Perm);
+          ops::IntList r(q.size());
+          for (std::size_t i = 0; i < q.size(); ++i) r[i] = p[q[i]];
+          const EClassId inner[] = {eg.children(m)[0]};
+          return r == id ? std::optional(inner[0])
+                         : g_.add_op(OpKind::Transpose, {{AttrKey::Perm, r}}, inner);
+        }
+        return std::nullopt;
+      }
+      case OpKind::SetSlice:
+        if (whole_slice(n, *x)) return assigned(kids[1], *x);
+        return std::nullopt;
+      case OpKind::IncSlice: {
+        const TensorData& z = g_.data(kids[0]);
+        if (z.uniform && *z.uniform == 0 && whole_slice(n, *x)) return assigned(kids[1], *x);
+        return std::nullopt;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  TensorEGraph& g_;
+};
+
+}  // namespace
+
+egraph::Rewrite make_shape_identities(TensorEGraph& g) {
+  return egraph::Rewrite("shape-identities", std::make_shared<OpClassSearcher>(
+                             std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
+                             "(slice|reshape|transpose|... ?x)"),
+                         std::make_shared<ShapeIdentityApplier>(g));
+}
+
+}  // namespace eqsat::rules

@@ -1,0 +1,26 @@
+// The `shape-identities` built-in applier (see builtin_appliers.hpp):
+// shape and indexing ops that do nothing, which need the operand's static
+// shape or arithmetic on attributes, so no pattern can say them:
+//
+//   slice x covering its whole axis (start 0, step 1)     = x
+//   reshape x to x's own (static) shape                    = x
+//   broadcast_to x to x's own (static) shape               = x
+//   transpose x by the identity permutation                = x
+//   transpose(transpose(x, p), q)                          = transpose(x, p∘q)
+//   flip x along axes of length 1 only                     = x
+//   set_slice(x, v) over the whole of x                    = v cast and broadcast to x
+//   inc_slice(z, v) over the whole of z, z uniform zero    = v cast and broadcast to z
+//
+// The last two are what gradients of slices and indexing produce
+// (rules/autodiff/pullback.cpp) when the slice is the whole array.
+#pragma once
+
+#include "rules/tensor/tensor_egraph.hpp"
+
+#include "egraph/rewrite.hpp"
+
+namespace eqsat::rules {
+
+egraph::Rewrite make_shape_identities(TensorEGraph& g);
+
+}  // namespace eqsat::rules

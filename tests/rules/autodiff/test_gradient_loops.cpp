@@ -1,0 +1,302 @@
+// Gradients through loops (rules/autodiff/scan_pullback.cpp): :until loops stopping
+// at different steps, second derivatives through :until and mit-sot loops,
+// the reverse loop's own shape (only the slots it reads, no whole-array
+// slices), and what the optimizer leaves of it.
+#include "tests/rules/gradient_check.hpp"
+
+#include "rules/autodiff/gradient.hpp"
+
+#include "ops/graph_printer.hpp"
+
+#include <set>
+
+using namespace eqsat;
+using namespace eqsat::test;
+using rules::gradient;
+
+namespace {
+
+// An :until loop over a sequence, an :until loop with :n-steps over a
+// mit-sot, and one over a sit-sot; LIMIT sets where each stops.
+struct UntilCase {
+  std::string inputs, lets, cost, wrts;
+};
+
+std::vector<UntilCase> until_cases(double limit) {
+  const std::string l = std::to_string(limit);
+  return {
+      {"(input x (f64 7)) (input a f64)\n",
+       "(let s (scan :sequences (x) :sit-sot (0.0) :non-sequences (a) :until true"
+       " (fn (xt acc a_) (let n (add acc (mul a_ (square xt)))) n (gt n (mul a_ " +
+           l + ")))))\n",
+       "(sum (sin (get 0 s)))", "xa"},
+      {"(input h (f64 2 3)) (input a (f64 3))\n",
+       "(let s (scan :n-steps 9 :mit-sot ((h :taps (-2 -1))) :non-sequences (a) :until true"
+       " (fn (hm2 hm1 a_) (let n (add (mul (sin hm2) a_) (add (tanh hm1) 0.5))) n"
+       " (gt (sum n) " +
+           l + "))))\n",
+       "(sum (square (get 0 s)))", "ha"},
+      {"(input h (f64 3)) (input a (f64 3)) (input x (f64 9 3))\n",
+       "(let s (scan :sequences (x) :sit-sot (h) :nit-sot 1 :non-sequences (a) :until true"
+       " (fn (xt hp a_) (let n (add (tanh (mul hp a_)) (square xt))) n (mul n xt)"
+       " (gt (sum n) " +
+           l + "))))\n",
+       "(add (sum (get 0 s)) (sum (sin (get 1 s))))", "hax"},
+  };
+}
+
+std::int64_t steps_run(const ops::Graph& g, const std::vector<ops::Array>& inputs) {
+  ops::Graph probe = g;
+  const ops::TermRef s = g.outputs[0].term;
+  ops::TermRef scan = nullptr;
+  for_each_term(s, [&](ops::TermRef t) {
+    if (t->kind() == ops::OpKind::Scan) scan = t;
+  });
+  REQUIRE(scan);
+  probe.outputs = {{"s", ops::Term::make(ops::OpKind::Get, {{ops::AttrKey::Index, 0}}, {scan})}};
+  return run1(probe, inputs).shape()[0];
+}
+
+std::size_t input_index(const ops::Graph& g, char name) {
+  for (std::size_t i = 0; i < g.inputs.size(); ++i)
+    if (g.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == std::string(1, name)) return i;
+  FAIL("no input " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("gradients through until-loops stopping at different steps match finite differences",
+          "[grad][until]") {
+  std::mt19937_64 rng(1);
+  for (std::size_t c = 0; c < until_cases(0).size(); ++c) {
+    std::set<std::int64_t> stops;
+    std::vector<ops::Array> inputs;  // the same for every limit
+    for (double limit : {0.1, 0.3, 0.8, 1.5, 3.0, 4.5, 6.0, 9.0, 1e9}) {
+      const UntilCase uc = until_cases(limit)[c];
+      const ops::Graph cost = graph(uc.inputs + uc.lets + "(output " + uc.cost + ")");
+      if (inputs.empty())
+        for (ops::TermRef in : cost.inputs)
+          inputs.push_back(random_array(in->tensor_type(), rng, 0.2, 1.2));
+      stops.insert(steps_run(cost, inputs));
+      for (char w : uc.wrts) {
+        const std::size_t wi = input_index(cost, w);
+        const ops::Array fd = finite_difference(cost, inputs, wi);
+        const ops::Graph direct =
+            with_output(cost, gradient(cost.outputs[0].term, cost.inputs[wi]));
+        INFO("case " << c << " limit " << limit << " wrt " << w << "\n"
+                     << ops::print_graph(direct));
+        check_close(fd, run1(direct, inputs), 1e-5);
+        const ops::Graph opt = rules::optimize(
+            graph(uc.inputs + uc.lets + "(output (grad " + uc.cost + " " + w + "))"),
+            shipped_rules());
+        REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+        check_close(fd, run1(opt, inputs), 1e-5);
+      }
+    }
+    std::string seen;
+    for (auto n : stops) seen.append(1, ' ').append(std::to_string(n));
+    INFO("case " << c << " stopped after" << seen);
+    CHECK(stops.size() >= 3);
+  }
+}
+
+TEST_CASE("second derivatives through an until-loop and a mit-sot loop match finite differences",
+          "[grad][until][higher]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"(input h (f64 2 3)) (input a (f64 3)) (input v (f64 2 3))\n"
+       "(let s (scan :n-steps 9 :mit-sot ((h :taps (-2 -1))) :non-sequences (a) :until true"
+       " (fn (hm2 hm1 a_) (let n (add (mul (sin hm2) a_) (add (tanh hm1) 0.5))) n"
+       " (gt (sum n) 4.0))))\n",
+       "(sum (square (get 0 s)))"},
+      {"(input h (f64 2 3)) (input a (f64 3)) (input v (f64 2 3))\n"
+       "(let s (scan :n-steps 5 :mit-sot ((h :taps (-2 -1))) :non-sequences (a)"
+       " (fn (hm2 hm1 a_) (add (mul (sin hm2) a_) (tanh (mul hm1 hm2))))))\n",
+       "(sum (mul (get 0 s) (get 0 s)))"},
+      {"(input x (f64 7)) (input a f64) (input v (f64 7))\n"
+       "(let s (scan :sequences (x) :sit-sot (0.0) :non-sequences (a) :until true"
+       " (fn (xt acc a_) (let n (add acc (mul a_ (square xt)))) n (gt n 2.0))))\n",
+       "(sum (sin (get 0 s)))"},
+  };
+  std::mt19937_64 rng(2);
+  for (const auto& [head, c] : cases) {
+    const ops::Graph cost = graph(head + "(output " + c + ")");
+    const std::size_t wx = 0, wv = cost.inputs.size() - 1;
+    std::vector<ops::Array> inputs;
+    for (ops::TermRef in : cost.inputs)
+      inputs.push_back(random_array(in->tensor_type(), rng, 0.2, 1.2));
+    // The Hessian-vector product H v as the gradient of <v, grad c>.
+    const ops::TermRef g1 = gradient(cost.outputs[0].term, cost.inputs[wx]);
+    const ops::TermRef inner = ops::Term::make(
+        ops::OpKind::Sum, {}, {ops::Term::make(ops::OpKind::Mul, {}, {cost.inputs[wv], g1})});
+    const ops::Graph first = with_output(cost, inner);
+    const ops::Array fd = finite_difference(first, inputs, wx);
+    const ops::TermRef g2 = gradient(inner, cost.inputs[wx]);
+    INFO(head << c);
+    CHECK(count_ops(g2, ops::OpKind::Scan) > count_ops(g1, ops::OpKind::Scan));
+    check_close(fd, run1(with_output(cost, g2), inputs), 1e-5);
+    const std::string wname = head.substr(7, 1);
+    const ops::Graph opt = rules::optimize(
+        graph(head + "(output (grad (sum (mul v (grad " + c + " " + wname + "))) " + wname + "))"),
+        shipped_rules());
+    REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+    check_close(fd, run1(opt, inputs), 1e-5);
+  }
+}
+
+TEST_CASE("the reverse loop reads every slot it has and slices no whole array", "[grad][clean]") {
+  const std::string head =
+      "(input x (f64 6 3)) (input h (f64 3)) (input a (f64 3)) (input k (i64 6))\n"
+      "(let s (scan :sequences (x k) :sit-sot (h 0) :nit-sot 1 :non-sequences (a (mul a 2.0))"
+      " (fn (xt kt hp c a_ b_) (add (mul hp a_) (cast (add kt c) :dtype f64)) (add c 1)"
+      " (mul xt b_))))\n";
+  const ops::Graph g = graph(head + "(output (add (sum (get 0 s)) (sum (index (get 2 s) 0))))");
+  for (std::size_t w = 0; w < 3; ++w) {
+    const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[w]);
+    INFO(ops::print_graph(with_output(g, d)));
+    for_each_term(d, [&](ops::TermRef t) {
+      if (t->kind() == ops::OpKind::Scan) {
+        const ops::TermRef fn = t->operand(0);
+        std::set<std::int64_t> read;
+        for (ops::TermRef o : fn->operands())
+          for (auto slot : o->free_nominals()) read.insert(slot);
+        const auto& params = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+        const auto& spec = t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+        // Sit-sot parameters may go unread (a state overwritten each step);
+        // sequences and non-sequences may not.
+        const auto nseq = static_cast<std::int64_t>(spec.sequence_taps.size());
+        for (std::int64_t p = 0; p < static_cast<std::int64_t>(params.size()); ++p)
+          if (p < nseq || p >= nseq + spec.num_sitsot) CHECK(read.contains(p));
+      }
+      if (t->kind() == ops::OpKind::Slice || t->kind() == ops::OpKind::IncSlice) {
+        const ops::Attrs& at = t->attrs();
+        const bool from0 = at.get_or<std::int64_t>(ops::AttrKey::Start, 0) == 0;
+        const bool to_end =
+            !at.has(ops::AttrKey::Stop) ||
+            at.get<std::int64_t>(ops::AttrKey::Stop) == t->operand(0)->tensor_type().dims[0];
+        CHECK_FALSE((from0 && to_end && !at.has(ops::AttrKey::Step)));
+      }
+    });
+  }
+}
+
+TEST_CASE("after optimization the reverse loop keeps one step of its accumulators",
+          "[grad][clean]") {
+  // The reverse loop is built clean; the optimizer must keep it so (and
+  // clean the forward loop: only its last state is read).
+  const ops::Graph g = graph(
+      "(input x (f64 100 4)) (input h (f64 4)) (input a (f64 4))\n"
+      "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"
+      " (fn (xt hp a_) (tanh (add (mul hp a_) xt)))))\n"
+      "(output (grad (sum (index (get 0 s) -1)) a))");
+  const ops::Graph opt = rules::optimize(g, shipped_rules());
+  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  std::size_t loops = 0;
+  for_each_term(opt.outputs[0].term, [&](ops::TermRef t) {
+    if (t->kind() != ops::OpKind::Scan) return;
+    ++loops;
+    const auto& spec = t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+    const ops::TermRef fn = t->operand(0);
+    std::set<std::int64_t> read;
+    for (ops::TermRef o : fn->operands())
+      for (auto slot : o->free_nominals()) read.insert(slot);
+    const auto nseq = static_cast<std::int64_t>(spec.sequence_taps.size());
+    const auto nparams = static_cast<std::int64_t>(
+        fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params).size());
+    for (std::int64_t p = 0; p < nparams; ++p)
+      if (p < nseq || p >= nseq + spec.num_sitsot) CHECK(read.contains(p));
+    // The reverse loop (no nit-sot here): every carried output keeps one step.
+    if (spec.num_nitsot == 0 && spec.sequence_taps.size() >= 2) {
+      REQUIRE(spec.keep.size() == static_cast<std::size_t>(spec.num_sitsot));
+      for (auto k : spec.keep) CHECK(k == 1);
+    }
+  });
+  CHECK(loops == 2);
+}
+
+TEST_CASE("checkpointed gradients equal the taped ones and finite differences",
+          "[grad][checkpoint]") {
+  const std::string in =
+      "(input x (f64 12 3)) (input h (f64 2 3)) (input a (f64 3)) (input t (f64 12 3))\n";
+  const char* lets[] = {
+      "(let s (scan :sequences (x) :sit-sot ((index h 0)) :nit-sot 1 :non-sequences (a)"
+      " (fn (xt hp a_) (tanh (add (mul hp a_) xt)) (mul (sin hp) xt))))\n",
+      "(let s (scan :sequences ((x :taps (0 1))) :mit-sot ((h :taps (-2 -1))) :non-sequences (a)"
+      " :n-steps 10 (fn (x0 x1 hm2 hm1 a_) (add (mul (sin hm2) a_) (tanh (add hm1 (mul x0 "
+      "x1)))))))\n",
+      "(let s (scan :n-steps 12 :sit-sot ((index h 1)) :non-sequences (a) :keep (1)"
+      " (fn (hp a_) (tanh (add (mul hp a_) 0.3)))))\n",
+  };
+  const char* costs[] = {"(add (sum (mul (slice t :stop 12) (get 0 s))) (sum (get 1 s)))",
+                         "(sum (mul (slice t :stop 10) (get 0 s)))", "(sum (index (get 0 s) -1))"};
+  std::mt19937_64 rng(8);
+  for (std::size_t c = 0; c < 3; ++c) {
+    const ops::Graph cost = graph(in + lets[c] + "(output " + costs[c] + ")");
+    const auto inputs = random_inputs(cost, rng);
+    for (std::size_t w = 0; w < 3; ++w) {
+      const ops::TermRef taped = gradient(cost.outputs[0].term, cost.inputs[w]);
+      const ops::Array want = run1(with_output(cost, taped), inputs);
+      check_close(finite_difference(cost, inputs, w), want, 1e-5);
+      for (std::int64_t k : {1, 3, 5, 100}) {
+        const ops::TermRef ck = gradient(cost.outputs[0].term, cost.inputs[w], {.checkpoint = k});
+        INFO("case " << c << " wrt " << w << " checkpoint " << k << "\n"
+                     << ops::print_graph(with_output(cost, ck)));
+        check_close(want, run1(with_output(cost, ck), inputs), 1e-9);
+        // 3 and 5 round down to a divisor of the steps: the loop is segmented.
+        if ((k == 3 || k == 5) && count_ops(taped, ops::OpKind::Scan) > 0)
+          CHECK(count_ops(ck, ops::OpKind::Scan) > count_ops(taped, ops::OpKind::Scan));
+      }
+    }
+  }
+}
+
+TEST_CASE("grad with :checkpoint K through the optimize pipeline equals the taped gradient",
+          "[grad][checkpoint]") {
+  const std::string head =
+      "(input x (f64 12 3)) (input h (f64 3)) (input a (f64 3))\n"
+      "(let s (scan :sequences (x) :sit-sot (h) :non-sequences (a)"
+      " (fn (xt hp a_) (tanh (add (mul hp a_) xt)))))\n";
+  const std::string cost = "(sum (index (get 0 s) -1))";
+  const ops::Graph with_k = graph(head + "(output (grad " + cost + " a :checkpoint 4))");
+  CHECK(ops::print_graph(with_k).find(":checkpoint 4") != std::string::npos);
+  CHECK(with_k.outputs[0].term != graph(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK(graph(head + "(output (grad " + cost + " a :checkpoint 0))").outputs[0].term ==
+        graph(head + "(output (grad " + cost + " a))").outputs[0].term);
+  CHECK_THROWS_AS(graph(head + "(output (grad " + cost + " a :checkpoint -1))"),
+                  ops::DiagnosticError);
+  const ops::Graph taped =
+      rules::optimize(graph(head + "(output (grad " + cost + " a))"), shipped_rules());
+  const ops::Graph ck = rules::optimize(with_k, shipped_rules());
+  REQUIRE_FALSE(has_grad(ck.outputs[0].term));
+  std::mt19937_64 rng(10);
+  const auto inputs = random_inputs(with_k, rng);
+  check_close(run1(taped, inputs), run1(ck, inputs), 1e-9);
+}
+
+TEST_CASE("an RNN's weight gradients are one matrix product each, outside the reverse loop",
+          "[grad][clean]") {
+  // PyTensor's push-out-add: the reverse loop accumulates xₜ·δₜᵀ per step;
+  // optimized, it returns the δₜ and dW = Xᵀ·Δ is one product.
+  const ops::Graph g = graph(
+      "(input xs (f64 12 3)) (input W (f64 4 4)) (input U (f64 3 4)) (input h0 (f64 4))\n"
+      "(let s (scan :sequences (xs) :sit-sot (h0) :non-sequences (W U)"
+      " (fn (x h w u) (tanh (add (dot h w) (dot x u))))))\n"
+      "(let loss (sum (index (get 0 s) -1)))\n"
+      "(output (grad loss W)) (output (grad loss U))");
+  const ops::Graph opt = rules::optimize(g, shipped_rules());
+  INFO(ops::print_graph(opt));
+  for (std::size_t o = 0; o < 2; ++o) {
+    // No loop carries an accumulator of the gradient: every loop has one sit-sot.
+    for_each_term(opt.outputs[o].term, [&](ops::TermRef t) {
+      if (t->kind() == ops::OpKind::Scan)
+        CHECK(t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan).num_sitsot == 1);
+    });
+    CHECK(opt.outputs[o].term->kind() == ops::OpKind::Dot);
+  }
+  std::mt19937_64 rng(5);
+  const auto inputs = random_inputs(g, rng);
+  const auto got = backend::compile(opt).run(inputs);
+  const ops::Graph cost = with_output(g, g.outputs[0].term->operand(0));
+  check_close(finite_difference(cost, inputs, 1), got[0], 1e-6);
+  check_close(finite_difference(cost, inputs, 2), got[1], 1e-6);
+}

@@ -1,0 +1,57 @@
+// The shape-identities built-in applier (rules/tensor/shape_identities.hpp) on the
+// default schedule: slices, reshapes, transposes, flips and whole-array
+// set_slice / inc_slice that do nothing become their operand ("start ⇒
+// goal"), and the gradient of a whole slice needs no inc_slice.
+#include "tests/support/check_optimizes.hpp"
+
+using namespace eqsat;
+using namespace eqsat::rules;
+using namespace eqsat::testing;
+
+TEST_CASE("shape identities: slices covering the whole axis") {
+  const std::string in = "(input x (f64 4 3))";
+  check_optimizes(in + "(output (slice x :start 0))", in + "(output x)");
+  check_optimizes(in + "(output (slice x :axis 1 :start 0 :stop 10))", in + "(output x)");
+  check_optimizes(in + "(output (slice x :axis -1 :stop 3 :step 1))", in + "(output x)");
+  // not the whole axis, or reversed: kept
+  check_optimizes(in + "(output (slice x :start 1))", in + "(output (slice x :start 1))");
+  check_optimizes(in + "(output (slice x :step -1))", in + "(output (slice x :step -1))");
+  // unknown length: kept
+  check_optimizes("(input y (f64 ?)) (output (slice y :start 0 :stop 5))",
+                  "(input y (f64 ?)) (output (slice y :start 0 :stop 5))");
+}
+
+TEST_CASE("shape identities: flips, transposes and reshapes that do nothing") {
+  const std::string in = "(input x (f64 2 3 4))";
+  check_optimizes(in + "(output (flip (flip x :axis 1) :axis 1))", in + "(output x)");
+  check_optimizes("(input x (f64 1 3)) (output (flip x :axis 0))",
+                  "(input x (f64 1 3)) (output x)");
+  check_optimizes(in + "(output (transpose (transpose x :perm (1 2 0)) :perm (2 0 1)))",
+                  in + "(output x)");
+  check_optimizes(in + "(output (transpose (transpose x :perm (1 0 2)) :perm (0 2 1)))",
+                  in + "(output (transpose x :perm (1 2 0)))");
+  check_optimizes(in + "(output (transpose x :perm (0 1 2)))", in + "(output x)");
+  check_optimizes(in + "(output (reshape x :shape (2 3 4)))", in + "(output x)");
+  check_optimizes(in + "(output (reshape x :shape (2 -1 4)))", in + "(output x)");
+}
+
+TEST_CASE("shape identities: set_slice and inc_slice of zeros over the whole array") {
+  const std::string in = "(input x (f64 4 3)) (input v (f64 4 3)) (input r (f64 3))";
+  check_optimizes(in + "(output (set_slice x v))", in + "(output v)");
+  check_optimizes(in + "(output (inc_slice (zeros_like x) v :axis 0 :start 0))", in + "(output v)");
+  check_optimizes(in + "(output (set_slice x r))", in + "(output (broadcast_to r :shape (4 3)))");
+  // a part of the array, or a target that is not zero: kept
+  check_optimizes(in + "(output (inc_slice (zeros_like x) r :start 1))",
+                  in + "(output (inc_slice (broadcast_to 0.0 :shape (4 3)) r :start 1))");
+  check_optimizes(in + "(output (inc_slice x v))", in + "(output (inc_slice x v))");
+  check_optimizes(in + "(output (set_slice x r :start 1))",
+                  in + "(output (set_slice x r :start 1))");
+}
+
+TEST_CASE("shape identities: the gradient of a whole slice has no inc_slice") {
+  const ops::Graph out = optimize(
+      graph("(input x (f64 4 3)) (output (grad (sum (slice x :start 0)) x))"), shipped_rules());
+  INFO(ops::print_graph(out));
+  CHECK_FALSE(contains(out.outputs[0].term, ops::OpKind::IncSlice));
+  CHECK_FALSE(contains(out.outputs[0].term, ops::OpKind::Grad));
+}
