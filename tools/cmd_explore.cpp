@@ -17,6 +17,7 @@
 #include "ops/output_file.hpp"
 #include "ops/post_order.hpp"
 #include "rules/pipeline/explore.hpp"
+#include "rules/pipeline/shown_cost.hpp"
 
 #include <fmt/format.h>
 
@@ -103,7 +104,8 @@ int run_explore(ExploreArgs& args) {
     std::string what = i == 0 ? "" : differences(first, op_counts(found[i].graph));
     if (found[i].graph.outputs == graph.outputs)
       what += what.empty() ? "the input graph" : " (the input graph)";
-    const std::string line = fmt::format("rank {}  cost {:.1f}{}{}", i + 1, found[i].cost,
+    const std::string line = fmt::format("rank {}  cost {}{}{}", i + 1,
+                                         rules::describe(rules::shown_cost(found[i].cost)),
                                          what.empty() ? "" : "  ", what);
     if (args.out_dir.empty()) {
       std::cout << "; " << line << "\n" << text << "\n";

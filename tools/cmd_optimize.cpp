@@ -15,6 +15,7 @@
 // naming its rule), so that stdout stays a valid `.eg` file.
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
+#include "empty_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
@@ -67,6 +68,7 @@ int run_optimize(OptimizeArgs& args) {
   ops::Graph graph;
   rules::RuleProgram program = [&] {
     graph = ops::parse_graph_file(args.graph);
+    warn_if_no_outputs(graph, args.graph);
     rules::LoadedRules loaded = rules::load_rules(args.rules.options());
     for (const auto& w : loaded.warnings) std::cerr << w << "\n";
     return std::move(loaded.program);

@@ -1,6 +1,7 @@
 // `eqsat print GRAPH`: parses and type-checks a graph file and prints it
 // back in normal form, with each value's inferred type as a comment.
 #include "command.hpp"
+#include "empty_graph.hpp"
 
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
@@ -21,6 +22,7 @@ void add_print_command(CLI::App& app, Action& action) {
     action = [path] {
       try {
         const ops::Graph graph = ops::parse_graph_file(*path);
+        warn_if_no_outputs(graph, *path);
         std::cout << ops::print_graph(graph, {.types = true});
         return static_cast<int>(Success);
       } catch (const ops::DiagnosticError& e) {

@@ -8,6 +8,7 @@
 // output's file name checked; before running, the planned memory is
 // compared with `--memory-limit` (default: the machine's available memory).
 #include "command.hpp"
+#include "empty_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -85,6 +86,7 @@ ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
 
 int run(const RunOptions& o) {
   ops::Graph written = ops::parse_graph_file(o.graph);
+  warn_if_no_outputs(written, o.graph);
   if (!o.out_dir.empty()) {
     prepare_output_dir(o.out_dir, "--out");
     std::vector<OutputFile> outputs;

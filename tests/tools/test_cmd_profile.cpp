@@ -4,6 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 using eqsat::testing::read_file;
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
@@ -25,4 +29,28 @@ TEST_CASE("profile: --json is checked before any work and never replaces an inpu
   r = run_eqsat(s, "profile g.eg --random 0 --repeat 2 --json p.json");
   CHECK(r.status == 0);
   CHECK_THAT(read_file(s.path("p.json")), Catch::StartsWith("{\n  \"runs\": 2,"));
+}
+
+TEST_CASE("profile: two loops get two rows, each with its FILE:LINE:COL") {
+  Scratch s;
+  s.write("loops.eg",
+          "(input x (f64 ?))\n"
+          "(let a (scan :sit-sot ((const f64 0.0)) :sequences (x)\n"
+          "  (fn (v h) (tanh (add h v)))))\n"
+          "(let b (scan :sit-sot ((const f64 1.0)) :sequences (x)\n"
+          "  (fn (v h) (sin (mul h v)))))\n"
+          "(output (get 0 a))\n"
+          "(output (get 0 b))\n");
+  for (const char* opt : {"", " --no-opt"}) {
+    const auto r = run_eqsat(s, std::string("profile loops.eg --random 0 --repeat 1") + opt);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    std::vector<std::string> rows;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("scan") != std::string::npos) rows.push_back(line);
+    REQUIRE(rows.size() == 2);
+    for (const std::string& row : rows) CHECK_THAT(row, Catch::Contains(" at loops.eg:"));
+    CHECK(rows[0].substr(rows[0].find(" at ")) != rows[1].substr(rows[1].find(" at ")));
+  }
 }
