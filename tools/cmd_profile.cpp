@@ -58,7 +58,8 @@ struct ProfileOptions {
 // two loops feeding different outputs told apart.
 void locate_rewritten_terms(const ops::Graph& written, ops::Graph& best) {
   for (std::size_t i = 0; i < best.outputs.size() && i < written.outputs.size(); ++i) {
-    const ops::SourceLocation* where = written.location(written.outputs[i].term);
+    // `best.locations` holds the written graph's locations (merged into it).
+    const ops::SourceLocation* where = best.location(written.outputs[i].term);
     if (!where) continue;
     const ops::SourceLocation at = *where;
     ops::for_each_post_order(best.outputs[i].term, ops::Bodies::Skip,

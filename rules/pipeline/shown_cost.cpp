@@ -11,7 +11,11 @@ namespace eqsat::rules {
 ShownCost shown_cost(double cost) {
   if (!(cost < kGradCost)) return {std::nullopt, 0};
   const double unstable = std::floor(cost / kUnstableCost);
-  return {cost - unstable * kUnstableCost, static_cast<std::size_t>(unstable)};
+  if (unstable == 0) return {cost, 0};
+  // The penalty was added to the estimate, rounding it to the ulp of 1e12
+  // (about 1e-4 ns): the difference is rounded to 0.01 ns.
+  return {std::round((cost - unstable * kUnstableCost) * 100) / 100,
+          static_cast<std::size_t>(unstable)};
 }
 
 std::string describe(const ShownCost& cost) {

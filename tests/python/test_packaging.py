@@ -74,3 +74,14 @@ def test_a_foreign_interpreter_gets_a_hint(tmp_path):
     assert out.returncode != 0
     assert "eqsat is built for one interpreter" in out.stderr
     assert "--system-site-packages" in out.stderr
+
+
+def test_an_interpreter_without_numpy_gets_a_hint(tmp_path):
+    # NumPy hidden: the import says what is missing and what to do.
+    (tmp_path / "numpy.py").write_text("raise ImportError('no numpy here')\n")
+    package = pathlib.Path(eqsat.__file__).parent
+    out = subprocess.run([sys.executable, "-c", "import eqsat"], cwd=tmp_path,
+                         capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=f"{tmp_path}:{package.parent}"))
+    assert out.returncode != 0
+    assert "eqsat needs NumPy, which this interpreter" in out.stderr

@@ -8,6 +8,15 @@ import os as _os
 import sys as _sys
 
 try:
+    import numpy as _numpy  # noqa: F401  (inputs and outputs are NumPy arrays)
+except ImportError as _error:
+    raise ImportError(
+        f"eqsat needs NumPy, which this interpreter ({_sys.executable}) does not have: "
+        "install NumPy for it, or use the interpreter eqsat was built for (Debian's "
+        "/usr/bin/python3 with python3-numpy, or a venv made from it with "
+        "--system-site-packages)") from _error
+
+try:
     from . import _eqsat
 except ImportError as _error:  # the extension was built for another interpreter
     raise ImportError(

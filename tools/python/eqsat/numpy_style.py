@@ -12,7 +12,7 @@ def dtype_name(dtype):
 
 def cast(x, dtype):
     """`x` as `dtype` (any spelling: 'f32', 'float32', np.float32)."""
-    return _eqsat.cast(x, dtype=dtype_name(dtype))
+    return _eqsat.cast(x, dtype=dtype)
 
 
 def _is_integer_index(k):
