@@ -9,9 +9,10 @@
 
 namespace eqsat::tools {
 
-// The name among `names` closest to `typed` by Levenshtein distance (ties:
-// the first), when it is close enough to be a plausible typo: at most a
-// third of the longer length, and at least one, apart. A name `typed`
+// The name among `names` closest to `typed` by edit distance (a swap of
+// neighbours counts one; ties: the first), when it is close enough to be a
+// plausible typo: at most a third of the longer length, and at least one,
+// apart. A name `typed`
 // starts (`opt` for `optimize`) is suggested too.
 std::optional<std::string> closest_command(std::string_view typed,
                                            const std::vector<std::string>& names);

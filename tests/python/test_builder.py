@@ -103,6 +103,8 @@ def test_errors_name_the_op_once_with_the_shapes():
     with pytest.raises(eqsat.Error, match="no truth value"):
         if a > 0:
             pass
+    with pytest.raises(eqsat.Error, match="cannot be iterated"):
+        list(a)
 
 
 def test_compile_before_optimize_says_what_to_do():

@@ -114,3 +114,27 @@ def test_scan_errors_are_one_message():
         eqsat.scan(lambda s: eqsat.ones(shape=(2,)), outputs_info=0.0, n_steps=3)
     assert str(error.value).startswith("scan: ")
     assert str(error.value).count("scan:") == 1
+
+
+def test_nested_scans_and_a_captured_outer_argument():
+    m = eqsat.input("m", "f64", (None, 3))
+    def row_step(row, acc):  # an inner scan over the row's elements, per outer step
+        inner, _ = eqsat.scan(lambda v, s: s * 0.5 + v, sequences=row, outputs_info=0.0)
+        return acc + inner[-1]
+    totals, _ = eqsat.scan(row_step, sequences=m, outputs_info=0.0)
+    mv = RNG.normal(size=(4, 3))
+    got = compiled(totals * 1.0)(m=mv)
+    want, acc = [], 0.0
+    for row in mv:
+        s = 0.0
+        for v in row:
+            s = s * 0.5 + v
+        acc += s
+        want.append(acc)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    # The inner step reading the outer step's `acc` directly is refused.
+    def capturing(row, acc):
+        inner, _ = eqsat.scan(lambda v, s: s + v * acc, sequences=row, outputs_info=0.0)
+        return inner[-1]
+    with pytest.raises(eqsat.Error, match="reads a parameter of an enclosing body"):
+        eqsat.scan(capturing, sequences=m, outputs_info=0.0)

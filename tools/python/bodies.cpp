@@ -96,15 +96,59 @@ DefNames& def_names() {
 
 }  // namespace
 
-Expr parameter(std::int64_t slot, const ops::TensorType& type) {
-  return {ops::Term::nominal(slot, type)};
+Parameters parameters(const std::vector<ops::TensorType>& types) {
+  // Each body under construction gets its own range of slots, far above
+  // any a finished body uses (0, 1, ...).
+  static std::int64_t next_base = std::int64_t{1} << 40;
+  constexpr std::int64_t kRange = std::int64_t{1} << 20;
+  if (types.size() >= static_cast<std::size_t>(kRange))
+    throw Error(fmt::format("a body of {} parameters is too large", types.size()));
+  Parameters p{next_base, {}};
+  next_base += kRange;
+  for (std::size_t k = 0; k < types.size(); ++k)
+    p.values.push_back({ops::Term::nominal(p.base + static_cast<std::int64_t>(k), types[k])});
+  return p;
 }
 
-Expr body(const std::vector<ops::TensorType>& params, const py::list& outputs,
+Expr body(const Parameters& params, const py::list& outputs,
           const std::vector<ops::DType>& number_dtypes, const std::string& what, bool inline_calls,
           const std::string& def_name) {
-  const ops::TermRef fn =
-      make_fn(params, body_outputs(outputs, number_dtypes, what), inline_calls, what);
+  std::vector<ops::TensorType> types;
+  for (const Expr& p : params.values) types.push_back(p.term->tensor_type());
+  std::vector<ops::TermRef> written = body_outputs(outputs, number_dtypes, what);
+  const std::int64_t end = params.base + static_cast<std::int64_t>(types.size());
+  for (ops::TermRef t : written)
+    for (std::int64_t slot : t->free_nominals())
+      if (slot < params.base || slot >= end)
+        throw Error(
+            fmt::format("{}: the body reads a parameter of an enclosing body (a scan "
+                        "step's or a function's argument); pass it in (scan: "
+                        "non_sequences; function: a parameter)",
+                        what));
+  // The parameters' slots become 0, 1, ...: rebuilt bottom-up, bodies inside
+  // (closed, finished) left as they are.
+  std::unordered_map<ops::TermRef, ops::TermRef> renumbered;
+  auto renumber = [&](ops::TermRef t) {
+    ops::TermRef out = t;
+    if (t->kind() == ops::OpKind::Nominal) {
+      out = ops::Term::nominal(t->attrs().get<std::int64_t>(ops::AttrKey::Slot) - params.base,
+                               t->tensor_type());
+    } else if (t->kind() != ops::OpKind::Fn && !t->free_nominals().empty()) {
+      std::vector<ops::TermRef> operands;
+      for (ops::TermRef o : t->operands()) operands.push_back(renumbered.at(o));
+      out = ops::Term::make(t->kind(), t->attrs(), std::move(operands));
+    }
+    renumbered.emplace(t, out);
+  };
+  ops::for_each_post_order(written, ops::Bodies::Skip, renumber, [&](ops::TermRef t) {
+    return !renumbered.contains(t) && !t->free_nominals().empty();
+  });
+  std::vector<ops::TermRef> outs;
+  for (ops::TermRef t : written) {
+    const auto it = renumbered.find(t);
+    outs.push_back(it == renumbered.end() ? t : it->second);
+  }
+  const ops::TermRef fn = make_fn(types, std::move(outs), inline_calls, what);
   DefNames& names = def_names();
   if (!def_name.empty() && !names.by_fn.contains(fn)) {
     std::string unique = def_name;

@@ -17,17 +17,25 @@
 
 namespace eqsat::python {
 
-// The k-th parameter of the body being built, of type `type`.
-Expr parameter(std::int64_t slot, const ops::TensorType& type);
+// The parameters of a body about to be built, of `types`: while the body is
+// built they are nominals of slots `base + k`, a range no other body uses,
+// so that `body` can tell its own parameters from an enclosing body's.
+struct Parameters {
+  std::int64_t base = 0;
+  std::vector<Expr> values;
+};
+Parameters parameters(const std::vector<ops::TensorType>& types);
 
-// `(fn (PARAMS...) OUTPUTS...)`: `outputs` are the values the Python body
-// returned (expressions over `parameter`s, or Python numbers, which take the
-// dtype at their position in `number_dtypes`: f64 or i64 past its end).
-// Throws eqsat.Error naming `what` ("scan", "function f") when an output
-// reads a graph input (bodies are closed: such values come in as
+// `(fn (PARAMS...) OUTPUTS...)` over the parameters of `params` (from
+// `parameters`): `outputs` are the values the Python body returned
+// (expressions over those parameters, or Python numbers, which take the
+// dtype at their position in `number_dtypes`: f64 or i64 past its end); the
+// parameters' slots become 0, 1, ... Throws eqsat.Error naming `what`
+// ("scan", "function f") when an output reads a graph input or a parameter
+// of an enclosing body (bodies are closed: such values come in as
 // parameters) or is not an expression. With a `def_name`, the body is a def
 // of that name (made unique among the defs built so far).
-Expr body(const std::vector<ops::TensorType>& params, const pybind11::list& outputs,
+Expr body(const Parameters& params, const pybind11::list& outputs,
           const std::vector<ops::DType>& number_dtypes, const std::string& what, bool inline_calls,
           const std::string& def_name);
 

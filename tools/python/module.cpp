@@ -246,24 +246,26 @@ void bind_bodies(py::module_& m) {
     }
     return types;
   };
+  py::class_<Parameters>(m, "_Parameters", "The parameters of a body being built.")
+      .def_readonly("values", &Parameters::values);
   m.def(
-      "_parameter",
-      [](std::int64_t slot, const py::handle& dtype, const py::handle& shape) {
-        return parameter(slot, tensor_type(dtype, shape, "parameter"));
+      "_parameters",
+      [types_of](const py::list& params, const std::string& what) {
+        return parameters(types_of(params, what));
       },
-      py::arg("slot"), py::arg("dtype"), py::arg("shape"),
-      "The slot-th parameter of the body being built.");
+      py::arg("params"), py::arg("what"),
+      "The parameters of a body about to be built, from (dtype, shape) pairs.");
   m.def(
       "_body",
-      [types_of](const py::list& params, const py::list& outputs, const py::list& number_dtypes,
-                 const std::string& what, bool inline_calls, const std::string& def_name) {
+      [](const Parameters& params, const py::list& outputs, const py::list& number_dtypes,
+         const std::string& what, bool inline_calls, const std::string& def_name) {
         std::vector<ops::DType> dtypes;
         for (const py::handle& d : number_dtypes) dtypes.push_back(dtype_of(d, what));
-        return body(types_of(params, what), outputs, dtypes, what, inline_calls, def_name);
+        return body(params, outputs, dtypes, what, inline_calls, def_name);
       },
       py::arg("params"), py::arg("outputs"), py::arg("number_dtypes"), py::arg("what"),
       py::arg("inline_calls") = true, py::arg("def_name") = "",
-      "A fn term over (dtype, shape) parameters; with def_name, a def of that name.");
+      "A fn term over _parameters; with def_name, a def of that name.");
   m.def("_scan", &scan, py::arg("fn"), py::arg("sequences"), py::arg("mitsots"), py::arg("sitsots"),
         py::arg("nonsequences"), py::arg("n_steps"), py::arg("num_nitsot"), py::arg("until"),
         "A scan term; eqsat.scan (scan.py) gives it PyTensor's signature.");

@@ -25,12 +25,12 @@ class Function:
         if arity != len(params):
             raise Error(f"function {name}: {len(params)} parameter types for a Python function "
                         f"of {arity} parameters")
-        args = [_eqsat._parameter(k, dtype, shape) for k, (dtype, shape) in enumerate(params)]
-        result = fn(*args)
+        parameters = _eqsat._parameters(params, f"function {name}")
+        result = fn(*parameters.values)
         outputs = list(result) if isinstance(result, (tuple, list)) else [result]
         self.name = name
         self.n_outputs = len(outputs)
-        self.fn = _eqsat._body(params, outputs, [], f"function {name}", inline, name)
+        self.fn = _eqsat._body(parameters, outputs, [], f"function {name}", inline, name)
 
     def __call__(self, *args):
         out = _eqsat._call(self.fn, *args)

@@ -118,3 +118,12 @@ def _no_truth(x):
 
 
 Expr.__bool__ = _no_truth
+
+
+def _no_iteration(x):
+    raise Error(f"an eqsat expression ({x.type}) cannot be iterated while the graph is built "
+                "(its length may be known only at run time): index it, or loop with eqsat.scan")
+
+
+# Without this, Python would iterate through __getitem__ with 0, 1, 2, ... forever.
+Expr.__iter__ = _no_iteration

@@ -133,7 +133,8 @@ def scan(fn, sequences=None, outputs_info=None, non_sequences=None, n_steps=None
         add(("out", id(o), -1), _type(o.value, False))
     for i, v in enumerate(nonseqs):
         add(("non", i, 0), _type(v, False))
-    nominals = [_eqsat._parameter(k, dtype, shape) for k, (dtype, shape) in enumerate(params)]
+    parameters = _eqsat._parameters(params, "scan")
+    nominals = parameters.values
 
     # fn's arguments in PyTensor's order.
     args = [nominals[where[("seq", i, t)]] for i, s in enumerate(seqs) for t in s.taps]
@@ -154,7 +155,7 @@ def scan(fn, sequences=None, outputs_info=None, non_sequences=None, n_steps=None
     if stop is not None:
         body_outputs.append(stop)
         number_dtypes.append("bool")
-    fn_term = _eqsat._body(params, body_outputs, number_dtypes, "scan")
+    fn_term = _eqsat._body(parameters, body_outputs, number_dtypes, "scan")
 
     loop = _eqsat._scan(
         fn_term, [(s.value, [t + s.shift for t in sorted(s.taps)]) for s in seqs],
