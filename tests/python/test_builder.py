@@ -162,3 +162,42 @@ def test_text_round_trip_of_built_graphs():
     g = eqsat.Graph.build({"y": eqsat.softmax(x[:, ::2] * 3, axis=-1).T})
     assert eqsat.Graph.from_text(g.to_text()) == g
     assert eqsat.Graph.from_text(g.to_text(types=True)) == g
+
+
+def random_key(rng, shape):
+    """A NumPy basic index for `shape`: ints in range, slices with any
+    bounds and a nonzero step, None and Ellipsis (each int or slice lands on
+    the axis it was drawn for)."""
+    key, axis = [], 0
+    for _ in range(int(rng.integers(1, len(shape) + 2))):
+        kind = rng.integers(0, 5)
+        if kind == 0 and axis < len(shape) and shape[axis] > 0:
+            key.append(int(rng.integers(-shape[axis], shape[axis])))
+            axis += 1
+        elif kind == 1 and axis < len(shape):
+            bound = lambda: None if rng.random() < 0.3 else int(rng.integers(-7, 8))
+            step = None if rng.random() < 0.4 else int(rng.choice([-3, -2, -1, 1, 2, 3]))
+            key.append(slice(bound(), bound(), step))
+            axis += 1
+        elif kind == 2:
+            key.append(None)
+        elif kind == 3 and Ellipsis not in key:
+            key.append(Ellipsis)  # the remaining axes, whole (only None may follow)
+            axis = len(shape)
+    return tuple(key)
+
+
+def test_random_basic_indexing_matches_numpy():
+    rng = np.random.default_rng(2024)
+    for case in range(6):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=int(rng.integers(1, 4))))
+        x = eqsat.input("x", "f64", shape)
+        xv = rng.normal(size=shape)
+        keys = [random_key(rng, shape) for _ in range(25)]
+        keys = [k for k in keys if sum(1 for v in k if v is not None and v is not Ellipsis)
+                <= len(shape)]
+        outputs = {f"k{i}": x[k] * 1.0 for i, k in enumerate(keys)}
+        got = eqsat.compile(eqsat.Graph.build(outputs))(x=xv)
+        got = got if isinstance(got, list) else [got]
+        for k, g in zip(keys, got):
+            np.testing.assert_array_equal(g, xv[k], err_msg=f"shape {shape} key {k}")
