@@ -64,3 +64,34 @@ def test_the_gil_is_released_while_a_program_runs():
     finally:
         sys.setswitchinterval(interval)
     assert during > 0
+
+
+def test_building_optimizing_and_running_at_once():
+    # Threads compile (the pool grows), optimize and run while the main
+    # thread keeps building terms: the term table is shared and guarded.
+    x = eqsat.input("x", "f64", (None,))
+    prog = eqsat.compile(eqsat.Graph.build(eqsat.exp(x).sum()))
+    graph = eqsat.Graph.build(eqsat.log(eqsat.exp(eqsat.input("z", "f64", (None, 3))).sum(axis=1)))
+    errors, stop = [], threading.Event()
+    def runner():
+        xv = np.linspace(0, 1, 257)
+        while not stop.is_set():
+            if not np.isclose(prog(x=xv), np.exp(xv).sum()):
+                errors.append("wrong value")
+    def optimizer():
+        for _ in range(5):
+            if "logsumexp" not in str(eqsat.optimize(graph)):
+                errors.append("not optimized")
+    threads = [threading.Thread(target=runner) for _ in range(4)]
+    threads.append(threading.Thread(target=optimizer))
+    for t in threads:
+        t.start()
+    y = eqsat.input("y", "f64", (None,))
+    for k in range(300):
+        y = eqsat.tanh(y * (1.0 + k * 1e-3)) + float(k)
+    threads[-1].join()
+    stop.set()
+    for t in threads[:-1]:
+        t.join()
+    assert errors == []
+    assert y.shape == (None,)

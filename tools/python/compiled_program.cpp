@@ -7,6 +7,11 @@ std::mutex& term_table_mutex() {
   return m;
 }
 
+TermTableLock::TermTableLock() {
+  const pybind11::gil_scoped_release unlocked;
+  term_table_mutex().lock();
+}
+
 namespace {
 
 backend::Program compile_locked(const ops::Graph& graph) {

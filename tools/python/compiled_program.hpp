@@ -8,14 +8,28 @@
 #include "backend/program.hpp"
 #include "ops/graph.hpp"
 
+#include <pybind11/pybind11.h>
+
 #include <mutex>
 #include <vector>
 
 namespace eqsat::python {
 
 // Serializes what may build terms (the term table is not thread-safe):
-// compiling and optimizing, which run with the GIL released.
+// the builder, parsing, optimizing and compiling, from any thread.
 std::mutex& term_table_mutex();
+
+// Holds the term table during a Python call that builds terms
+// (py::call_guard<TermTableLock>). It waits for the table with the GIL
+// released, so that a thread optimizing without the GIL can finish, then
+// takes the GIL back: nobody waits for the table while holding the GIL.
+class TermTableLock {
+ public:
+  TermTableLock();
+  ~TermTableLock() { term_table_mutex().unlock(); }
+  TermTableLock(const TermTableLock&) = delete;
+  TermTableLock& operator=(const TermTableLock&) = delete;
+};
 
 class CompiledProgram {
  public:

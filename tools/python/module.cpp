@@ -43,6 +43,9 @@ namespace eqsat::python {
 
 namespace {
 
+// For every binding that may build terms (docs: compiled_program.hpp).
+using BuildsTerms = py::call_guard<TermTableLock>;
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": error: cannot open: " + std::strerror(errno));
@@ -128,6 +131,9 @@ std::unique_ptr<CompiledProgram> compile_graph(const ops::Graph& g) {
     throw Error(
         "compile: the graph still contains grad, which only the optimizer expands: "
         "compile eqsat.optimize(graph)");
+  // CompiledProgram takes the term table itself, which is never waited for
+  // while holding the GIL (compiled_program.hpp).
+  const py::gil_scoped_release unlocked;
   return std::make_unique<CompiledProgram>(g);
 }
 
@@ -193,13 +199,19 @@ void bind_expr(py::module_& m) {
         return "<eqsat.Expr " + describe_type(x.term) + ">\n" + ops::print_graph(g);
       });
   auto binary = [&](const char* name, const char* rname, ops::OpKind kind) {
-    e.def(name, [kind](const Expr& a, const py::object& b) {
-      return apply(kind, py::make_tuple(a, b), py::kwargs());
-    });
+    e.def(
+        name,
+        [kind](const Expr& a, const py::object& b) {
+          return apply(kind, py::make_tuple(a, b), py::kwargs());
+        },
+        BuildsTerms());
     if (rname)
-      e.def(rname, [kind](const Expr& a, const py::object& b) {
-        return apply(kind, py::make_tuple(b, a), py::kwargs());
-      });
+      e.def(
+          rname,
+          [kind](const Expr& a, const py::object& b) {
+            return apply(kind, py::make_tuple(b, a), py::kwargs());
+          },
+          BuildsTerms());
   };
   using K = ops::OpKind;
   binary("__add__", "__radd__", K::Add);
@@ -214,12 +226,19 @@ void bind_expr(py::module_& m) {
   binary("__ge__", nullptr, K::Ge);
   binary("__and__", "__rand__", K::LogicalAnd);
   binary("__or__", "__ror__", K::LogicalOr);
-  e.def("__neg__", [](const Expr& a) { return apply(K::Neg, py::make_tuple(a), py::kwargs()); });
-  e.def("__abs__", [](const Expr& a) { return apply(K::Abs, py::make_tuple(a), py::kwargs()); });
-  e.def("__invert__",
-        [](const Expr& a) { return apply(K::LogicalNot, py::make_tuple(a), py::kwargs()); });
+  e.def(
+      "__neg__", [](const Expr& a) { return apply(K::Neg, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
+  e.def(
+      "__abs__", [](const Expr& a) { return apply(K::Abs, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
+  e.def(
+      "__invert__",
+      [](const Expr& a) { return apply(K::LogicalNot, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
 
   m.def("input", &input, py::arg("name"), py::arg("dtype"), py::arg("shape") = py::tuple(),
+        BuildsTerms(),
         "A graph input: eqsat.input('x', 'f64', (3, None)); None is an unknown dimension.");
   // One function per op of the catalogue that is written `(op ...)`.
   for (int k = 0; k < ops::kNumOps; ++k) {
@@ -233,7 +252,7 @@ void bind_expr(py::module_& m) {
         [kind](const py::args& args, const py::kwargs& kwargs) {
           return apply(kind, args, kwargs);
         },
-        ("The `" + name + "` op of the catalogue (docs/language.md).").c_str());
+        BuildsTerms(), ("The `" + name + "` op of the catalogue (docs/language.md).").c_str());
   }
 }
 
@@ -253,7 +272,7 @@ void bind_bodies(py::module_& m) {
       [types_of](const py::list& params, const std::string& what) {
         return parameters(types_of(params, what));
       },
-      py::arg("params"), py::arg("what"),
+      py::arg("params"), py::arg("what"), BuildsTerms(),
       "The parameters of a body about to be built, from (dtype, shape) pairs.");
   m.def(
       "_body",
@@ -264,11 +283,11 @@ void bind_bodies(py::module_& m) {
         return body(params, outputs, dtypes, what, inline_calls, def_name);
       },
       py::arg("params"), py::arg("outputs"), py::arg("number_dtypes"), py::arg("what"),
-      py::arg("inline_calls") = true, py::arg("def_name") = "",
+      py::arg("inline_calls") = true, py::arg("def_name") = "", BuildsTerms(),
       "A fn term over _parameters; with def_name, a def of that name.");
   m.def("_scan", &scan, py::arg("fn"), py::arg("sequences"), py::arg("mitsots"), py::arg("sitsots"),
         py::arg("nonsequences"), py::arg("n_steps"), py::arg("num_nitsot"), py::arg("until"),
-        "A scan term; eqsat.scan (scan.py) gives it PyTensor's signature.");
+        BuildsTerms(), "A scan term; eqsat.scan (scan.py) gives it PyTensor's signature.");
   m.def(
       "_call",
       [](const Expr& fn, const py::args& args) {
@@ -277,7 +296,7 @@ void bind_bodies(py::module_& m) {
         for (const py::handle& a : args) operands.append(a);
         return apply(ops::OpKind::Call, py::tuple(operands), py::kwargs());
       },
-      "Applies a def built by _def to arguments.");
+      BuildsTerms(), "Applies a def built by _body to arguments.");
   m.def(
       "_dtype_name",
       [](const py::handle& d) { return std::string(ops::dtype_name(dtype_of(d, "dtype"))); },
@@ -291,8 +310,10 @@ void bind_graph(py::module_& m) {
           [](const std::string& text, const std::string& file) {
             return ops::parse_graph(text, file, ".");
           },
-          py::arg("text"), py::arg("file") = "<string>", "A graph from the text of a .eg file.")
-      .def_static("load", &ops::parse_graph_file, py::arg("path"), "A graph from a .eg file.")
+          py::arg("text"), py::arg("file") = "<string>", BuildsTerms(),
+          "A graph from the text of a .eg file.")
+      .def_static("load", &ops::parse_graph_file, py::arg("path"), BuildsTerms(),
+                  "A graph from a .eg file.")
       .def_static("build", &graph_of, py::arg("outputs"), py::arg("inputs") = py::none(),
                   "A graph of built expressions: outputs is a dict name -> Expr, a list of "
                   "Exprs (named out0, out1, ...) or one Expr; inputs default to every input "
@@ -333,7 +354,6 @@ void bind_pipeline(py::module_& m) {
         ops::Graph out;
         {
           py::gil_scoped_release unlocked;
-          const std::lock_guard lock(term_table_mutex());
           out = rules::optimize(g, program, &r);
         }
         if (!report) return py::cast(out);
@@ -342,6 +362,7 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("graph"), py::arg("rules") = std::vector<std::string>{},
       py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("report") = false,
+      BuildsTerms(),
       "The cheapest equivalent graph under the shipped rules plus the given rule files "
       "(only the given ones with default_rules=False; trust_rules=True skips the quick "
       "numeric check of the given rules); with report=True, a pair (graph, report dict).");
@@ -354,7 +375,6 @@ void bind_pipeline(py::module_& m) {
         std::vector<rules::Alternative> found;
         {
           py::gil_scoped_release unlocked;
-          const std::lock_guard lock(term_table_mutex());
           found = rules::explore(g, program, count);
         }
         py::list out;
@@ -366,7 +386,7 @@ void bind_pipeline(py::module_& m) {
         return out;
       },
       py::arg("graph"), py::arg("count") = 5, py::arg("rules") = std::vector<std::string>{},
-      py::arg("default_rules") = true, py::arg("trust_rules") = false,
+      py::arg("default_rules") = true, py::arg("trust_rules") = false, BuildsTerms(),
       "Up to count equivalent graphs, cheapest first: (graph, estimated ns or None, the "
       "cost as text with its penalties named).");
   m.def("_graph_dot", &rules::graph_dot, py::arg("graph"), "The graph's term DAG as DOT text.");
@@ -410,7 +430,7 @@ void bind_pipeline(py::module_& m) {
         }
         return out;
       },
-      py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300,
+      py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300, BuildsTerms(),
       "Tests every rewrite of the rule files on random inputs: one dict per rule with "
       "name, verdict (sound, unsound, untested), instances and counterexample.");
 }
