@@ -108,6 +108,8 @@ def test_scan_errors_are_one_message():
     w = eqsat.input("w", "f64", ())
     with pytest.raises(eqsat.Error, match="reads the graph input 'w'.*non_sequences"):
         eqsat.scan(lambda x_t, s: s + x_t * w, sequences=x, outputs_info=0.0)
+    with pytest.raises(eqsat.Error, match="truncate_gradient is not supported"):
+        eqsat.scan(lambda x_t, s: s + x_t, sequences=x, outputs_info=0.0, truncate_gradient=5)
     with pytest.raises(eqsat.Error, match=r"returned 1 outputs, outputs_info has 2"):
         eqsat.scan(lambda x_t, a, b: a + x_t, sequences=x, outputs_info=[0.0, 0.0])
     with pytest.raises(eqsat.Error) as error:

@@ -80,7 +80,8 @@ def _returned(result, n_outputs):
 
 
 def scan(fn, sequences=None, outputs_info=None, non_sequences=None, n_steps=None,
-         go_backwards=False, return_list=False, name=None):
+         truncate_gradient=-1, go_backwards=False, mode=None, name=None, profile=False,
+         allow_gc=None, strict=False, return_list=False):
     """A loop, as pytensor.scan: returns (outputs, updates), outputs in the
     order of outputs_info (one expression alone unless return_list) and
     updates an empty dict (eqsat has no shared variables).
@@ -98,8 +99,16 @@ def scan(fn, sequences=None, outputs_info=None, non_sequences=None, n_steps=None
     - fn is called with the sequences' taps, then the states' taps (in the
       written order), then the non-sequences; it returns the outputs in
       outputs_info's order, and may end with ``eqsat.until(condition)``.
+    - go_backwards reads the sequences from their end; mode, name, profile,
+      allow_gc and strict are accepted and ignored; truncate_gradient must be
+      -1 (the default: full gradients).
     """
-    del name  # PyTensor's label for profiling; eqsat's profile locates loops itself
+    # PyTensor's execution settings have no meaning here (a step function is
+    # always closed, as with strict=True; eqsat's profile locates loops itself).
+    del mode, name, profile, allow_gc, strict
+    if truncate_gradient != -1:
+        raise Error("scan: truncate_gradient is not supported: gradients go through every "
+                    "step (grad's checkpoint= trades time for memory instead)")
     def as_list(v):
         if v is None:
             return []
