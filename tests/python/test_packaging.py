@@ -18,9 +18,16 @@ BUILD = os.environ.get("EQSAT_BUILD_DIR")
 
 
 def copy_sources(to):
-    """The files pip needs (the build tree is reused, not copied)."""
-    ignore = shutil.ignore_patterns("build*", ".git", "__pycache__", "*.egg-info", "out")
-    shutil.copytree(SOURCE, to, ignore=ignore)
+    """What setup.py reads when it reuses a build tree: itself, the project's
+    version, the package's Python files and the shipped rules."""
+    for name in ("setup.py", "pyproject.toml", "CMakeLists.txt"):
+        (to / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SOURCE / name, to / name)
+    shutil.copytree(SOURCE / "tools" / "python" / "eqsat", to / "tools" / "python" / "eqsat",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (to / "rules").mkdir()
+    for rules in (SOURCE / "rules").glob("*.rules"):
+        shutil.copy(rules, to / "rules")
 
 
 @pytest.mark.skipif(not BUILD, reason="needs EQSAT_BUILD_DIR (run through ctest)")
