@@ -33,6 +33,7 @@ def test_operators_match_numpy():
     0, -1, 2, slice(1, 3), slice(None, None, 2), slice(None, None, -1),
     (slice(None), 1), (slice(None), slice(None, None, 2)), (1, slice(0, 4, 3)),
     (Ellipsis, 0), (None, 1), (slice(1, None), None, -2), (slice(None), -1),
+    np.int64(3), (slice(np.int32(1), np.int64(4)), np.int64(-1)),
 ])
 def test_indexing_and_slicing_match_numpy(key):
     x = eqsat.input("x", "f64", (4, 5))

@@ -32,7 +32,7 @@ def test_exponential_moving_average_matches_numpy():
 def test_mit_sot_taps_fibonacci_and_until():
     f0 = eqsat.input("f0", "i64", (2,))
     fib, _ = eqsat.scan(lambda a, b: (a + b, eqsat.until(a + b > 50)),
-                        outputs_info={"initial": f0, "taps": [-2, -1]}, n_steps=20)
+                        outputs_info={"initial": f0, "taps": [-2, -1]}, n_steps=np.int64(20))
     got = compiled(fib * 1)(f0=np.array([0, 1]))
     np.testing.assert_array_equal(got, [1, 2, 3, 5, 8, 13, 21, 34, 55])
 

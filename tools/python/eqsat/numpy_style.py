@@ -1,6 +1,10 @@
 """NumPy's and PyTensor's spelling on eqsat expressions: indexing and
 slicing, `.T`, `.ndim`, reductions as methods (`x.sum(axis=1)`), `astype`,
 `reshape`, and dtypes written as NumPy names or dtype objects."""
+import numbers
+
+import numpy as np
+
 from . import _eqsat
 from ._eqsat import Error, Expr
 
@@ -16,7 +20,8 @@ def cast(x, dtype):
 
 
 def _is_integer_index(k):
-    return isinstance(k, int) and not isinstance(k, bool)
+    """A Python or NumPy integer (not a bool)."""
+    return isinstance(k, numbers.Integral) and not isinstance(k, (bool, np.bool_))
 
 
 def _normalized_key(x, key):
@@ -64,13 +69,14 @@ def _getitem(x, key):
                 bounds = {"start": k.start, "stop": k.stop, "step": k.step}
                 for name, v in bounds.items():
                     if v is not None and not _is_integer_index(v):
-                        raise Error(f"slice of {x.type}: the {name} of a slice must be a Python "
-                                    f"int (the language's slices have constant bounds), "
+                        raise Error(f"slice of {x.type}: the {name} of a slice must be an int "
+                                    f"(the language's slices have constant bounds), "
                                     f"got {type(v).__name__}")
+                bounds = {name: None if v is None else int(v) for name, v in bounds.items()}
                 out = _eqsat.slice(out, axis=axis, **bounds)
             axis += 1
         elif _is_integer_index(k) or isinstance(k, Expr):
-            out = _one_index(out, axis, k)
+            out = _one_index(out, axis, k if isinstance(k, Expr) else int(k))
         else:
             raise Error(f"index of {x.type}: a {type(k).__name__} index (NumPy's advanced "
                         "indexing) cannot be expressed; use ints, slices, None or an integer "

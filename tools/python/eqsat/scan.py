@@ -1,5 +1,7 @@
 """eqsat.scan with PyTensor's signature: loops built from a Python step
 function, lowered to the language's `scan` (docs/language.md "Loops")."""
+import numbers
+
 from . import _eqsat
 from ._eqsat import Error, Expr
 
@@ -166,6 +168,8 @@ def scan(fn, sequences=None, outputs_info=None, non_sequences=None, n_steps=None
         number_dtypes.append("bool")
     fn_term = _eqsat._body(parameters, body_outputs, number_dtypes, "scan")
 
+    if isinstance(n_steps, numbers.Integral):
+        n_steps = int(n_steps)  # a NumPy integer too
     loop = _eqsat._scan(
         fn_term, [(s.value, [t + s.shift for t in sorted(s.taps)]) for s in seqs],
         [(o.value, sorted(o.taps)) for o in mitsots], [o.value for o in sitsots], nonseqs,
