@@ -1,6 +1,6 @@
 // dim-through: a length read through indexing and loop outputs comes from
 // the loop's operands, so a loop read only for its shapes disappears.
-#include "../support/check_optimizes.hpp"
+#include "tests/support/check_optimizes.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_printer.hpp"
