@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #ifdef EQSAT_HAVE_OPENBLAS
 extern "C" void openblas_set_num_threads(int);
 #endif
@@ -19,6 +21,18 @@ extern "C" void openblas_set_num_threads(int);
 namespace eqsat::backend {
 
 namespace {
+
+// The smaller of the address-space and data limits (ulimit -v, -d), or
+// nullopt when neither is set.
+[[maybe_unused]] std::optional<std::uint64_t> address_space_limit() {
+  std::optional<std::uint64_t> limit;
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit r {};
+    if (::getrlimit(resource, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+      limit = std::min<std::uint64_t>(limit.value_or(UINT64_MAX), r.rlim_cur);
+  }
+  return limit;
+}
 
 // Set while a thread runs a part of a parallel_for: nested ones run inline.
 thread_local bool t_inside = false;
@@ -126,7 +140,7 @@ int num_threads() {
   static const int n = [] {
     const int threads = pool().threads();
 #ifdef EQSAT_HAVE_OPENBLAS
-    openblas_set_num_threads(threads);
+    openblas_set_num_threads(detail::blas_threads(threads, address_space_limit()));
 #endif
     return threads;
   }();
@@ -144,6 +158,13 @@ int requested_threads(const char* env, unsigned cores) {
   if (error == std::errc::result_out_of_range && *env != '-') return static_cast<int>(4 * n);
   if (error != std::errc() || at != end || v < 1) return static_cast<int>(n);
   return static_cast<int>(std::min(v, 4 * n));
+}
+
+int blas_threads(int threads, std::optional<std::uint64_t> address_limit) {
+  constexpr std::uint64_t kBufferBytes = std::uint64_t{128} << 20;
+  if (!address_limit) return threads;
+  const std::uint64_t fit = *address_limit / 4 / kBufferBytes;
+  return static_cast<int>(std::clamp<std::uint64_t>(fit, 1, static_cast<std::uint64_t>(threads)));
 }
 
 int spawn_up_to(int n, const std::function<void()>& spawn) {

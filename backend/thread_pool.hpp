@@ -5,7 +5,8 @@
 // most 4 threads a core; the default is the number of cores. A thread the
 // OS refuses to create (a process or address-space limit) is done without:
 // the pool runs with those it has. OpenBLAS, when the executor uses it, is
-// limited to the same number.
+// limited to the same number, and fewer under an address-space limit
+// (blas_threads).
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <type_traits>
 
 namespace eqsat::backend {
@@ -31,6 +33,12 @@ namespace detail {
 // for on a machine of `cores` cores: a whole number from 1 up, capped at 4
 // per core; anything else (unset, 0, negative, not a number) gives `cores`.
 int requested_threads(const char* env, unsigned cores);
+// The threads OpenBLAS may use, of the pool's `threads`, when the
+// process's address space is limited to `address_limit` bytes (nullopt:
+// unlimited): each OpenBLAS thread maps a buffer of 128 MiB and retries
+// forever when it cannot, so the threads get a quarter of the limit at
+// most (at least 1).
+int blas_threads(int threads, std::optional<std::uint64_t> address_limit);
 // Calls `spawn` up to `n` times and stops at the first that throws
 // std::system_error (the OS refused a thread); returns how many succeeded.
 int spawn_up_to(int n, const std::function<void()>& spawn);

@@ -23,7 +23,7 @@ std::string join(const std::vector<Diagnostic>& ds) {
 DiagnosticError::DiagnosticError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(join(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-std::string quoted(std::string_view text) {
+std::string capped_quote(std::string_view text) {
   if (text.size() <= 64) return std::string(text);
   std::size_t cut = 48;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;

@@ -42,6 +42,6 @@ class DiagnosticError : public std::runtime_error {
 // `text` as a message quotes a user's name or string: whole up to 64
 // bytes, else its first 48 (cut at a character boundary) and its length,
 // `abc...(10485760 bytes)`, so that a huge name makes a short message.
-std::string quoted(std::string_view text);
+std::string capped_quote(std::string_view text);
 
 }  // namespace eqsat::ops

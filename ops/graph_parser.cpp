@@ -154,7 +154,7 @@ class Parser {
     if (form.is_list() && !head.empty())
       fail(form.items[0], fmt::format("unknown top-level form '{}'; expected input, let, def or "
                                       "output",
-                                      quoted(head)));
+                                      capped_quote(head)));
     fail(form, fmt::format("expected a top-level form (input, let, def or output), got {}",
                            form.describe()));
   }
@@ -314,7 +314,7 @@ class Parser {
       for (int k = 0; k < kNumOps; ++k)
         if (parse_op(op_info(static_cast<OpKind>(k)).name))
           ops.emplace_back(op_info(static_cast<OpKind>(k)).name);
-      fail(e.items[0], fmt::format("unknown op '{}'{}", quoted(head), suggestion(head, ops)));
+      fail(e.items[0], fmt::format("unknown op '{}'{}", capped_quote(head), suggestion(head, ops)));
     }
     return {op_expr(e, *kind, scope), {}};
   }
@@ -337,7 +337,7 @@ class Parser {
     std::vector<std::string> visible;
     for (const auto& [n, binding] : scope.names) visible.push_back(n);
     std::ranges::sort(visible);
-    fail(e, fmt::format("unknown name '{}'{}", quoted(name), suggestion(name, visible)));
+    fail(e, fmt::format("unknown name '{}'{}", capped_quote(name), suggestion(name, visible)));
   }
 
   static std::string outer_value_message(const std::string& name, const Scope& scope) {
@@ -360,7 +360,7 @@ class Parser {
     if (declared_.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
     std::vector<std::string> defs;
     for (const auto& d : graph_.defs) defs.push_back(d.name);
-    fail(e, fmt::format("unknown def '{}'{}", quoted(e.text), suggestion(e.text, defs)));
+    fail(e, fmt::format("unknown def '{}'{}", capped_quote(e.text), suggestion(e.text, defs)));
   }
 
   // Interns an application; a TypeError points at the operand or attribute
@@ -579,12 +579,12 @@ TensorType parse_type(const SExpr& e) {
     if (auto d = parse_dtype(e.text)) return {*d, {}};
     fail_at(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
                            "(DTYPE DIM...)",
-                           quoted(e.text)));
+                           capped_quote(e.text)));
   }
   if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
     fail_at(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
   const auto d = parse_dtype(e.items[0].text);
-  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", quoted(e.items[0].text)));
+  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", capped_quote(e.items[0].text)));
   TensorType t{*d, {}};
   for (std::size_t i = 1; i < e.items.size(); ++i) {
     const SExpr& dim = e.items[i];

@@ -22,13 +22,13 @@ namespace {
 // Bounds far past any run, small enough to read in a message.
 constexpr std::int64_t kMaxNodeLimit = 1'000'000'000'000;
 constexpr std::int64_t kMaxIterLimit = 1'000'000'000;
-}  // namespace
 
 // Thrown from the progress callback when the process holds more than
 // --memory-limit: a std::bad_alloc, so that the one catch reports both.
 struct MemoryLimitReached : std::bad_alloc {
   const char* what() const noexcept override { return "the --memory-limit was reached"; }
 };
+}  // namespace
 
 // Prints progress lines once the optimization has run a second; checks
 // the memory after each iteration and keeps the e-graph's last size.

@@ -44,7 +44,7 @@ struct RuleCheckOptions {
   std::size_t attempts = 300;  // random instances tried per direction
   // Called before each attempt: an interrupt check (Python's Ctrl-C), which
   // stops the check by throwing. Empty: nothing.
-  std::function<void()> before_attempt;
+  std::function<void()> before_attempt = {};
   // Operands are graph inputs (or their absolute values) unless a condition
   // asks for a constant or an identity matrix: instances whose left side
   // does not fold away while optimizing.

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -79,4 +80,13 @@ TEST_CASE("a thread the OS refuses stops the pool's growth - it runs with those 
   made = 0;
   CHECK(spawn_up_to(4, refuse_after(100)) == 4);
   CHECK(made == 4);
+}
+
+TEST_CASE("under an address-space limit OpenBLAS gets the threads whose buffers fit a quarter") {
+  using backend::detail::blas_threads;
+  CHECK(blas_threads(8, std::nullopt) == 8);
+  CHECK(blas_threads(8, std::uint64_t{600} << 20) == 1);  // ulimit -v 600000: at least one
+  CHECK(blas_threads(8, std::uint64_t{2} << 30) == 4);
+  CHECK(blas_threads(8, std::uint64_t{6} << 30) == 8);
+  CHECK(blas_threads(64, std::uint64_t{6} << 30) == 12);
 }

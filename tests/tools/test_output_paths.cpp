@@ -113,8 +113,8 @@ TEST_CASE("a special file named as an output is written through - never replaced
   Scratch s;
   s.write("g.eg", "(input x (f64 3))\n(output (exp x))\n");
   for (const std::string command :
-       {"optimize g.eg -o /dev/null", "optimize g.eg --report /dev/null", "dot g.eg -o /dev/null",
-        "html g.eg -o /dev/null"}) {
+       {"optimize g.eg -o /dev/null", "optimize g.eg -o o.eg --report /dev/null",
+        "dot g.eg -o /dev/null", "html g.eg -o /dev/null"}) {
     INFO(command);
     const auto r = run_eqsat(s, command);
     CHECK(r.status == 0);
