@@ -2,6 +2,7 @@
 // line, runs the chosen subcommand, and maps errors to exit codes.
 #include "command.hpp"
 #include "command_suggestion.hpp"
+#include "exit_status.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -38,10 +39,9 @@ int main(int argc, char** argv) {
   }
   try {
     return action();
-  } catch (const std::exception& e) {
-    // Commands report user errors themselves; anything reaching here is a
-    // bug, reported rather than crashing.
-    std::cerr << "eqsat: internal error: " << e.what() << "\n";
-    return UserError;
+  } catch (...) {
+    // Commands report user errors themselves; anything reaching here is
+    // out of memory or a bug, reported rather than crashing.
+    return report_escaped_error(std::current_exception(), std::cerr);
   }
 }
