@@ -141,10 +141,17 @@ class RuleParser {
                          ops::capped_quote(head)));
   }
 
+  // (ruleset NAME) declares a rule set; (ruleset NAME :default true) also
+  // makes it the set of the file's later rules that name none, so a file
+  // holding one topic says its set once.
   void ruleset_form(const SExpr& e) {
-    if (e.items.size() != 2 || !e.items[1].is_symbol() || is_variable(e.items[1]))
-      return error(e, "ruleset takes one name: (ruleset NAME)");
+    const bool file_default = e.items.size() == 4 && e.items[2].is_keyword() &&
+                              e.items[2].text == "default" && e.items[3].kind == SExpr::Kind::Bool;
+    if ((e.items.size() != 2 && !file_default) || !e.items[1].is_symbol() ||
+        is_variable(e.items[1]))
+      return error(e, "ruleset takes one name: (ruleset NAME) or (ruleset NAME :default true)");
     const SExpr& name = e.items[1];
+    if (file_default && e.items[3].bool_value) default_ruleset_ = name.text;
     for (auto& set : program_.rulesets_) {
       if (set.name != name.text) continue;
       if (set.where.line == 0) {  // `default` and `user` may be declared explicitly
@@ -192,9 +199,11 @@ class RuleParser {
                                 what, r.name));
         continue;
       }
-      if (item.text == "comm") {
+      if (item.text == "comm") {  // `:comm` or `:comm true` / `:comm false`
         if (r.commutative) error(item, ":comm given twice");
         r.commutative = true;
+        if (i + 1 < e.items.size() && e.items[i + 1].kind == SExpr::Kind::Bool)
+          r.commutative = e.items[++i].bool_value;
         continue;
       }
       if (item.text != "when" && item.text != "ruleset" && item.text != "domain") {
