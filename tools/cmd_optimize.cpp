@@ -15,6 +15,7 @@
 // naming its rule), so that stdout stays a valid `.eg` file.
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
+#include "read_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
@@ -66,7 +67,7 @@ int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
-    graph = ops::parse_graph_file(args.graph);
+    graph = read_graph(args.graph);
     rules::LoadedRules loaded = rules::load_rules(args.rules.options());
     for (const auto& w : loaded.warnings) std::cerr << w << "\n";
     return std::move(loaded.program);
@@ -129,7 +130,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<OptimizeArgs>();
   CLI::App* cmd = app.add_subcommand(
       "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--report", args->report, "write the JSON report to this file");
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
