@@ -20,9 +20,6 @@ bool is_onnx_model(const std::string& path) {
 
 namespace {
 
-// Opsets of ONNX's default domain that Debian's ONNX 1.12 defines.
-constexpr int kMinOpset = 7, kMaxOpset = 17;
-
 pb::ModelProto read_model(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ImportError(fmt::format("{}: error: cannot read the file", path));
@@ -33,16 +30,11 @@ pb::ModelProto read_model(const std::string& path) {
   return model;
 }
 
-int default_opset(const std::string& path, const pb::ModelProto& model) {
+// The opset of ONNX's default domain the model imports, or -1.
+int default_opset(const pb::ModelProto& model) {
   int opset = -1;
   for (const auto& o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(o.version());
-  if (opset < 0 && model.opset_import_size() == 0) opset = 1;
-  if (opset < kMinOpset || opset > kMaxOpset)
-    throw ImportError(
-        fmt::format("{}: error: not supported: opset {} of ONNX's default domain "
-                    "(eqsat reads opsets {} to {})",
-                    path, opset, kMinOpset, kMaxOpset));
   return opset;
 }
 
@@ -50,7 +42,7 @@ int default_opset(const std::string& path, const pb::ModelProto& model) {
 
 ImportResult import_model(const std::string& path, const ImportOptions& options) {
   const pb::ModelProto model = read_model(path);
-  ModelContext context{path, default_opset(path, model), &options, {}, {}};
+  ModelContext context{path, default_opset(model), &options, {}, {}};
   const pb::GraphProto& g = model.graph();
   if (model.functions_size() > 0)
     throw ImportError(fmt::format("{}: error: not supported: model-local functions", path));

@@ -227,7 +227,31 @@ Out softmax_cross_entropy(NodeContext& c) {
   return {nll(c, logp, c.input(1), c.input_or_null(2)), logp};
 }
 
+// Inference mode: (x - mean) / sqrt(var + epsilon) · scale + B per channel
+// (axis 1).
+Out batch_norm(NodeContext& c) {
+  c.only_attrs({"epsilon", "momentum", "spatial", "training_mode", "is_test"});
+  if (c.attr_int("training_mode", 0) != 0) c.refuse("training mode");
+  if (c.attr_int("spatial", 1) == 0) c.refuse("spatial = 0");
+  if (c.node().output_size() > 1) c.refuse("the running mean and variance outputs (training)");
+  TermRef x = c.input(0);
+  const int rank = x->tensor_type().rank();
+  if (rank < 2) c.refuse("an input of rank below 2");
+  auto per_channel = [&](std::size_t i) {
+    TermRef p = c.input(i);
+    for (int d = 2; d < rank; ++d)
+      p = c.make(OpKind::ExpandDims, {{AttrKey::Axis, std::int64_t{-1}}}, {p});
+    return p;
+  };
+  TermRef eps = NodeContext::scalar_like(x, c.attr_float("epsilon", 1e-5));
+  TermRef d =
+      c.make(OpKind::Div, {c.make(OpKind::Sub, {x, per_channel(3)}),
+                           c.make(OpKind::Sqrt, {c.make(OpKind::Add, {per_channel(4), eps})})});
+  return {c.make(OpKind::Add, {c.make(OpKind::Mul, {d, per_channel(1)}), per_channel(2)})};
+}
+
 const OnnxOp kOps[] = {
+    {"BatchNormalization", batch_norm},
     {"Einsum", einsum},
     {"Gemm", gemm},
     {"LayerNormalization", layer_norm},

@@ -3,6 +3,7 @@
 // attribute, or an input from ReduceSum 13; before opset 13 the softmax
 // family works on the operand flattened to 2-D at `axis`.
 #include "build.hpp"
+#include "loop_builder.hpp"
 #include "op_table.hpp"
 
 #include <fmt/format.h>
@@ -139,12 +140,55 @@ Out hardmax(NodeContext& c) {
   })};
 }
 
+// CumSum as a loop along the axis: the state adds each element in turn
+// (numpy.cumsum's order); the exclusive sum is the state before the add.
+TermRef cumsum_along(NodeContext& c, TermRef x, int axis) {
+  const bool reverse = c.attr_int("reverse", 0) != 0;
+  TermRef seq = move_axis(c, x, axis, 0);
+  if (reverse) seq = c.make(OpKind::Flip, {{AttrKey::Axis, std::int64_t{0}}}, {seq});
+  LoopParts parts;
+  parts.sequences.push_back(seq);
+  parts.sitsots.push_back(c.make(OpKind::ZerosLike, {reduce(c, OpKind::Sum, seq, {0}, false)}));
+  parts.num_nitsot = 1;
+  TermRef acc = loop_param(parts, 1);
+  parts.body_outputs = {c.make(OpKind::Add, {acc, loop_param(parts, 0)}), acc};
+  TermRef y =
+      c.make(OpKind::Get, {{AttrKey::Index, std::int64_t{c.attr_int("exclusive", 0) != 0 ? 1 : 0}}},
+             {make_loop(c, parts)});
+  if (reverse) y = c.make(OpKind::Flip, {{AttrKey::Axis, std::int64_t{0}}}, {y});
+  return move_axis(c, y, 0, axis);
+}
+
+// An axis known only at run time selects among the sums along every axis
+// (they have one shape); an axis out of range fails the run, as `index`
+// out of range does.
+Out cumsum(NodeContext& c) {
+  c.only_attrs({"exclusive", "reverse"});
+  TermRef x = c.input(0);
+  const int rank = x->tensor_type().rank();
+  if (rank == 0) c.refuse("a scalar operand");
+  if (c.constant(1)) return {cumsum_along(c, x, onnx_axis(c, c.const_ints(1, "axis").at(0), rank))};
+  TermRef a = cast_to(c, c.make(OpKind::Reshape, {{AttrKey::Shape, ops::IntList{}}}, {c.input(1)}),
+                      DType::I64);
+  TermRef r = NodeContext::scalar(DType::I64, rank), zero = NodeContext::scalar(DType::I64, 0);
+  a = c.make(OpKind::Where, {c.make(OpKind::Lt, {a, zero}), c.make(OpKind::Add, {a, r}), a});
+  TermRef safe = c.make(OpKind::Where, {c.make(OpKind::Lt, {a, zero}), r, a});
+  TermRef check = c.make(OpKind::Index,
+                         {ops::Term::constant(ops::Array(x->tensor_type().dtype, {rank})), safe});
+  TermRef y = cumsum_along(c, x, rank - 1);
+  for (int axis = rank - 2; axis >= 0; --axis)
+    y = c.make(OpKind::Where, {c.make(OpKind::Eq, {a, NodeContext::scalar(DType::I64, axis)}),
+                               cumsum_along(c, x, axis), y});
+  return {c.make(OpKind::Add, {y, check})};
+}
+
 }  // namespace
 
 std::span<const OnnxOp> reduce_ops() {
   static const OnnxOp ops[] = {
       {"ArgMax", arg_reduce<true>},
       {"ArgMin", arg_reduce<false>},
+      {"CumSum", cumsum},
       {"Hardmax", hardmax},
       {"LogSoftmax", softmax<OpKind::LogSoftmax>},
       {"ReduceL1", reduction<OpKind::Sum, Pre::Abs>},

@@ -161,7 +161,39 @@ Out split(NodeContext& c) {
   return out;
 }
 
+// The scalar under reshapes and expand_dims of a one-element value.
+TermRef scalar_under(TermRef t) {
+  while (t->kind() == OpKind::Reshape || t->kind() == OpKind::ExpandDims) t = t->operand(0);
+  return t->tensor_type().rank() == 0 ? t : nullptr;
+}
+
+// Slice(x, s, s + 1) along one axis for a start `s` known only at run time
+// (a loop's iteration number): (expand_dims (index x s)) along that axis. A
+// negative start, which ONNX would count from the end, is refused at run
+// time by making the index out of range.
+std::optional<TermRef> unit_slice(NodeContext& c) {
+  if (c.opset() < 10 || c.constant(1) || c.has_input(4)) return std::nullopt;
+  TermRef s = scalar_under(c.input(1)), e = scalar_under(c.input(2));
+  if (!s || !e || e->kind() != OpKind::Add) return std::nullopt;
+  const ops::Array* one = c.value_of(e->operand(1) == s ? e->operand(0) : e->operand(1));
+  if ((e->operand(0) != s && e->operand(1) != s) || !one || one->size() != 1 ||
+      one->element(0) != 1)
+    return std::nullopt;
+  TermRef x = c.input(0);
+  const int rank = x->tensor_type().rank();
+  const int axis = c.has_input(3) ? onnx_axis(c, c.const_ints(3, "axes").at(0), rank) : 0;
+  TermRef front = move_axis(c, x, axis, 0);
+  TermRef n = c.make(OpKind::Dim, {{AttrKey::Axis, std::int64_t{0}}}, {front});
+  s = cast_to(c, s, DType::I64);
+  TermRef safe =
+      c.make(OpKind::Where, {c.make(OpKind::Lt, {s, NodeContext::scalar(DType::I64, 0)}), n, s});
+  TermRef row = c.make(OpKind::ExpandDims, {{AttrKey::Axis, std::int64_t{0}}},
+                       {c.make(OpKind::Index, {front, safe})});
+  return move_axis(c, row, 0, axis);
+}
+
 Out slice_op(NodeContext& c) {
+  if (auto unit = unit_slice(c)) return {*unit};
   std::vector<std::int64_t> starts, ends, axes, steps;
   if (c.opset() < 10) {
     c.only_attrs({"starts", "ends", "axes"});
@@ -350,13 +382,19 @@ Out trilu(NodeContext& c) {
   c.only_attrs({"upper"});
   const ops::Dims& dims = c.static_dims(0);
   if (dims.size() < 2) c.refuse("a rank below 2");
-  const std::int64_t k = c.has_input(1) ? c.const_ints(1, "k").at(0) : 0;
   const bool upper = c.attr_int("upper", 1) != 0;
   const std::int64_t rows = dims[dims.size() - 2], cols = dims.back();
-  std::vector<std::int64_t> mask;
+  // the diagonal of each element, j - i, compared with k (known or not)
+  std::vector<std::int64_t> diagonal;
   for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j) mask.push_back(upper ? j - i >= k : j - i <= k);
-  TermRef m = int_constant(DType::Bool, {rows, cols}, mask);
+    for (std::int64_t j = 0; j < cols; ++j) diagonal.push_back(j - i);
+  TermRef k =
+      c.has_input(1)
+          ? cast_to(c, c.make(OpKind::Reshape, {{AttrKey::Shape, ops::IntList{}}}, {c.input(1)}),
+                    DType::I64)
+          : NodeContext::scalar(DType::I64, 0);
+  TermRef m = c.make(upper ? OpKind::Ge : OpKind::Le,
+                     {int_constant(DType::I64, {rows, cols}, diagonal), k});
   TermRef x = c.input(0);
   return {c.make(OpKind::Where, {m, x, NodeContext::scalar_like(x, 0)})};
 }

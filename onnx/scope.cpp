@@ -85,6 +85,12 @@ void Scope::import_node(const pb::NodeProto& node) {
   if (!node.domain().empty() && node.domain() != "ai.onnx")
     throw refuse(
         fmt::format("the operator domain '{}' (eqsat reads ONNX's default domain)", node.domain()));
+  if (model_.opset < kMinOpset || model_.opset > kMaxOpset)
+    throw refuse(
+        model_.opset < 0
+            ? std::string("the model imports no opset of ONNX's default domain")
+            : fmt::format("opset {} (eqsat reads opsets {} to {} of ONNX's default domain)",
+                          model_.opset, kMinOpset, kMaxOpset));
   const OnnxOp* op = find_onnx_op(node.op_type());
   if (!op) throw refuse("eqsat has no translation of this op");
   std::vector<ops::TermRef> inputs;

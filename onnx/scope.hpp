@@ -18,6 +18,9 @@
 
 namespace eqsat::onnx {
 
+// The opsets of ONNX's default domain that Debian's ONNX 1.12 defines.
+inline constexpr int kMinOpset = 7, kMaxOpset = 17;
+
 // What every scope of one model shares.
 struct ModelContext {
   std::string path;  // for messages
