@@ -56,6 +56,7 @@ Out reshape_op(NodeContext& c) {
     out.push_back(s);
   }
   if (std::ranges::count(out, -1) > 1) c.refuse("more than one -1 in shape");
+  if (out == dims) return {c.input(0)};
   return {c.make(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(out)}}, {c.input(0)})};
 }
 
