@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace eqsat::onnx {
 
@@ -47,13 +48,38 @@ Out mean(NodeContext& c) {
                  {sum, NodeContext::scalar_like(sum, static_cast<double>(c.num_inputs()))})};
 }
 
+// int64 Div of operands known when the model is read (a shape computed by
+// the model), computed exactly: truncating, as ONNX's integer division.
+std::optional<TermRef> int_quotient(NodeContext& c) {
+  const ops::Array *a = c.constant(0), *b = c.constant(1);
+  if (!a || !b) return std::nullopt;
+  ops::Dims dims;
+  try {
+    dims = ops::broadcast_dims(a->shape(), b->shape());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (a->size() != 1 && b->size() != 1 && a->shape() != b->shape()) return std::nullopt;
+  ops::Array q(DType::I64, dims);
+  for (std::int64_t i = 0; i < q.size(); ++i) {
+    const auto x = a->data<std::int64_t>()[a->size() == 1 ? 0 : i];
+    const auto y = b->data<std::int64_t>()[b->size() == 1 ? 0 : i];
+    if (y == 0 || (y == -1 && x == std::numeric_limits<std::int64_t>::min()))
+      c.refuse("an integer division by zero or overflowing");
+    q.data<std::int64_t>()[i] = x / y;
+  }
+  return ops::Term::constant(q);
+}
+
 Out div(NodeContext& c) {
   c.only_attrs({});
   TermRef a = c.input(0), b = c.input(1);
   const DType d = a->tensor_type().dtype;
-  if (d == DType::I64)
+  if (d == DType::I64) {
+    if (auto q = int_quotient(c)) return {*q};
     c.refuse(
         "integer division of int64 (eqsat divides integers in float64, which rounds past 2^53)");
+  }
   TermRef q = c.make(OpKind::Div, {a, b});
   // float64 quotients of int32 operands truncate to the exact integer quotient.
   return {cast_to(c, q, d)};
