@@ -6,6 +6,7 @@
 #include "arrays.hpp"
 #include "errors.hpp"
 #include "expr.hpp"
+#include "onnx_io.hpp"
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
@@ -16,9 +17,9 @@
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -323,6 +324,7 @@ PYBIND11_MODULE(eqsat, m) {
   });
   bind_expr(m);
   bind_graph(m);
+  bind_onnx(m);
   bind_pipeline(m);
 }
 
