@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace eqsat::onnx {
 
 ops::TensorType tensor_type_of(const pb::TypeProto& t, const std::string& what) {
@@ -111,6 +113,8 @@ void Scope::import_node(const pb::NodeProto& node) {
     throw refuse(e.what());
   } catch (const ops::TypeError& e) {
     throw refuse(e.what());
+  } catch (const std::out_of_range&) {  // an operand or attribute of the wrong rank or length
+    throw refuse("a malformed node (an operand or attribute of the wrong rank or length)");
   }
   for (int i = 0; i < node.output_size(); ++i) {
     if (node.output(i).empty()) continue;
