@@ -132,6 +132,7 @@ Out leaky_relu(NodeContext& c) {
 
 Out prelu(NodeContext& c) {
   c.only_attrs({});
+  if (c.opset() < 7) c.refuse("opset 6's PRelu (its slope broadcasts along the channel axis)");
   TermRef x = c.input(0);
   return {below_zero(c, x, c.make(OpKind::Mul, {x, c.input(1)}))};
 }

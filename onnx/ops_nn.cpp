@@ -27,7 +27,7 @@ Out matmul(NodeContext& c) {
 }
 
 Out gemm(NodeContext& c) {
-  c.only_attrs({"alpha", "beta", "transA", "transB", "broadcast"});
+  c.only_attrs({"alpha", "beta", "transA", "transB", "broadcast"});  // broadcast: opset 6, NumPy's
   TermRef a = c.input(0), b = c.input(1);
   if (a->tensor_type().rank() != 2 || b->tensor_type().rank() != 2)
     c.refuse("operands of rank other than 2");

@@ -119,6 +119,8 @@ Out recurrent(NodeContext& c) {
       cell == Cell::Rnn   ? std::vector<std::string>{"Tanh"}
       : cell == Cell::Gru ? std::vector<std::string>{"Sigmoid", "Tanh"}
                           : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
+  if (c.opset() < 7)
+    c.refuse(fmt::format("opset {} (eqsat reads recurrent layers from opset 7)", c.opset()));
   const std::string direction = c.attr_string("direction", "forward");
   const int dirs = direction == "bidirectional" ? 2 : 1;
   if (direction != "forward" && direction != "reverse" && direction != "bidirectional")

@@ -18,8 +18,10 @@
 
 namespace eqsat::onnx {
 
-// The opsets of ONNX's default domain that Debian's ONNX 1.12 defines.
-inline constexpr int kMinOpset = 7, kMaxOpset = 17;
+// The opsets of ONNX's default domain read: those of Debian's ONNX 1.12
+// from 6 on (opset 6 ops differ from 7 by attributes the translators refuse:
+// `broadcast`, `is_test`; PRelu and the recurrent layers refuse it).
+inline constexpr int kMinOpset = 6, kMaxOpset = 17;
 
 // What every scope of one model shares.
 struct ModelContext {

@@ -103,13 +103,13 @@ TEST_CASE("import: a refusal names the model, the node, its op type and the reas
               "int32, int64, float, double)");
   }
   {
-    ModelBuilder m(6);
+    ModelBuilder m(5);
     m.input("x", {3}).output("y");
     m.node("Relu", {"x"}, {"y"}, "r");
     const std::string path = m.write(s.path("old.onnx"));
     CHECK(refusal(path) ==
           path +
-              ": node 'r' (Relu): not supported: opset 6 (eqsat reads opsets 7 to 17 of "
+              ": node 'r' (Relu): not supported: opset 5 (eqsat reads opsets 6 to 17 of "
               "ONNX's default domain)");
   }
   {
