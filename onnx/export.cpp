@@ -339,7 +339,6 @@ std::string GraphWriter::loop(TermRef t) {
   const auto& spec = t->attrs().get<ops::ScanSpec>(AttrKey::Scan);
   if (!spec.mitsot_taps.empty())
     throw ExportError("a scan with mit-sots has no ONNX export in eqsat");
-  if (!spec.keep.empty()) throw ExportError("a scan with :keep has no ONNX export in eqsat");
   TermRef fn = t->operand(0);
   std::size_t at = 1;
   std::string m;
@@ -416,6 +415,12 @@ std::string GraphWriter::loop(TermRef t) {
     results.push_back(fresh());
     n.add_output(results.back());
   }
+  // :keep k: the last k steps of the stored history
+  for (std::size_t i = 0; i < spec.keep.size(); ++i)
+    if (spec.keep[i] > 0)
+      results[i] = node("Slice", {results[i], ints({-spec.keep[i]}),
+                                  ints({std::numeric_limits<std::int64_t>::max()}), ints({0})})
+                       .output(0);
   loops_[t] = results;
   return results.empty() ? "" : results[0];
 }

@@ -2,9 +2,10 @@
 // nodes computing the same values (casts make operands of one dtype where
 // our promotion mixed them), every `scan` a Loop whose body reads its
 // sequences with Gather at the iteration number, its states as
-// loop-carried values and scan outputs, `:until` as the loop's condition.
+// loop-carried values and scan outputs, `:until` as the loop's condition,
+// `:keep k` as a Slice of the last k steps.
 // What ONNX has no exact counterpart for (expm1, log1p, log1mexp,
-// logaddexp, hypot, calls of a def, mit-sots, `:keep`, index updates) is
+// logaddexp, hypot, calls of a def, mit-sots, index updates) is
 // refused with an ExportError naming the op.
 //
 //   onnx::write_model(optimized, "best.onnx");
