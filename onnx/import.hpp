@@ -8,7 +8,7 @@
 //
 // A refusal is an ImportError reading
 // `MODEL.onnx: node 'NAME' (OPTYPE): not supported: WHY` (a node without a
-// name is named after its first output).
+// name is named after its first named output).
 #pragma once
 
 #include "ops/graph.hpp"

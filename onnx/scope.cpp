@@ -30,7 +30,9 @@ ops::TensorType tensor_type_of(const pb::TypeProto& t, const std::string& what) 
 
 std::string node_label(const pb::NodeProto& node) {
   if (!node.name().empty()) return node.name();
-  return node.output_size() > 0 ? node.output(0) : std::string();
+  for (const auto& out : node.output())
+    if (!out.empty()) return out;
+  return {};
 }
 
 ops::TermRef Scope::lookup(const std::string& name) {

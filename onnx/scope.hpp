@@ -78,7 +78,7 @@ class Scope {
 // throws NotSupported for another element type or a non-tensor type.
 ops::TensorType tensor_type_of(const pb::TypeProto& t, const std::string& what);
 
-// The name a node is called in messages: its name, or its first output's.
+// The name a node is called in messages: its name, or its first named output's.
 std::string node_label(const pb::NodeProto& node);
 
 }  // namespace eqsat::onnx
