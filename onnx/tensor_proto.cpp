@@ -88,7 +88,11 @@ ops::Array read_tensor(const pb::TensorProto& t) {
     if (t.raw_data().size() != a.nbytes())
       throw NotSupported(fmt::format("tensor '{}' holds {} bytes of data for {} elements", t.name(),
                                      t.raw_data().size(), n));
-    std::memcpy(a.bytes(), t.raw_data().data(), a.nbytes());
+    if (*dtype == ops::DType::Bool) {  // any nonzero byte is true; a bool holds 0 or 1 only
+      for (std::size_t i = 0; i < n; ++i) a.data<bool>()[i] = t.raw_data()[i] != 0;
+    } else {
+      std::memcpy(a.bytes(), t.raw_data().data(), a.nbytes());
+    }
     return a;
   }
   auto check = [&](int size) {
@@ -110,9 +114,12 @@ ops::Array read_tensor(const pb::TensorProto& t) {
       copy_field(t.int64_data(), a);
       break;
     case ops::DType::I32:
-    case ops::DType::Bool:
       check(t.int32_data_size());
       copy_field(t.int32_data(), a);
+      break;
+    case ops::DType::Bool:
+      check(t.int32_data_size());
+      for (std::size_t i = 0; i < n; ++i) a.data<bool>()[i] = t.int32_data(static_cast<int>(i)) != 0;
       break;
   }
   return a;
