@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -93,9 +94,42 @@ class GraphWriter {
   }
   std::string fresh() { return fmt::format("v{}", counter_++); }
 
+  // expm1 and log1p, which ONNX lacks, by Kahan's formulas (a few ulps):
+  // expm1 x = (u - 1)·x / log u with u = eˣ (x itself when u rounds to 1,
+  // u at ∞); log1p x = log(u)·x / (u - 1) with u = 1 + x (x when u rounds
+  // to 1, u at ∞).
+  std::string expm1(const std::string& x) {
+    const std::string u = node("Exp", {x}).output(0);
+    return kahan(x, u, node("Sub", {u, one_like(x)}).output(0), node("Log", {u}).output(0), true);
+  }
+  std::string log1p(const std::string& x) {
+    const std::string u = node("Add", {one_like(x), x}).output(0);
+    return kahan(x, u, node("Log", {u}).output(0), node("Sub", {u, one_like(x)}).output(0), false);
+  }
+
  private:
   std::string translate(TermRef t);
   std::string loop(TermRef t);
+
+  std::string one_like(const std::string& x) {
+    return node("CastLike", {constant(ops::Array::scalar(DType::F64, 1)), x}).output(0);
+  }
+  // num·x / den, x where u rounds to 1, u where u is ∞ (and, for expm1, -1 where u is 0).
+  std::string kahan(const std::string& x, const std::string& u, const std::string& num,
+                    const std::string& den, bool exp_form) {
+    std::string r = node("Div", {node("Mul", {num, x}).output(0), den}).output(0);
+    r = node("Where", {node("Equal", {u, one_like(x)}).output(0), x, r}).output(0);
+    auto& inf = node("IsInf", {u});
+    attr_int(inf, "detect_negative", 0);
+    r = node("Where", {inf.output(0), u, r}).output(0);
+    if (exp_form) {
+      const std::string zero = node("Sub", {one_like(x), one_like(x)}).output(0);
+      r = node("Where",
+               {node("Equal", {u, zero}).output(0), node("Neg", {one_like(x)}).output(0), r})
+              .output(0);
+    }
+    return r;
+  }
 
   pb::GraphProto& g_;
   int& counter_;
@@ -314,9 +348,21 @@ std::string GraphWriter::translate(TermRef t) {
           .at(static_cast<std::size_t>(a.get<std::int64_t>(AttrKey::Index)));
     }
     case OpKind::Expm1:
+      return expm1(same(0));
     case OpKind::Log1p:
+      return log1p(same(0));
+    case OpKind::Logaddexp: {
+      // max + log1p(exp(-|a - b|)); equal operands (±inf too) give a + ln 2
+      const std::string x = same(0), y = same(1);
+      const std::string d =
+          node("Neg", {node("Abs", {node("Sub", {x, y}).output(0)}).output(0)}).output(0);
+      const std::string r =
+          node("Add", {node("Max", {x, y}).output(0), log1p(node("Exp", {d}).output(0))}).output(0);
+      const std::string tie =
+          node("Add", {x, constant(ops::Array::scalar(out, std::log(2.0)))}).output(0);
+      return node("Where", {node("Equal", {x, y}).output(0), tie, r}).output(0);
+    }
     case OpKind::Log1mexp:
-    case OpKind::Logaddexp:
     case OpKind::Hypot:
     case OpKind::ResizeRows:
     case OpKind::SetIndex:

@@ -4,9 +4,10 @@
 // sequences with Gather at the iteration number, its states as
 // loop-carried values and scan outputs, `:until` as the loop's condition,
 // `:keep k` as a Slice of the last k steps.
-// What ONNX has no exact counterpart for (expm1, log1p, log1mexp,
-// logaddexp, hypot, calls of a def, mit-sots, index updates) is
-// refused with an ExportError naming the op.
+// expm1 and log1p (and logaddexp through log1p), which ONNX lacks, are
+// written by Kahan's formulas, accurate to a few ulps. What ONNX has no
+// counterpart for (log1mexp, hypot, calls of a def, mit-sots, index
+// updates) is refused with an ExportError naming the op.
 //
 //   onnx::write_model(optimized, "best.onnx");
 #pragma once

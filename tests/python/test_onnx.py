@@ -36,6 +36,6 @@ def test_a_refusal_is_an_eqsat_error(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(eqsat.Error, match="not an ONNX model"):
         eqsat.Graph.from_onnx(str(bad))
-    g = eqsat.Graph.parse("(input x (f64 3))\n(output y (log1p x))")
-    with pytest.raises(eqsat.Error, match="log1p"):
+    g = eqsat.Graph.parse("(input x (f64 3))\n(output y (hypot x x))")
+    with pytest.raises(eqsat.Error, match="hypot"):
         g.to_onnx(str(tmp_path / "y.onnx"))
