@@ -35,6 +35,7 @@
 
 #include <iostream>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -105,6 +106,8 @@ int run_optimize(OptimizeArgs& args) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return UserError;
+  } catch (const std::bad_alloc&) {
+    return args.saturation.out_of_memory(args.graph);
   } catch (const std::length_error& e) {  // an explanation past its cap
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";
