@@ -8,6 +8,7 @@
 // past this run's, left by an earlier run, are removed).
 #include "cli_checks.hpp"
 #include "command.hpp"
+#include "read_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
@@ -103,7 +104,7 @@ int run_explore(ExploreArgs& args) {
       outputs.push_back({"--out", rank_file(args.out_dir, i)});
     check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
   }
-  const ops::Graph graph = ops::parse_graph_file(args.graph);
+  const ops::Graph graph = read_graph(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
@@ -153,7 +154,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<ExploreArgs>();
   CLI::App* cmd = app.add_subcommand(
       "explore", "List the cheapest distinct equivalent graphs the rules reach, with their costs");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
       ->check(whole_number_in(1, 1000));

@@ -17,6 +17,7 @@
 #include "cli_checks.hpp"
 #include "command.hpp"
 #include "empty_graph.hpp"
+#include "read_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -68,7 +69,7 @@ void locate_rewritten_terms(const ops::Graph& written, ops::Graph& best) {
 }
 
 ops::Graph graph_to_profile(const ProfileOptions& o) {
-  ops::Graph written = ops::parse_graph_file(o.graph);
+  ops::Graph written = read_graph(o.graph);
   warn_if_no_outputs(written, o.graph);
   if (o.no_opt) return written;
   rules::OptimizeOptions options;
@@ -137,7 +138,7 @@ int profile(const ProfileOptions& o) {
 void add_profile_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<ProfileOptions>();
   CLI::App* cmd = app.add_subcommand("profile", "Time a graph on the CPU executor, op by op");
-  cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", o->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   o->input.add_to(*cmd);
   cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
       ->check(whole_number_in(1, 1000000));

@@ -11,6 +11,7 @@
 #include "dtype_names.hpp"
 #include "errors.hpp"
 #include "expr.hpp"
+#include "onnx_io.hpp"
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
@@ -471,6 +472,7 @@ PYBIND11_MODULE(_eqsat, m) {
   bind_expr(m);
   bind_bodies(m);
   bind_graph(m);
+  bind_onnx(m);
   bind_pipeline(m);
 }
 
