@@ -71,7 +71,10 @@ struct ValidationResult {
 // stay NaN) and the optimized one finite, when a
 // `stabilize` rule is on the path; where the written value is ±∞ or
 // NaN, when a rule that re-associates (`dot-assoc`, a `fast-math` rule) is.
-// A run-time error of the written output must stay an error; an optimized
+// A run-time error of the written output must stay an error, unless it
+// may lie in work the output does not read (the first failing term is
+// reached only through the inputs of loops and calls, or fails in a loop's
+// or a call's body; a loop's own error on its inputs must stay); an optimized
 // output that fails where the written one runs is a difference. An output
 // holding a `grad` has no written value (the executor runs no `grad`): it
 // is left out and listed in `unchecked`. The path is

@@ -10,7 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 namespace eqsat::testing {
 
@@ -218,6 +222,15 @@ RandomCase shrink(RandomCase c, const RuleProgram& rules, const std::vector<ops:
   return c;
 }
 
+void save_failure(const std::string& name, const ops::Graph& graph, const std::string& why) {
+  const char* dir = std::getenv("EQSAT_PROPERTY_FAILURES");
+  if (dir == nullptr || *dir == '\0') return;
+  std::ofstream out(std::filesystem::path(dir) / (name + ".eg"));
+  std::istringstream lines(why);
+  for (std::string line; std::getline(lines, line);) out << "; " << line << "\n";
+  out << ops::print_graph(graph);
+}
+
 int run_seeds(std::uint64_t first, std::uint64_t count, std::map<std::string, int>* built,
               const GeneratorOptions& options, const std::set<std::uint64_t>& excluded) {
   static const RuleProgram rules = rules::load_default_rules();
@@ -249,6 +262,7 @@ int run_seeds(std::uint64_t first, std::uint64_t count, std::map<std::string, in
                  << "\n"
                  << ops::print_graph(small.graph) << "optimized:\n"
                  << ops::print_graph(s.optimized));
+    save_failure("seed-" + std::to_string(seed), small.graph, s.failure.value_or(*r.failure));
     CHECK(r.failure == std::nullopt);
   }
   std::string never;

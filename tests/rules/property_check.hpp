@@ -51,6 +51,12 @@ CaseResult check_case(const RandomCase& c, const rules::RuleProgram& rules,
 RandomCase shrink(RandomCase c, const rules::RuleProgram& rules,
                   const std::vector<ops::Array>& inputs, bool corners);
 
+// When the environment variable EQSAT_PROPERTY_FAILURES names a directory,
+// writes `graph` there as NAME.eg, `why` (the failure, with the input
+// values) in comments above it: a reproducer for `eqsat run --no-opt` and
+// `eqsat optimize --validate`. Otherwise does nothing.
+void save_failure(const std::string& name, const ops::Graph& graph, const std::string& why);
+
 // Runs seeds [first, first + count) except `excluded` with `options`:
 // every case that runs must satisfy the property (Catch2 CHECKs). Adds what
 // was built to `built`; returns how many ran (not skipped).

@@ -21,8 +21,13 @@ using ops::TermRef;
 void ProgramGenerator::make_def() {
   std::vector<TensorType> params;
   for (int k = pick(1, 2); k > 0; --k) {
-    params.push_back(choose(case_.graph.inputs)->tensor_type());
-    if (options_.corners && !params.back().dims.empty() && coin()) {
+    const auto i =
+        static_cast<std::size_t>(pick(0, static_cast<int>(case_.graph.inputs.size()) - 1));
+    params.push_back(case_.graph.inputs[i]->tensor_type());
+    if (!options_.corners || params.back().dims.empty()) continue;
+    if (params.back().dims[0] == ops::kUnknownDim) {
+      params.back().dims = case_.input_dims[i];  // called with a less-known argument
+    } else if (coin()) {
       params.back().dims[0] = ops::kUnknownDim;  // called with a known length
       count("def-unknown-param");
     }

@@ -153,3 +153,32 @@ TEST_CASE("validate: a stabilization may turn an overflow into a value, never a 
   CHECK(r.mismatch->rules == std::vector<std::string>{"square-sqrt-wrong"});
   CHECK_THAT(r.mismatch->difference, Catch::Contains("nan, optimized -"));
 }
+
+TEST_CASE("validate: an error in work no output reads may go, one the output reads must stay") {
+  const rules::RuleProgram& rules = testing::shipped_rules();
+  auto term = [](const std::string& text) { return parse(text).outputs[0].term; };
+  // A loop input the body never uses fails: removing it is allowed.
+  const ops::Graph unread = parse(
+      "(input x (f64 3)) (output y (get 0 (scan :n-steps 2 :sit-sot (0.0) :non-sequences "
+      "((index x 5)) (fn (h w) (add h 1.0)))))");
+  ops::Graph removed = unread;
+  removed.outputs[0].term =
+      term("(output (get 0 (scan :n-steps 2 :sit-sot (0.0) (fn (h) (add h 1.0)))))");
+  CHECK(rules::validate_optimization(unread, removed, rules, {}, {}).mismatch == std::nullopt);
+  // The output reads the failing index (its shape): the error must stay.
+  const ops::Graph read = parse("(input x (f64 3 2)) (output y (dim (index x 5) :axis 0))");
+  ops::Graph folded = read;
+  folded.outputs[0].term = ops::Term::scalar(ops::DType::I64, 2);
+  const auto r = rules::validate_optimization(read, folded, rules, {}, {});
+  REQUIRE(r.mismatch);
+  CHECK_THAT(r.mismatch->difference, Catch::StartsWith("the written output fails ("));
+  // A loop's own error (more steps than its sequence has rows) must stay.
+  const ops::Graph steps = parse(
+      "(input x (f64 3)) (output y (get 0 (scan :n-steps 5 :sequences (x) :sit-sot (0.0) "
+      "(fn (t h) (add h t)))))");
+  ops::Graph fewer = steps;
+  fewer.outputs[0].term = term(
+      "(input x (f64 3)) (output (get 0 (scan :n-steps 3 :sequences (x) :sit-sot (0.0) (fn (t "
+      "h) (add h t)))))");
+  CHECK(rules::validate_optimization(steps, fewer, rules, {}, {}).mismatch.has_value());
+}
