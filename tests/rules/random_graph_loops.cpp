@@ -102,7 +102,9 @@ TermRef ProgramGenerator::scan(const std::vector<TermRef>& pool, int depth) {
     if (two) count("scan-taps");
   } else {
     spec.has_n_steps = true;
-    operands.insert(operands.begin() + 1, Term::scalar(DType::I64, pick(0, 4)));
+    const int steps = pick(0, 4);
+    if (steps == 0) count("scan-zero-steps");
+    operands.insert(operands.begin() + 1, Term::scalar(DType::I64, steps));
   }
   std::vector<TermRef> floats;
   for (TermRef t : pool)

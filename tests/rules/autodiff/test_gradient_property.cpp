@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 using namespace eqsat;
@@ -109,7 +110,12 @@ int run_gradient_seeds(std::uint64_t first, std::uint64_t count, const Generator
     const auto inputs = testing::random_inputs(c, seed, options.corners, /*special=*/false);
     const auto why = check_gradients(c, inputs);
     checked += !why;
-    if (why) testing::save_failure("grad-seed-" + std::to_string(seed), c.with_gradients(), *why);
+    if (why) {
+      std::ostringstream fed;
+      fed << *why << "\nfed with arrays of types";
+      for (const ops::Array& a : inputs) fed << ' ' << ops::to_string(a.type());
+      testing::save_failure("grad-seed-" + std::to_string(seed), c.with_gradients(), fed.str());
+    }
     INFO("seed " << seed << ": " << why.value_or("") << "\n"
                  << ops::print_graph(c.with_gradients()));
     CHECK(why == std::nullopt);
