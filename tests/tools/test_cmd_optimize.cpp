@@ -188,6 +188,7 @@ TEST_CASE("optimize --validate: an unsound --trust-rules rule exits 1 naming the
   CHECK_FALSE(std::filesystem::exists(s.path("best.eg")));  // nothing written
   // Without --validate the rule is trusted: the wrong graph is printed.
   CHECK(run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules").status == 0);
+}
 
 TEST_CASE("optimize: saturation past --memory-limit is out of memory - with the e-graph's size") {
   Scratch s;

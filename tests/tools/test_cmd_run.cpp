@@ -128,6 +128,7 @@ TEST_CASE("run --validate: a difference exits 1 before running, naming the outpu
   CHECK_FALSE(std::filesystem::exists(s.path("o/y.npy")));
   r = run_eqsat(s, "run g.eg --random 0 --no-opt --validate");
   CHECK(r.status == 2);  // nothing to validate
+}
 
 TEST_CASE("run: a seed out of 0..2^64-1 or an input given twice is bad usage") {
   Scratch s;
