@@ -13,12 +13,16 @@
 // `--explain` prints on stderr, after the work, why each output of the
 // result equals the input's (rules/pipeline/explanation.hpp: one step a line, each
 // naming its rule), so that stdout stays a valid `.eg` file.
+// `--validate [N]` runs the written and the optimized graph on N random
+// input sets and refuses a difference (exit 1) before anything is written
+// (validate_flag.hpp).
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
 #include "empty_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 #include "read_graph.hpp"
+#include "validate_flag.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "egraph/extract/extraction.hpp"
@@ -54,6 +58,7 @@ struct OptimizeArgs {
   std::string egraph_json;
   bool explain = false;
   SaturationFlags saturation;
+  ValidateFlag validate;
 };
 
 // Refuses output paths that would lose data or cannot be written. -o is
@@ -117,6 +122,9 @@ int run_optimize(OptimizeArgs& args) {
   }
   args.saturation.finish(report);
   if (!exported) return UserError;
+  if (args.validate.sets() &&
+      !args.validate.check(args.graph, graph, best, program, options, {}, args.saturation.quiet))
+    return UserError;
   // `-o OUT.onnx` writes an ONNX model (onnx/export.hpp), any other name a graph file.
   const bool to_onnx =
       args.out.size() >= 5 && args.out.compare(args.out.size() - 5, 5, ".onnx") == 0;
@@ -157,6 +165,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_flag("--explain", args->explain,
                 "print on stderr the rewrite steps from each input output to the optimized one");
   args->saturation.add_to(*cmd);
+  args->validate.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_optimize(*args); });
 }
 

@@ -7,6 +7,9 @@
 // Before any work the output directory is created and probed and every
 // output's file name checked; before running, the planned memory is
 // compared with `--memory-limit` (default: the machine's available memory).
+// `--validate [N]` first runs the written and the optimized graph on N
+// random input sets (the --input values kept) and refuses a difference
+// (validate_flag.hpp).
 #include "command.hpp"
 #include "empty_graph.hpp"
 #include "read_graph.hpp"
@@ -14,6 +17,7 @@
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 #include "run_inputs.hpp"
+#include "validate_flag.hpp"
 
 #include "backend/cost_profile.hpp"
 
@@ -42,6 +46,7 @@ struct RunOptions {
   bool no_opt = false;
   std::string cost_profile;
   MemoryLimitFlag memory_limit;
+  ValidateFlag validate;
 };
 
 std::string summary(const ops::Array& a) {
@@ -71,10 +76,12 @@ std::string summary(const ops::Array& a) {
   return s;
 }
 
-// The graph to execute: as written with --no-opt, else optimized. Terms the
-// optimizer kept are the same hash-consed terms, so they keep their source
-// positions for run-time errors.
-ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
+// The graph to execute: as written with --no-opt, else optimized (and
+// with --validate checked against the written one on random input sets and
+// on the --input values: nullopt when they differ). Terms the optimizer
+// kept are the same hash-consed terms, so they keep their source positions
+// for run-time errors.
+std::optional<ops::Graph> graph_to_run(const RunOptions& o, ops::Graph written) {
   if (o.no_opt) return written;
   const rules::LoadedRules loaded = rules::load_rules(o.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
@@ -82,6 +89,9 @@ ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
   options.weights = backend::cost_weights_for(o.cost_profile);
   ops::Graph best = rules::optimize(written, loaded.program, nullptr, options);
   best.locations.merge(written.locations);
+  if (o.validate.sets() && !o.validate.check(o.graph, written, best, loaded.program, options,
+                                             o.input.given(written), /*quiet=*/false))
+    return std::nullopt;
   return best;
 }
 
@@ -97,7 +107,9 @@ int run(const RunOptions& o) {
     o.input.add_files_to(inputs);
     check_outputs(outputs, inputs);
   }
-  const ops::Graph graph = graph_to_run(o, std::move(written));
+  const std::optional<ops::Graph> to_run = graph_to_run(o, std::move(written));
+  if (!to_run) return UserError;
+  const ops::Graph& graph = *to_run;
   std::optional<std::vector<ops::Array>> inputs =
       o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
         o.memory_limit.check(o.graph, graph, types);
@@ -126,6 +138,8 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_flag("--no-opt", o->no_opt, "run the graph as written");
   add_cost_profile_flag(*cmd, o->cost_profile);
   o->memory_limit.add_to(*cmd);
+  o->validate.add_to(*cmd);
+  o->validate.option->excludes("--no-opt");
   on_run_reporting_run_errors(*cmd, action, [o] { return run(*o); });
 }
 

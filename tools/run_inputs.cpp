@@ -107,6 +107,17 @@ void InputFlags::add_to(CLI::App& cmd) {
   });
 }
 
+std::vector<std::optional<ops::Array>> InputFlags::given(const ops::Graph& graph) const {
+  std::vector<std::optional<ops::Array>> values(graph.inputs.size());
+  for (const std::string& spec : specs) {
+    const auto eq = spec.find('=');
+    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
+      if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == spec.substr(0, eq))
+        values[i] = ops::read_npy(spec.substr(eq + 1));
+  }
+  return values;
+}
+
 void InputFlags::add_files_to(std::vector<InputFile>& inputs) const {
   for (const std::string& spec : specs)
     inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});

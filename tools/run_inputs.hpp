@@ -40,6 +40,9 @@ struct InputFlags {
   void add_to(CLI::App& cmd);
   // Appends the .npy files named by --input to `inputs` (for check_outputs).
   void add_files_to(std::vector<InputFile>& inputs) const;
+  // The values of the --input files, one entry per input of `graph`
+  // (nullopt for the others); names the graph lacks are left to gather.
+  std::vector<std::optional<ops::Array>> given(const ops::Graph& graph) const;
   // gather_inputs with these flags.
   std::optional<std::vector<ops::Array>> gather(const ops::Graph& graph,
                                                 const TypesCheck& before_allocating = {}) const {

@@ -105,6 +105,17 @@ def test_optimize_with_user_rules(tmp_path):
     np.testing.assert_allclose(eqsat.compile(opt)(np.array([1.0, 2.0, 3.0])), [2.0, 4.0, 6.0])
 
 
+def test_optimize_validate_refuses_an_unsound_rule(tmp_path):
+    rules = tmp_path / "wrong.rules"
+    rules.write_text("(rewrite exp-wrong (exp ?x) (add ?x 1.0))\n")
+    g = eqsat.Graph.parse("(input x (f64 3))\n(output y (mul (exp x) 2.0))")
+    assert eqsat.optimize(g, rules=[str(rules)], trust_rules=True) != g  # trusted: rewritten
+    with pytest.raises(eqsat.Error, match=r"output y differs on input set 1 of 3(.|\n)*exp-wrong"):
+        eqsat.optimize(g, rules=[str(rules)], trust_rules=True, validate=3)
+    sound = eqsat.Graph.parse("(input x (f64 ? 4))\n(output y (log (sum (exp x) :axis (1))))")
+    assert "logsumexp" in str(eqsat.optimize(sound, validate=5))
+
+
 def test_check_rules(tmp_path):
     good = tmp_path / "good.rules"
     good.write_text("(rewrite neg-neg (neg (neg ?x)) ?x)\n")

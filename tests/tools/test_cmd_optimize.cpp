@@ -159,6 +159,37 @@ TEST_CASE("optimize: an unreadable --cost-profile or an -o under a file says the
   CHECK(r.err == "error: -o afile/sub/o.eg: cannot create it: afile/sub: Not a directory\n");
 }
 
+TEST_CASE("optimize --validate: a sound optimization passes on N input sets") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 ? 4))\n(output y (log (sum (exp x) :axis (1))))\n");
+  auto r = run_eqsat(s, "optimize g.eg --validate");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("logsumexp"));
+  CHECK(r.err == "--validate: the written and the optimized graph agree on 3 input sets\n");
+  r = run_eqsat(s, "optimize g.eg --validate 7 --quiet");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  r = run_eqsat(s, "optimize g.eg --validate=0");
+  CHECK(r.status == 2);
+}
+
+TEST_CASE("optimize --validate: an unsound --trust-rules rule exits 1 naming the output") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output y (mul (exp x) 2.0))\n");
+  s.write("wrong.rules", "(rewrite exp-wrong (exp ?x) (add ?x 1.0))\n");
+  const auto r =
+      run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules -o best.eg --validate");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: --validate: output y differs on input set 1 "
+                                      "of 3\n  element 0: written "));
+  CHECK_THAT(r.err, Catch::Contains("\n  input set 1: x = (f64 3) ["));
+  CHECK_THAT(r.err, Catch::EndsWith("\n  rules on the path from the written output to the "
+                                    "optimized one: exp-wrong\n"));
+  CHECK_FALSE(std::filesystem::exists(s.path("best.eg")));  // nothing written
+  // Without --validate the rule is trusted: the wrong graph is printed.
+  CHECK(run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules").status == 0);
+}
+
 TEST_CASE("optimize: saturation past --memory-limit is out of memory - with the e-graph's size") {
   Scratch s;
   s.write("g.eg", kGraph);

@@ -104,6 +104,32 @@ TEST_CASE("run: the sizes of the reported SIGSEGVs are located errors") {
         "does not fit in 64 bits\n");
 }
 
+TEST_CASE("run --validate: a sound run passes - the --input values are kept in every set") {
+  Scratch s;
+  s.write("c.eg", "(output x (const (f64 3) (1 2 3)))\n");
+  REQUIRE(run_eqsat(s, "run c.eg --out .").status == 0);
+  s.write("g.eg", "(input x (f64 3))\n(input y (f64 ?))\n(output z (log (exp (add x (sum y)))))\n");
+  const auto r = run_eqsat(s, "run g.eg --input x=x.npy --random 0 --validate 4");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, Catch::StartsWith("--validate: the written and the optimized graph agree on 4 "
+                                      "input sets"));
+  CHECK_THAT(r.out, Catch::StartsWith("z: (f64 3)"));
+}
+
+TEST_CASE("run --validate: a difference exits 1 before running, naming the output and the rule") {
+  Scratch s;
+  s.write("g.eg", kSmall);
+  s.write("wrong.rules", "(rewrite exp-wrong (exp ?x) (add ?x 1.0))\n");
+  auto r = run_eqsat(s, "run g.eg --random 0 --rules wrong.rules --trust-rules --validate --out o");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: --validate: output y differs on input set 1"));
+  CHECK_THAT(r.err, Catch::Contains("exp-wrong"));
+  CHECK(r.out.empty());
+  CHECK_FALSE(std::filesystem::exists(s.path("o/y.npy")));
+  r = run_eqsat(s, "run g.eg --random 0 --no-opt --validate");
+  CHECK(r.status == 2);  // nothing to validate
+}
+
 TEST_CASE("run: a seed out of 0..2^64-1 or an input given twice is bad usage") {
   Scratch s;
   s.write("g.eg", kSmall);

@@ -28,6 +28,7 @@
 #include "rules/pipeline/explore.hpp"
 #include "rules/pipeline/optimize.hpp"
 #include "rules/pipeline/shown_cost.hpp"
+#include "rules/pipeline/validate.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -349,13 +350,22 @@ void bind_pipeline(py::module_& m) {
   m.def(
       "optimize",
       [](const ops::Graph& g, const std::vector<std::string>& rules, bool default_rules,
-         bool trust_rules, bool report) -> py::object {
+         bool trust_rules, bool report, std::size_t validate) -> py::object {
         const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
         rules::OptimizeReport r;
         ops::Graph out;
+        std::optional<rules::ValidationMismatch> mismatch;
         {
           py::gil_scoped_release unlocked;
           out = rules::optimize(g, program, &r);
+          if (validate > 0)
+            mismatch = rules::validate_optimization(g, out, program, {}, {.input_sets = validate})
+                           .mismatch;
+        }
+        if (mismatch) {
+          std::string text = rules::to_string(*mismatch, "graph");
+          text.pop_back();  // the final newline
+          throw Error(text);
         }
         if (!report) return py::cast(out);
         py::object json = py::module_::import("json");
@@ -363,10 +373,13 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("graph"), py::arg("rules") = std::vector<std::string>{},
       py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("report") = false,
+      py::arg("validate") = 0,
       BuildsTerms(),
       "The cheapest equivalent graph under the shipped rules plus the given rule files "
       "(only the given ones with default_rules=False; trust_rules=True skips the quick "
-      "numeric check of the given rules); with report=True, a pair (graph, report dict).");
+      "numeric check of the given rules); with report=True, a pair (graph, report dict). "
+      "validate=N runs the graph and the result on N random input sets and raises "
+      "eqsat.Error naming the output, the input set and the rules on the path if they differ.");
 
   m.def(
       "_explore",
