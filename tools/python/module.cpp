@@ -16,9 +16,9 @@
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -46,11 +46,12 @@ std::string read_text_file(const std::string& path) {
 // The rule program of the shipped rules plus `files` (only `files` when
 // `default_rules` is false), as `eqsat optimize --rules` loads it; its
 // warnings (a rule set no step runs, a user rule failing the quick numeric
-// check) become Python warnings.
+// check) become Python warnings. `fast_math` adds the fast-math set as
+// `--fast-math` does.
 rules::RuleProgram load_rules(const std::vector<std::string>& files, bool default_rules,
-                              bool trust_rules) {
+                              bool trust_rules, bool fast_math) {
   rules::LoadedRules loaded =
-      rules::load_rules({files, default_rules || files.empty(), !trust_rules});
+      rules::load_rules({files, default_rules || files.empty(), !trust_rules, fast_math});
   for (const std::string& w : loaded.warnings) PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1);
   return std::move(loaded.program);
 }
@@ -244,8 +245,8 @@ void bind_pipeline(py::module_& m) {
   m.def(
       "optimize",
       [](const ops::Graph& g, const std::vector<std::string>& rules, bool default_rules,
-         bool trust_rules, bool report) -> py::object {
-        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
+         bool trust_rules, bool report, bool fast_math) -> py::object {
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, fast_math);
         rules::OptimizeReport r;
         ops::Graph out;
         {
@@ -258,9 +259,11 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("graph"), py::arg("rules") = std::vector<std::string>{},
       py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("report") = false,
+      py::arg("fast_math") = false,
       "The cheapest equivalent graph under the shipped rules plus the given rule files "
       "(only the given ones with default_rules=False; trust_rules=True skips the quick "
-      "numeric check of the given rules); with report=True, a pair (graph, report dict).");
+      "numeric check of the given rules; fast_math=True also saturates the fast-math set, "
+      "as --fast-math); with report=True, a pair (graph, report dict).");
 
   py::class_<backend::Program>(m, "Program", "A graph compiled for the CPU executor.")
       .def("__call__", &call_program)
