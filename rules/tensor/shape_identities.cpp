@@ -96,6 +96,7 @@ class ShapeIdentityApplier final : public egraph::Applier {
   std::optional<EClassId> only_nonempty(egraph::ENodeId n, const ops::TensorType to) {
     const egraph::EGraph& eg = g_.egraph();
     const auto axis = static_cast<std::size_t>(g_.attrs(n).get<std::int64_t>(AttrKey::Axis));
+    if (eg.children(n).size() < 2) return std::nullopt;  // concat-one (indexing.rules)
     std::optional<EClassId> kept;
     for (EClassId k : eg.children(n)) {
       const ops::TensorType* t = tensor(k);
