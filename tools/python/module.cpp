@@ -374,7 +374,7 @@ void bind_pipeline(py::module_& m) {
       "_explore",
       [](const ops::Graph& g, std::size_t count, const std::vector<std::string>& rules,
          bool default_rules, bool trust_rules) {
-        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, false);
         std::vector<rules::Alternative> found;
         {
           py::gil_scoped_release unlocked;
