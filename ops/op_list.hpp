@@ -103,7 +103,7 @@
   X(Flip,        "flip",         Shape,     1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | Linear | AxisWise,             flip_rule,         Axis)                    \
   X(Concat,      "concat",       Shape,     1, -1, Move,   NoFuse, Smooth,      IfAll,      Linear | AxisWise | Promotes,          concat_rule,       Axis)                    \
   X(Stack,       "stack",        Shape,     1, -1, Move,   NoFuse, Smooth,      IfAll,      Linear | AxisWise | Promotes,          stack_rule,        Axis)                    \
-  X(Dim,         "dim",          Shape,     1, 1,  Move,   NoFuse, Zero,        AnySign,    NoFlags,                               dim_rule,          Axis)                    \
+  X(Dim,         "dim",          Shape,     1, 1,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               dim_rule,          Axis)                    \
   /* indexing */                                                                                                                                                               \
   X(Index,       "index",        Indexing,  2, 2,  Move,   NoFuse, Smooth,      IfFirst,    Keeps,                                 index_rule)                                 \
   X(Slice,       "slice",        Indexing,  1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | Linear | AxisWise,             slice_rule,        Axis, Start, Stop, Step) \

@@ -1,6 +1,7 @@
 // `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
-// [--repeat N] [--json OUT] [--no-opt] [--memory-limit SIZE]`: optimizes the graph (unless
-// --no-opt), compiles it once, runs it once to warm up and then N times
+// [--repeat N] [--json OUT] [--no-opt] [--fast-math] [--memory-limit SIZE]`: optimizes the
+// graph (unless --no-opt; --fast-math adds the fast-math set), compiles it
+// once, runs it once to warm up and then N times
 // (default 10), and prints the min and median wall time and where the time
 // goes: one line per top-level instruction (an op, a fused group of
 // elementwise ops, a fused reduction, a whole loop), slowest first, with
@@ -49,6 +50,7 @@ struct ProfileOptions {
   int repeat = 10;
   std::string json;
   bool no_opt = false;
+  bool fast_math = false;
   std::string cost_profile;
   MemoryLimitFlag memory_limit;
 };
@@ -74,7 +76,9 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
   if (o.no_opt) return written;
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
-  ops::Graph best = rules::optimize(written, rules::load_default_rules(), nullptr, options);
+  rules::RuleFileOptions files;
+  files.fast_math = o.fast_math;
+  ops::Graph best = rules::optimize(written, rules::load_rules(files).program, nullptr, options);
   best.locations.merge(written.locations);
   locate_rewritten_terms(written, best);
   return best;
@@ -144,6 +148,7 @@ void add_profile_command(CLI::App& app, Action& action) {
       ->check(whole_number_in(1, 1000000));
   cmd->add_option("--json", o->json, "write the profile as JSON to this file");
   cmd->add_flag("--no-opt", o->no_opt, "profile the graph as written");
+  add_fast_math_flag(*cmd, o->fast_math);
   add_cost_profile_flag(*cmd, o->cost_profile);
   o->memory_limit.add_to(*cmd);
   on_run_reporting_run_errors(*cmd, action, [o] { return profile(*o); });

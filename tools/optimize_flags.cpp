@@ -75,10 +75,17 @@ void RuleFileFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--rules", files,
                  "a rule file (.rules) added to the shipped rule sets; repeatable")
       ->allow_extra_args(false);
-  cmd.add_flag("--no-default-rules", no_default_rules,
-               "use only the --rules files, not the shipped rule sets");
+  CLI::Option* only_given = cmd.add_flag("--no-default-rules", no_default_rules,
+                                         "use only the --rules files, not the shipped rule sets");
   cmd.add_flag("--trust-rules", trust_rules,
                "skip the quick numeric check of the --rules files' rewrites");
+  add_fast_math_flag(cmd, fast_math)->excludes(only_given);
+}
+
+CLI::Option* add_fast_math_flag(CLI::App& cmd, bool& on) {
+  return cmd.add_flag("--fast-math", on,
+                      "also saturate the shipped fast-math rule set (laws for finite inputs or "
+                      "up to rounding: PyTensor's defaults)");
 }
 
 void add_cost_profile_flag(CLI::App& cmd, std::string& path) {

@@ -1,6 +1,7 @@
 // The flags every command that optimizes shares. The rule files:
-// `--rules FILE` (repeatable), `--no-default-rules`, `--trust-rules`; the
-// cost model's weights: `--cost-profile FILE`.
+// `--rules FILE` (repeatable), `--no-default-rules`, `--trust-rules`,
+// `--fast-math` (the default schedule plus the `fast-math` set); the cost
+// model's weights: `--cost-profile FILE`.
 //
 // The saturation flags every command that optimizes shares (`optimize`,
 // `explore`, `dot --egraph`, `html`): `--node-limit`, `--iter-limit`,
@@ -33,10 +34,16 @@ struct RuleFileFlags {
   std::vector<std::string> files;
   bool no_default_rules = false;
   bool trust_rules = false;
+  bool fast_math = false;
 
   void add_to(CLI::App& cmd);
-  rules::RuleFileOptions options() const { return {files, !no_default_rules, !trust_rules}; }
+  rules::RuleFileOptions options() const {
+    return {files, !no_default_rules, !trust_rules, fast_math};
+  }
 };
+
+// Adds `--fast-math` to `cmd`, read into `on`; returns the option.
+CLI::Option* add_fast_math_flag(CLI::App& cmd, bool& on);
 
 // Adds `--cost-profile FILE` to `cmd`, read into `path`.
 void add_cost_profile_flag(CLI::App& cmd, std::string& path);

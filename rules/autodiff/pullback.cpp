@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -196,7 +197,10 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
     case OpKind::Pow:
       ga = mk(OpKind::Mul,
               {g, mk(OpKind::Mul, {b, mk(OpKind::Pow, {a, mk(OpKind::Sub, {b, lit(g, 1)})})})});
-      gb = mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Log, {a})})});
+      // d(aᵇ)/db = aᵇ log a, taken as 0 at a = 0 (PyTensor's convention;
+      // the formula gives 0 · −∞ = NaN)
+      gb = mk(OpKind::Where, {mk(OpKind::Eq, {a, lit(a, 0)}), lit(g, 0),
+                              mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Log, {a})})})});
       break;
     case OpKind::Logaddexp:  // d/da = exp(a − y) <= 1: no overflow
       ga = mk(OpKind::Mul, {g, mk(OpKind::Exp, {mk(OpKind::Sub, {a, y})})});
@@ -252,8 +256,13 @@ TermRef unary_cotangent(TermRef y, TermRef g) {
       return mk(OpKind::Mul, {g, mk(OpKind::Mul, {y, mk(OpKind::Sub, {lit(g, 1), y})})});
     case OpKind::Softplus:
       return mk(OpKind::Mul, {g, mk(OpKind::Sigmoid, {x})});
-    case OpKind::Log1mexp:  // d/dx log(1 − eˣ) = −1 / expm1(−x)
-      return mk(OpKind::Neg, {mk(OpKind::Div, {g, mk(OpKind::Expm1, {mk(OpKind::Neg, {x})})})});
+    case OpKind::Log1mexp:  // d/dx log(1 − eˣ) = −1 / expm1(−x), −∞ at x = ±0 (PyTensor)
+      return mk(
+          OpKind::Mul,
+          {g, mk(OpKind::Where,
+                 {mk(OpKind::Eq, {x, lit(x, 0)}), lit(g, -std::numeric_limits<double>::infinity()),
+                  mk(OpKind::Neg,
+                     {mk(OpKind::Reciprocal, {mk(OpKind::Expm1, {mk(OpKind::Neg, {x})})})})})});
     case OpKind::Cast:
       return g;
     default:

@@ -1,8 +1,7 @@
 #include "rules/lang/builtin_appliers.hpp"
 
-#include "rules/loops/dim_through.hpp"
 #include "rules/autodiff/expand_gradients.hpp"
-#include "rules/tensor/inline_calls.hpp"
+#include "rules/loops/dim_through.hpp"
 #include "rules/loops/scan_fusion.hpp"
 #include "rules/loops/scan_merge_outputs.hpp"
 #include "rules/loops/scan_merge_sequences.hpp"
@@ -11,7 +10,13 @@
 #include "rules/loops/scan_rewrites.hpp"
 #include "rules/loops/scan_save_mem.hpp"
 #include "rules/loops/scan_to_reduction.hpp"
+#include "rules/tensor/inline_calls.hpp"
+#include "rules/tensor/pow_nested_squaring.hpp"
+#include "rules/tensor/reduce_chain.hpp"
 #include "rules/tensor/shape_identities.hpp"
+#include "rules/tensor/stabilize_through_views.hpp"
+#include "rules/tensor/view_chains.hpp"
+#include "rules/tensor/where_constant.hpp"
 
 #include <array>
 
@@ -60,6 +65,29 @@ const std::array kAppliers = {
         "scan-to-reduction",
         "a sit-sot accumulating add/mul/maximum/minimum, read at its end, is a reduction",
         &make_scan_to_reduction},
+    BuiltinApplier{"reduce-chain",
+                   "max(max(x, A), B) and min likewise are one reduction; a reduction over "
+                   "axes of length 1 is a reshape",
+                   &make_reduce_chain},
+    BuiltinApplier{"reduce-chain-rounding",
+                   "sum(sum(x, A), B) and prod likewise are one reduction (changes rounding)",
+                   &make_reduce_chain_rounding},
+    BuiltinApplier{"pow-nested-squaring",
+                   "x^n for a float x and an integer 3 <= |n| <= 1024 is nested squarings "
+                   "(changes rounding)",
+                   &make_pow_nested_squaring},
+    BuiltinApplier{"stabilize-through-views",
+                   "log and exp of a view (slice, index, transpose, ...) of what a "
+                   "stabilization rewrites are the view of the log or exp",
+                   &make_stabilize_through_views},
+    BuiltinApplier{"view-chains",
+                   "reshape/squeeze/expand_dims chains, slice of slice, index of slice are one "
+                   "view; a whole reversed slice is flip",
+                   &make_view_chains},
+    BuiltinApplier{"where-constant",
+                   "a where with a uniform constant condition is its branch, cast and "
+                   "broadcast to the result",
+                   &make_where_constant},
     BuiltinApplier{"expand-gradients",
                    "(grad COST WRT) = reverse-mode gradient of COST's best term (own phase)",
                    &make_expand_gradients},

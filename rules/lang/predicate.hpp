@@ -36,7 +36,8 @@ namespace eqsat::rules {
   X(Float,        "float",         "t",  "its dtype is f32 or f64")                            \
   X(Integer,      "integer",       "t",  "its dtype is i32 or i64")                            \
   X(Dtype,        "dtype",         "td", "its dtype is exactly the named one")                 \
-  X(Closed,       "closed",        "t",  "it uses no nominal of an enclosing body (loop-invariant)")
+  X(Closed,       "closed",        "t",  "it uses no nominal of an enclosing body (loop-invariant)") \
+  X(InBounds,     "in-bounds",     "tt", "the first is a constant integer scalar i and the second's axis 0 has a static length n with -n <= i < n")
 // clang-format on
 
 // The largest integer argument of a condition (`(ndim ?x 16)`).

@@ -80,6 +80,14 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
       return t.dtype == args[1].dtype;
     case Predicate::Closed:
       return x.free_nominals.empty();
+    case Predicate::InBounds: {
+      if (!x.value || !t.is_scalar() || !ops::is_integer(t.dtype) || !second().is_tensor())
+        return false;
+      const ops::Dims& dims = second().tensor_type().dims;
+      if (dims.empty() || dims[0] == ops::kUnknownDim) return false;
+      const double i = x.value->element(0);
+      return i >= -static_cast<double>(dims[0]) && i < static_cast<double>(dims[0]);
+    }
   }
   return false;
 }

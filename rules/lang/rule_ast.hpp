@@ -163,6 +163,11 @@ class RuleProgram {
   const ast::Rewrite* find_rewrite(std::string_view name) const;
   bool has_ruleset(std::string_view name) const;
 
+  // This program with `set` added to every `saturate` step of its schedule
+  // that does not run it yet: `--fast-math` is the default schedule with
+  // the `fast-math` set saturated beside the shipped ones.
+  RuleProgram saturating_also(const std::string& set) const;
+
  private:
   friend class RuleParser;
   RuleProgram() = default;

@@ -93,7 +93,7 @@ Array identity_matrix(DType d, std::int64_t n) {
 
 // What a rule's conditions ask of one variable, to steer its operands
 // towards instances that meet them.
-enum class Wish { None, Identity, Constant, Nonneg, Zero };
+enum class Wish { None, Identity, Constant, Nonneg, Zero, Index };
 
 Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) {
   for (const Condition& c : conditions) {
@@ -109,6 +109,8 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
       case Predicate::Nonzero:
       case Predicate::Positive:
         return Wish::Constant;
+      case Predicate::InBounds:
+        return Wish::Index;
       case Predicate::Nonneg:
         return Wish::Nonneg;
       default:
@@ -170,6 +172,10 @@ TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bo
   if (prefer_inputs) kind = 0;  // an input, unless the wish below is followed
   // Zeros always: no other operand meets the condition.
   if (wish == Wish::Zero) return ops::Term::constant(ops::Array::filled(t.dtype, t.dims, 0));
+  // An index always a small constant, which the leading axes drawn (2 or
+  // more long) mostly hold: random integers almost never fall in range.
+  if (wish == Wish::Index)
+    return ops::Term::scalar(DType::I64, std::uniform_int_distribution<int>(-2, 2)(rng));
   if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) {
     if (wish == Wish::Identity) {
       t.dims = {t.dims.empty() ? 3 : t.dims.back(), t.dims.empty() ? 3 : t.dims.back()};

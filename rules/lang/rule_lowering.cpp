@@ -1,9 +1,9 @@
 #include "rules/lang/rule_lowering.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
+#include "rules/lang/predicate_eval.hpp"
 #include "rules/tensor/op_symbols.hpp"
 #include "support/internal_error.hpp"
-#include "rules/lang/predicate_eval.hpp"
 
 #include "ops/type_error.hpp"
 
@@ -508,8 +508,18 @@ std::vector<Pattern> commuted_variants(const Pattern& p) {
 
 }  // namespace
 
+bool scheduled(const RuleProgram& program, const std::string& ruleset) {
+  const auto& steps = program.schedule().steps;
+  return steps.empty() || std::ranges::any_of(steps, [&](const ast::ScheduleStep& s) {
+           return std::ranges::find(s.rulesets, ruleset) != s.rulesets.end();
+         });
+}
+
 LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
+  // A rule set no step runs (fast-math without --fast-math) is not lowered:
+  // lowering every rule is a fixed cost of each optimization.
   for (const Rewrite& r : program.rewrites()) {
+    if (!scheduled(program, r.ruleset)) continue;
     // One e-graph rewrite per (commuted) left side: NAME, NAME#1, NAME#2...
     auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
       std::vector<std::shared_ptr<const Lhs>> sides;
@@ -535,6 +545,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
     if (r.bidirectional) add_direction(r.name + "-rev", r.rhs, r.lhs);
   }
   for (const Use& u : program.uses()) {
+    if (!scheduled(program, u.ruleset)) continue;
     const BuiltinApplier* builtin = find_builtin_applier(u.applier);
     EQSAT_ASSERT(builtin) << "the rule program uses unknown applier " << u.applier;
     rewrites_.push_back(builtin->make(g));

@@ -34,10 +34,14 @@ class TypedApplier;
 // stable form in its class (docs/architecture.md decision 11).
 inline constexpr std::string_view kStabilizeRuleset = "stabilize";
 
+// Whether a step of `program`'s schedule runs `ruleset` (every set when
+// the schedule has no steps).
+bool scheduled(const RuleProgram& program, const std::string& ruleset);
+
 class LoweredRules {
  public:
-  // The rewrites of every rule of `program`, bound to `g`; both must
-  // outlive the LoweredRules.
+  // The rewrites of every rule of `program` in a rule set its schedule
+  // runs, bound to `g`; both must outlive the LoweredRules.
   LoweredRules(const RuleProgram& program, TensorEGraph& g);
   ~LoweredRules();
 

@@ -610,6 +610,15 @@ bool RuleProgram::has_ruleset(std::string_view name) const {
   return std::ranges::any_of(rulesets_, [&](const RuleSetDecl& d) { return d.name == name; });
 }
 
+RuleProgram RuleProgram::saturating_also(const std::string& set) const {
+  RuleProgram out = *this;
+  for (ScheduleStep& step : out.schedule_.steps)
+    if (step.kind == ScheduleStep::Kind::Saturate &&
+        std::ranges::find(step.rulesets, set) == step.rulesets.end())
+      step.rulesets.push_back(set);
+  return out;
+}
+
 RuleProgram parse_rules(std::span<const RuleSource> sources,
                         std::span<const std::string> appliers) {
   RuleParser parser(appliers);

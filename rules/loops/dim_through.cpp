@@ -1,7 +1,7 @@
 #include "rules/loops/dim_through.hpp"
 
-#include "rules/tensor/op_class_searcher.hpp"
 #include "rules/loops/scan_view.hpp"
+#include "rules/tensor/op_class_searcher.hpp"
 #include "rules/tensor/substitute.hpp"
 
 #include <array>
@@ -49,6 +49,7 @@ class DimThroughApplier final : public egraph::Applier {
   // The length of `axis` of e-node m's value, read from m's operands.
   std::optional<EClassId> through(ENodeId m, std::int64_t axis) {
     const egraph::EGraph& eg = g_.egraph();
+    if (ops::is_elementwise(g_.kind(m))) return through_elementwise(m, axis);
     switch (g_.kind(m)) {
       case OpKind::Index: {
         const auto* i = std::get_if<ops::TensorType>(&g_.type(eg.children(m)[1]));
@@ -71,6 +72,33 @@ class DimThroughApplier final : public egraph::Applier {
       default:
         return std::nullopt;
     }
+  }
+
+  // The length of `axis` of an elementwise op's result: that of the one
+  // operand covering the axis where every other operand is shorter in rank
+  // or of static length 1 there (broadcasting leaves its length).
+  std::optional<EClassId> through_elementwise(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    const std::vector<EClassId> kids(eg.children(m).begin(), eg.children(m).end());
+    const auto* out = std::get_if<ops::TensorType>(&g_.type(eg.class_of(m)));
+    if (!out) return std::nullopt;
+    // Operand k's axis aligned with the result's `axis` (NumPy aligns the
+    // trailing axes), negative when k has no such axis.
+    auto aligned = [&](const ops::TensorType& t) {
+      return axis - static_cast<std::int64_t>(out->dims.size() - t.dims.size());
+    };
+    std::optional<std::size_t> covering;
+    for (std::size_t k = 0; k < kids.size(); ++k) {
+      const auto* t = std::get_if<ops::TensorType>(&g_.type(kids[k]));
+      if (!t) return std::nullopt;
+      const std::int64_t a = aligned(*t);
+      if (a < 0 || t->dims[static_cast<std::size_t>(a)] == 1) continue;
+      if (covering) return std::nullopt;  // two operands may set the length
+      covering = k;
+    }
+    if (!covering) return std::nullopt;  // 1, which the analysis knows
+    const auto& t = std::get<ops::TensorType>(g_.type(kids[*covering]));
+    return dim(eg.find(kids[*covering]), aligned(t));
   }
 
   // Axis `axis` (>= 1) of output k of the loops in class `loop`.

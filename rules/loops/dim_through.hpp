@@ -7,6 +7,9 @@
 //   (dim (expand_dims x :axis e) :axis a) = (dim x :axis a) for a < e,
 //                                  (dim x :axis a-1) for a > e
 //   (dim (resize_rows x n) :axis a) = n for a = 0, (dim x :axis a) else
+//   (dim (OP x y ...) :axis a)   = (dim x :axis a') for an elementwise OP
+//                                  whose other operands have no axis a, or
+//                                  length 1 there (a' aligned from the right)
 //   (dim (get k S) :axis a), a≥1 = axis a-1 of what output k holds per step:
 //       a sit-sot's:  (dim init :axis a-1)
 //       a mit-sot's:  (dim init :axis a)      (its initial history's rows)

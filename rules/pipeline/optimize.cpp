@@ -2,12 +2,12 @@
 #include "rules/pipeline/shown_cost.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/tensor/extract_graph.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_lowering.hpp"
 #include "rules/lang/rule_parser.hpp"
-#include "rules/loops/scan_fusion_extracted.hpp"
 #include "rules/lang/shipped_rules.hpp"
+#include "rules/loops/scan_fusion_extracted.hpp"
+#include "rules/tensor/extract_graph.hpp"
 #include "rules/tensor/tensor_egraph.hpp"
 
 #include "ops/post_order.hpp"
@@ -83,6 +83,14 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
     report_of[i] = static_cast<std::size_t>(same - per_rule.begin());
     if (same == per_rule.end()) per_rule.push_back({name, lowered.ruleset(i), 0, 0, 0});
   }
+  // The rules of sets no step runs are not lowered; the report lists them.
+  for (const Rewrite& rw : rules.rewrites())
+    if (!scheduled(rules, rw.ruleset)) {
+      per_rule.push_back({rw.name, rw.ruleset, 0, 0, 0});
+      if (rw.bidirectional) per_rule.push_back({rw.name + "-rev", rw.ruleset, 0, 0, 0});
+    }
+  for (const Use& u : rules.uses())
+    if (!scheduled(rules, u.ruleset)) per_rule.push_back({u.applier, u.ruleset, 0, 0, 0});
   const auto& steps = rules.schedule().steps;
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const ScheduleStep& step = steps[s];
@@ -335,6 +343,13 @@ LoadedRules load_rules(const RuleFileOptions& options) {
             "it): {}",
             r.where.file, r.where.line, r.where.column, r.name, v.counterexample));
     }
+  }
+  if (options.fast_math) {
+    if (p.has_ruleset("fast-math"))
+      out.program = p.saturating_also("fast-math");
+    else
+      out.warnings.push_back(
+          "warning: --fast-math: no rule file loaded declares the rule set 'fast-math'");
   }
   return out;
 }

@@ -9,8 +9,8 @@
 //   std::cout << report.to_json().dump(2);
 #pragma once
 
-#include "rules/pipeline/explanation.hpp"
 #include "rules/lang/rule_ast.hpp"
+#include "rules/pipeline/explanation.hpp"
 
 #include "backend/cost_model.hpp"
 #include "egraph/extract/extractor.hpp"
@@ -129,11 +129,13 @@ RuleProgram load_default_rules();
 // Random instances per direction in the quick check of a user's rewrites.
 inline constexpr std::size_t kQuickCheckAttempts = 60;
 
-// What `--rules`, `--no-default-rules` and `--trust-rules` ask for.
+// What `--rules`, `--no-default-rules`, `--trust-rules` and `--fast-math`
+// ask for.
 struct RuleFileOptions {
   std::vector<std::string> user_files;  // `--rules FILE`, in order
   bool default_rules = true;            // false: `--no-default-rules`
   bool check_user_rules = true;         // false: `--trust-rules`
+  bool fast_math = false;               // `--fast-math`: saturate `fast-math` too
 };
 
 struct LoadedRules {
@@ -147,7 +149,9 @@ struct LoadedRules {
 // The shipped rules plus the user's files (or the user's files alone).
 // Loaded with the shipped rules, a user's rewrites and uses without
 // `:ruleset` join the `user` set, which the default schedule saturates with
-// the shipped sets. Throws ops::DiagnosticError listing every error.
+// the shipped sets. With `fast_math`, every saturate step also runs the
+// `fast-math` set (a warning when no loaded file declares it). Throws
+// ops::DiagnosticError listing every error.
 LoadedRules load_rules(const RuleFileOptions& options);
 
 }  // namespace eqsat::rules

@@ -1,10 +1,12 @@
 #include "rules/tensor/extract_graph.hpp"
 
 #include "egraph/extract/alternatives.hpp"
+#include "egraph/extract/dag_cost.hpp"
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/extract/shared_choice.hpp"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
 #include <cmath>
@@ -109,14 +111,20 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
 
 namespace {
 
+// The extraction problem of `roots`; the e-nodes in `free` (when given)
+// cost nothing.
 egraph::EGraphProblem problem_for(const TensorEGraph& g, std::span<const EClassId> roots,
-                                  const backend::CostModel& model,
-                                  const ForbiddenENode& forbidden) {
-  return egraph::to_extraction_problem(g.egraph(), roots, extraction_cost(g, roots, model),
-                                       [&](const egraph::EGraph&, egraph::ENodeId n) {
-                                         return reads_out_of_scope(g, n) ||
-                                                (forbidden && forbidden(g, n));
-                                       });
+                                  const backend::CostModel& model, const ForbiddenENode& forbidden,
+                                  const absl::flat_hash_set<egraph::ENodeId>* free = nullptr) {
+  egraph::ENodeCost cost = extraction_cost(g, roots, model);
+  if (free)
+    cost = [free, cost = std::move(cost)](const egraph::EGraph& eg, egraph::ENodeId n) mutable {
+      return free->contains(n) ? 0.0 : cost(eg, n);
+    };
+  return egraph::to_extraction_problem(
+      g.egraph(), roots, std::move(cost), [&](const egraph::EGraph&, egraph::ENodeId n) {
+        return reads_out_of_scope(g, n) || (forbidden && forbidden(g, n));
+      });
 }
 
 // The classes share_candidates tries as producers of all their readers:
@@ -183,11 +191,72 @@ bool reads_out_of_scope(const TensorEGraph& g, egraph::ENodeId n) {
   });
 }
 
+namespace {
+
+// An output is computed anyway, so another output may read what it computes
+// for free: the first pass prices each class alone, and picks a new
+// softmax x for an output beside the output log_softmax x where exp of it
+// would do. So, when some root's class has a form that reads another
+// root's class, for each root in turn extraction runs again with the other
+// roots held to their choices at no cost; a result whose real DAG cost is
+// lower is kept. Up to kMaxReuseRoots roots (one extraction each).
+constexpr std::size_t kMaxReuseRoots = 16;
+
+egraph::Extraction reusing_outputs(const TensorEGraph& g, std::span<const EClassId> roots,
+                                   const backend::CostModel& model, egraph::ExtractorKind kind,
+                                   const ForbiddenENode& forbidden,
+                                   const egraph::EGraphProblem& problem, egraph::Extraction x) {
+  const egraph::EGraph& eg = g.egraph();
+  // Only where a root's class has a form reading another root's class.
+  absl::flat_hash_set<EClassId> root_classes;
+  for (EClassId r : roots) root_classes.insert(eg.find(r));
+  const bool reads_root = std::ranges::any_of(root_classes, [&](EClassId c) {
+    return std::ranges::any_of(eg.nodes(c), [&](egraph::ENodeId n) {
+      return std::ranges::any_of(eg.children(n), [&](EClassId k) {
+        return eg.find(k) != c && root_classes.contains(eg.find(k));
+      });
+    });
+  });
+  if (!reads_root) return x;
+  egraph::DagCost cost(problem.problem);
+  std::optional<double> best = cost(x.choices);
+  for (std::size_t i = 0; i < roots.size() && best; ++i) {
+    const EClassId mine = eg.find(roots[i]);
+    absl::flat_hash_set<egraph::ENodeId> held;  // the other roots' chosen e-nodes
+    absl::flat_hash_set<EClassId> held_classes;
+    for (EClassId r : roots) {
+      const EClassId c = eg.find(r);
+      if (c == mine) continue;
+      if (const auto n = x.choices[problem.class_of(c).value]) {
+        held.insert(problem.enode[n->value]);
+        held_classes.insert(c);
+      }
+    }
+    if (held.empty()) continue;
+    const ForbiddenENode others = [&](const TensorEGraph& t, egraph::ENodeId n) {
+      return (held_classes.contains(t.egraph().class_of(n)) && !held.contains(n)) ||
+             (forbidden && forbidden(t, n));
+    };
+    const egraph::EGraphProblem second = problem_for(g, roots, model, others, &held);
+    egraph::Extraction y = extract_choice(g, second, kind);
+    const std::optional<double> after = cost(y.choices);
+    if (!after || *after >= *best) continue;
+    best = after;
+    y.dag_cost = *after;
+    x = std::move(y);
+  }
+  return x;
+}
+
+}  // namespace
+
 ExtractedTerms extract_terms(const TensorEGraph& g, std::span<const EClassId> roots,
                              const backend::CostModel& model, egraph::ExtractorKind kind,
                              const ForbiddenENode& forbidden) {
   const egraph::EGraphProblem problem = problem_for(g, roots, model, forbidden);
-  const egraph::Extraction x = extract_choice(g, problem, kind);
+  egraph::Extraction x = extract_choice(g, problem, kind);
+  if (roots.size() > 1 && roots.size() <= kMaxReuseRoots)
+    x = reusing_outputs(g, roots, model, kind, forbidden, problem, std::move(x));
   return terms_of(g, roots, problem, x);
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 constexpr OpKind kRoots[] = {OpKind::Slice,     OpKind::Reshape, OpKind::BroadcastTo,
                              OpKind::Transpose, OpKind::Flip,    OpKind::SetSlice,
-                             OpKind::IncSlice};
+                             OpKind::IncSlice,  OpKind::Concat};
 
 bool is_root(OpKind k) {
   return std::ranges::find(kRoots, k) != std::end(kRoots);
@@ -74,6 +74,41 @@ class ShapeIdentityApplier final : public egraph::Applier {
     return c;
   }
 
+  // x + v cast to x's dtype, when that has x's type `to` (v does not widen
+  // x): an inc_slice over the whole of x.
+  std::optional<EClassId> added(EClassId x, EClassId v, const ops::TensorType to) {
+    const ops::TensorType* t = tensor(v);
+    if (!t) return std::nullopt;
+    std::optional<EClassId> c = v;
+    if (t->dtype != to.dtype) {
+      const EClassId kids[] = {v};
+      c = g_.add_op(OpKind::Cast, {{AttrKey::Dtype, to.dtype}}, kids);
+    }
+    if (!c) return std::nullopt;
+    const EClassId kids[] = {x, *c};
+    const std::optional<EClassId> sum = g_.add_op(OpKind::Add, {}, kids);
+    if (!sum || !tensor(*sum) || *tensor(*sum) != to) return std::nullopt;
+    return sum;
+  }
+
+  // The one operand of a concat whose others all have static length 0
+  // along its axis, cast to the result `to`.
+  std::optional<EClassId> only_nonempty(egraph::ENodeId n, const ops::TensorType to) {
+    const egraph::EGraph& eg = g_.egraph();
+    const auto axis = static_cast<std::size_t>(g_.attrs(n).get<std::int64_t>(AttrKey::Axis));
+    if (eg.children(n).size() < 2) return std::nullopt;  // concat-one (indexing.rules)
+    std::optional<EClassId> kept;
+    for (EClassId k : eg.children(n)) {
+      const ops::TensorType* t = tensor(k);
+      if (!t) return std::nullopt;
+      if (t->dims[axis] == 0) continue;
+      if (kept) return std::nullopt;
+      kept = k;
+    }
+    if (!kept || !to.is_static()) return std::nullopt;
+    return assigned(*kept, to);
+  }
+
   // The class e-node n equals by one of the identities, if any.
   std::optional<EClassId> identity(egraph::ENodeId n) {
     const egraph::EGraph& eg = g_.egraph();
@@ -117,10 +152,13 @@ class ShapeIdentityApplier final : public egraph::Applier {
         if (whole_slice(n, *x)) return assigned(kids[1], *x);
         return std::nullopt;
       case OpKind::IncSlice: {
+        if (!whole_slice(n, *x)) return std::nullopt;
         const TensorData& z = g_.data(kids[0]);
-        if (z.uniform && *z.uniform == 0 && whole_slice(n, *x)) return assigned(kids[1], *x);
-        return std::nullopt;
+        if (z.uniform && *z.uniform == 0) return assigned(kids[1], *x);
+        return added(kids[0], kids[1], *x);
       }
+      case OpKind::Concat:
+        return only_nonempty(n, *y);
       default:
         return std::nullopt;
     }
@@ -132,10 +170,11 @@ class ShapeIdentityApplier final : public egraph::Applier {
 }  // namespace
 
 egraph::Rewrite make_shape_identities(TensorEGraph& g) {
-  return egraph::Rewrite("shape-identities", std::make_shared<OpClassSearcher>(
-                             std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
-                             "(slice|reshape|transpose|... ?x)"),
-                         std::make_shared<ShapeIdentityApplier>(g));
+  return egraph::Rewrite(
+      "shape-identities",
+      std::make_shared<OpClassSearcher>(std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
+                                        "(slice|reshape|transpose|... ?x)"),
+      std::make_shared<ShapeIdentityApplier>(g));
 }
 
 }  // namespace eqsat::rules

@@ -10,6 +10,8 @@
 //   flip x along axes of length 1 only                     = x
 //   set_slice(x, v) over the whole of x                    = v cast and broadcast to x
 //   inc_slice(z, v) over the whole of z, z uniform zero    = v cast and broadcast to z
+//   inc_slice(x, v) over the whole of x                    = x + v cast to x's dtype
+//   concat(a, e...) with each e of static length 0         = a cast to the result
 //
 // The last two are what gradients of slices and indexing produce
 // (rules/autodiff/pullback.cpp) when the slice is the whole array.

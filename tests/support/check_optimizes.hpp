@@ -6,8 +6,9 @@
 //                   "(input x (f64 3)) (output x)");
 #pragma once
 
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/pipeline/prove_equal.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
@@ -28,6 +29,17 @@ namespace eqsat::testing {
 // The shipped rule files, loaded once.
 inline const rules::RuleProgram& shipped_rules() {
   static const rules::RuleProgram p = rules::load_default_rules();
+  return p;
+}
+
+// The shipped rule files with the fast-math set saturated too, as
+// `--fast-math` loads them.
+inline const rules::RuleProgram& fast_math_rules() {
+  static const rules::RuleProgram p = [] {
+    rules::RuleFileOptions o;
+    o.fast_math = true;
+    return rules::load_rules(o).program;
+  }();
   return p;
 }
 
@@ -106,6 +118,56 @@ inline ops::Array run_optimized(const std::string& text, std::vector<ops::Array>
   const ops::Graph out = optimized(graph(text));
   INFO("optimized:\n" << ops::print_graph(out));
   return backend::compile(out).run(std::move(inputs))[0];
+}
+
+// A vector of f64 values.
+inline ops::Array f64_vector(const std::vector<double>& v) {
+  ops::Array a(ops::DType::F64, {static_cast<std::int64_t>(v.size())});
+  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
+  return a;
+}
+
+// Every output of the graph `text` optimized with `rules` equals the
+// output as written on `inputs`: NaN where it is NaN, the same infinity,
+// and finite values within `rel` (relative to max(1, |value|)).
+inline void check_same_values(const rules::RuleProgram& rules, const std::string& text,
+                              const std::vector<ops::Array>& inputs, double rel = 1e-12) {
+  const ops::Graph written = graph(text);
+  const ops::Graph out = rules::optimize(written, rules);
+  INFO("optimized:\n" << ops::print_graph(out));
+  const std::vector<ops::Array> want = backend::compile(written).run(inputs);
+  const std::vector<ops::Array> got = backend::compile(out).run(inputs);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t o = 0; o < want.size(); ++o) {
+    REQUIRE(got[o].shape() == want[o].shape());
+    for (std::int64_t i = 0; i < want[o].size(); ++i) {
+      const double w = want[o].element(i), g = got[o].element(i);
+      INFO("output " << o << " element " << i << ": got " << g << ", want " << w);
+      if (std::isnan(w) || std::isinf(w))
+        CHECK((std::isnan(w) ? std::isnan(g) : g == w));
+      else
+        CHECK(std::abs(g - w) <= rel * std::max(1.0, std::abs(w)));
+    }
+  }
+}
+
+// The rules put output 0 and output 1 of the graph `text` in one e-class
+// (a rewrite the cost model does not pick still happened).
+inline void check_proves(const rules::RuleProgram& rules, const std::string& text) {
+  const ops::Graph g = graph(text);
+  REQUIRE(g.outputs.size() == 2);
+  INFO(text);
+  CHECK(rules::prove_equal(g, g.outputs[0].term, g.outputs[1].term, rules).explanation);
+}
+
+// The number of distinct terms of op `kind` under the outputs of `g`.
+inline std::size_t count_ops(const ops::Graph& g, ops::OpKind kind) {
+  std::vector<ops::TermRef> roots;
+  for (const auto& o : g.outputs) roots.push_back(o.term);
+  std::size_t n = 0;
+  ops::for_each_post_order(std::span<const ops::TermRef>(roots), ops::Bodies::Enter,
+                           [&](ops::TermRef u) { n += u->kind() == kind; });
+  return n;
 }
 
 }  // namespace eqsat::testing

@@ -59,11 +59,12 @@ std::string read_text_file(const std::string& path) {
 // The rule program of the shipped rules plus `files` (only `files` when
 // `default_rules` is false), as `eqsat optimize --rules` loads it; its
 // warnings (a rule set no step runs, a user rule failing the quick numeric
-// check) become Python warnings.
+// check) become Python warnings. `fast_math` adds the fast-math set as
+// `--fast-math` does.
 rules::RuleProgram load_rules(const std::vector<std::string>& files, bool default_rules,
-                              bool trust_rules) {
+                              bool trust_rules, bool fast_math) {
   rules::LoadedRules loaded =
-      rules::load_rules({files, default_rules || files.empty(), !trust_rules});
+      rules::load_rules({files, default_rules || files.empty(), !trust_rules, fast_math});
   for (const std::string& w : loaded.warnings) PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1);
   return std::move(loaded.program);
 }
@@ -350,8 +351,8 @@ void bind_pipeline(py::module_& m) {
   m.def(
       "optimize",
       [](const ops::Graph& g, const std::vector<std::string>& rules, bool default_rules,
-         bool trust_rules, bool report, std::size_t validate) -> py::object {
-        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
+         bool trust_rules, bool report, std::size_t validate, bool fast_math) -> py::object {
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, fast_math);
         rules::OptimizeReport r;
         ops::Graph out;
         std::optional<rules::ValidationMismatch> mismatch;
@@ -373,11 +374,11 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("graph"), py::arg("rules") = std::vector<std::string>{},
       py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("report") = false,
-      py::arg("validate") = 0,
-      BuildsTerms(),
+      py::arg("validate") = 0, py::arg("fast_math") = false, BuildsTerms(),
       "The cheapest equivalent graph under the shipped rules plus the given rule files "
       "(only the given ones with default_rules=False; trust_rules=True skips the quick "
-      "numeric check of the given rules); with report=True, a pair (graph, report dict). "
+      "numeric check of the given rules; fast_math=True also saturates the fast-math set, "
+      "as --fast-math); with report=True, a pair (graph, report dict). "
       "validate=N runs the graph and the result on N random input sets and raises "
       "eqsat.Error naming the output, the input set and the rules on the path if they differ.");
 
@@ -385,7 +386,7 @@ void bind_pipeline(py::module_& m) {
       "_explore",
       [](const ops::Graph& g, std::size_t count, const std::vector<std::string>& rules,
          bool default_rules, bool trust_rules) {
-        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, false);
         std::vector<rules::Alternative> found;
         {
           py::gil_scoped_release unlocked;

@@ -1,8 +1,8 @@
 // Pullbacks at the edges of their domains (rules/autodiff/pullback.cpp and the zero
 // masks of rules/autodiff/gradient.cpp), each as written and after optimization:
 // prod with zeros, ties of maximum/minimum and max/min, abs and sqrt at 0,
-// where with NaN or inf in the branch not taken, integer inputs, a wrt the
-// cost does not use.
+// pow's exponent at base 0, log1mexp at ±0, where with NaN or inf in the
+// branch not taken, integer inputs, a wrt the cost does not use.
 #include "tests/rules/gradient_check.hpp"
 
 #include "rules/autodiff/gradient.hpp"
@@ -90,6 +90,16 @@ TEST_CASE("abs and sqrt at 0", "[grad][edges]") {
   check_gradient(in, "(sum (sqrt x))", {vec({0, 4, 1})}, {inf, 0.25, 0.5});
   // In the branch of a where not taken, 0 rather than 0 * inf.
   check_gradient(in, "(sum (where (gt x 0.0) (sqrt x) 0.0))", {vec({0, 4, 1})}, {0, 0.25, 0.5});
+}
+
+TEST_CASE("pow's exponent at base 0 and log1mexp at 0: PyTensor's values", "[grad][edges]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  // d(bˣ)/dx = bˣ log b is 0 at b = 0 (the formula gives 0 · −∞ = NaN).
+  check_gradient("(input x (f64 3)) (input b (f64 3))\n", "(sum (pow b x))",
+                 {vec({2, 0.5, 3}), vec({0, 0, 2})}, {0, 0, 8 * std::log(2.0)});
+  // d/dx log(1 − eˣ) = −1/expm1(−x) is −∞ at +0 and −0 alike.
+  check_gradient("(input x (f64 3))\n", "(sum (log1mexp x))", {vec({0.0, -0.0, -1})},
+                 {-inf, -inf, -1 / std::expm1(1.0)});
 }
 
 TEST_CASE("where: NaN or inf in the branch not taken never reaches the gradient", "[grad][edges]") {

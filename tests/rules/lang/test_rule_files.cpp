@@ -2,9 +2,9 @@
 // follow the authors' policy of rules/README.md — one topic (rule set) a
 // file, a one-line law above each rule, fast-math never in the default
 // schedule.
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -44,7 +44,8 @@ TEST_CASE("every shipped rule file parses and checks, all together") {
   const RuleProgram p = load_rule_files(files);
   CHECK(p.rewrites().size() >= 100);
   for (const char* set :
-       {"canonicalize", "stabilize", "linalg", "algebra", "fast-math", "expand-gradients"})
+       {"canonicalize", "stabilize", "linalg", "algebra", "fast-math", "expand-gradients",
+        "constants", "shapes", "sigmoid", "logsumexp", "views", "where", "reductions", "indexing"})
     CHECK(p.has_ruleset(set));
 }
 
@@ -64,7 +65,8 @@ TEST_CASE("the default schedule runs the phases in order and never fast-math") {
   const RuleProgram p = load_rule_files(shipped_files());
   const auto& steps = p.schedule().steps;
   REQUIRE(steps.size() == 3);
-  CHECK(steps[0].rulesets == std::vector<std::string>{"calls", "canonicalize", "stabilize"});
+  CHECK(steps[0].rulesets == std::vector<std::string>{"calls", "canonicalize", "stabilize",
+                                                      "sigmoid", "logsumexp", "views"});
   CHECK(steps[1].rulesets == std::vector<std::string>{"expand-gradients"});
   CHECK(steps[2].kind == ScheduleStep::Kind::Saturate);
   for (const auto& step : steps)

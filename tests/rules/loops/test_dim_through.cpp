@@ -78,3 +78,16 @@ TEST_CASE("the steps an until-loop runs still need the loop") {
   CHECK(contains(out.outputs[0].term, ops::OpKind::Scan));
   CHECK_FALSE(contains(out.outputs[1].term, ops::OpKind::Scan));
 }
+
+TEST_CASE("dim-through: the length of an elementwise result is its covering operand's") {
+  // PyTensor's TestShapeRewriter: the shape of v + m needs no add.
+  const std::string in =
+      "(input v (f64 3)) (input m (f64 ? 3)) (input s (f64 1 1)) (input u (f64 ? 1))\n";
+  testing::check_optimizes(in + "(output (dim (add v m) :axis 0))",
+                           in + "(output (dim m :axis 0))");
+  testing::check_optimizes(in + "(output (dim (exp (mul m s)) :axis 0))",
+                           in + "(output (dim m :axis 0))");
+  // Two operands that may set the length: the add stays.
+  CHECK(contains(optimized(graph(in + "(output (dim (add m u) :axis 0))")).outputs[0].term,
+                 ops::OpKind::Add));
+}

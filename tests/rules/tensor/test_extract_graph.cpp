@@ -2,6 +2,9 @@
 // and the cheapest equivalent term is chosen.
 #include "rules/tensor/extract_graph.hpp"
 
+#include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
+
 #include "ops/graph_parser.hpp"
 
 #include <catch2/catch.hpp>
@@ -47,4 +50,22 @@ TEST_CASE("extraction takes the cheapest term of each class and keeps sharing") 
   const ExtractedTerms best = extract_terms(eg, roots, model);
   CHECK(best.roots[0] == g.outputs[1].term);  // square is cheaper than mul
   CHECK(best.cost == Approx(dag_cost({&g.outputs[1].term, 1}, model)));
+}
+
+TEST_CASE("extraction reuses what another output computes anyway") {
+  // With a (non-stabilizing) rule softmax x = exp(log_softmax x), the
+  // output softmax x reads the output log_softmax x through one exp: the
+  // first pass, which prices each output alone, would compute a new softmax.
+  const rules::RuleSource src{"t.rules",
+                              "(rewrite r (softmax ?x :axis ?a) (exp (log_softmax ?x :axis ?a)))"};
+  const rules::RuleProgram p = rules::parse_rules(std::span(&src, 1));
+  const std::string in = "(input x (f64 1000))\n";
+  const ops::Graph out =
+      rules::optimize(graph(in + "(output (log_softmax x)) (output (softmax x))"), p);
+  const ops::Graph want = graph(in + "(let l (log_softmax x)) (output l) (output (exp l))");
+  CHECK(out.outputs[0].term == want.outputs[0].term);
+  CHECK(out.outputs[1].term == want.outputs[1].term);
+  // One output alone keeps the fused op.
+  CHECK(rules::optimize(graph(in + "(output (softmax x))"), p).outputs[0].term->kind() ==
+        ops::OpKind::Softmax);
 }

@@ -1,0 +1,122 @@
+#include "rules/tensor/reduce_chain.hpp"
+
+#include "rules/tensor/op_class_searcher.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::AttrKey;
+using ops::OpKind;
+
+namespace {
+
+// Merges each reduction class with the single reduction (or reshape) it
+// equals. `rounding` selects the sum/prod chains; otherwise max/min chains
+// and reductions over length-1 axes.
+class ReduceChainApplier final : public egraph::Applier {
+ public:
+  ReduceChainApplier(TensorEGraph& g, bool rounding) : g_(g), rounding_(rounding) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (egraph::ENodeId n : nodes) {
+      std::optional<EClassId> same =
+          rounding_ ? chain(n, {OpKind::Sum, OpKind::Prod}) : chain(n, {OpKind::Max, OpKind::Min});
+      if (!same && !rounding_) same = unit_axes(n);
+      if (same && same_type(*same, eg.class_of(n))) changed |= eg.merge(eg.class_of(n), *same);
+    }
+    return changed;
+  }
+  std::string to_string() const override {
+    return rounding_ ? "reduce-chain-rounding" : "reduce-chain";
+  }
+
+ private:
+  const ops::TensorType* tensor(EClassId c) const {
+    const TensorData& d = g_.data(c);
+    return d.is_tensor() ? &d.tensor_type() : nullptr;
+  }
+  bool same_type(EClassId a, EClassId b) const {
+    const ops::TensorType *x = tensor(a), *y = tensor(b);
+    return x && y && *x == *y;
+  }
+
+  // r(r(x, A, k), B, k) = r(x, A ∪ B', k) for r among `kinds`.
+  std::optional<EClassId> chain(egraph::ENodeId n, std::initializer_list<OpKind> kinds) {
+    const egraph::EGraph& eg = g_.egraph();
+    const OpKind k = g_.kind(n);
+    if (std::ranges::find(kinds, k) == kinds.end()) return std::nullopt;
+    const ops::Attrs& outer = g_.attrs(n);
+    const bool keep = outer.get<bool>(AttrKey::Keepdims);
+    for (egraph::ENodeId m : eg.nodes(eg.children(n)[0])) {
+      if (g_.kind(m) != k) continue;
+      const ops::Attrs& inner = g_.attrs(m);
+      if (inner.get<bool>(AttrKey::Keepdims) != keep) continue;
+      const EClassId x = eg.children(m)[0];
+      const ops::TensorType* xt = tensor(x);
+      if (!xt) continue;
+      ops::IntList axes = inner.get<ops::IntList>(AttrKey::Axis);
+      // Without keepdims, outer axis j is the j-th axis of x the inner
+      // reduction kept; with keepdims the numbering is x's.
+      std::vector<std::int64_t> kept;
+      for (std::int64_t i = 0; i < xt->rank(); ++i)
+        if (keep || std::ranges::find(axes, i) == axes.end()) kept.push_back(i);
+      for (std::int64_t j : outer.get<ops::IntList>(AttrKey::Axis))
+        axes.push_back(kept.at(static_cast<std::size_t>(j)));
+      std::ranges::sort(axes);
+      const auto dup = std::ranges::unique(axes);
+      axes.erase(dup.begin(), dup.end());
+      const EClassId kids[] = {x};
+      return g_.add_op(k, {{AttrKey::Axis, axes}, {AttrKey::Keepdims, keep}}, kids);
+    }
+    return std::nullopt;
+  }
+
+  // A reduction over axes of static length 1 only: x itself (keepdims) or
+  // x reshaped to the result's static shape.
+  std::optional<EClassId> unit_axes(egraph::ENodeId n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const OpKind k = g_.kind(n);
+    if (k != OpKind::Sum && k != OpKind::Prod && k != OpKind::Max && k != OpKind::Min &&
+        k != OpKind::Mean)
+      return std::nullopt;
+    const EClassId x = eg.children(n)[0];
+    const ops::TensorType* xt = tensor(x);
+    const ops::TensorType* yt = tensor(eg.class_of(n));
+    if (!xt || !yt || xt->dtype != yt->dtype) return std::nullopt;
+    const ops::Attrs& a = g_.attrs(n);
+    for (std::int64_t axis : a.get<ops::IntList>(AttrKey::Axis))
+      if (xt->dims[static_cast<std::size_t>(axis)] != 1) return std::nullopt;
+    if (a.get<bool>(AttrKey::Keepdims)) return x;
+    if (!yt->is_static()) return std::nullopt;
+    const EClassId kids[] = {x};
+    return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(yt->dims)}}, kids);
+  }
+
+  TensorEGraph& g_;
+  bool rounding_;
+};
+
+}  // namespace
+
+egraph::Rewrite make_reduce_chain(TensorEGraph& g) {
+  return egraph::Rewrite(
+      "reduce-chain",
+      std::make_shared<OpClassSearcher>(
+          std::vector<OpKind>{OpKind::Sum, OpKind::Prod, OpKind::Max, OpKind::Min, OpKind::Mean},
+          "(max|min|sum|prod|mean ?x)"),
+      std::make_shared<ReduceChainApplier>(g, false));
+}
+
+egraph::Rewrite make_reduce_chain_rounding(TensorEGraph& g) {
+  return egraph::Rewrite("reduce-chain-rounding",
+                         std::make_shared<OpClassSearcher>(
+                             std::vector<OpKind>{OpKind::Sum, OpKind::Prod}, "(sum|prod ?x)"),
+                         std::make_shared<ReduceChainApplier>(g, true));
+}
+
+}  // namespace eqsat::rules

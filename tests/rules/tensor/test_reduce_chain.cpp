@@ -1,0 +1,63 @@
+// The reduce-chain and reduce-chain-rounding built-in appliers
+// (rules/tensor/reduce_chain.hpp) on random chains: two reductions of the
+// same op over random axes of a rank-3 array (with and without keepdims)
+// become one reduction — max and min on the default schedule, sum and prod
+// under fast-math — and give the values of the graph as written.
+#include "tests/support/check_optimizes.hpp"
+
+#include "tests/property_seeds.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <limits>
+#include <random>
+
+using namespace eqsat;
+using namespace eqsat::testing;
+
+namespace {
+
+// A random nonempty set of the axes 0..rank-1, written `(a b ...)`.
+std::string random_axes(std::int64_t rank, std::mt19937_64& rng) {
+  std::string out;
+  while (out.empty())
+    for (std::int64_t a = 0; a < rank; ++a)
+      if (std::uniform_int_distribution<int>(0, 1)(rng)) out += fmt::format("{} ", a);
+  return "(" + out.substr(0, out.size() - 1) + ")";
+}
+
+ops::Array random_array(ops::Dims dims, std::mt19937_64& rng) {
+  ops::Array a(ops::DType::F64, std::move(dims));
+  std::uniform_real_distribution<double> u(-2, 2);
+  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = u(rng);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("reduce-chain: random chains of two reductions are one", "[rules][reduce-chain]") {
+  std::mt19937_64 rng(2026);
+  const std::string in = "(input x (f64 2 3 4))\n";
+  const auto trials = static_cast<int>(property_seeds(24));
+  for (int trial = 0; trial < trials; ++trial) {
+    const char* op = std::array{"max", "min", "sum", "prod"}[trial % 4];
+    const bool keep = std::uniform_int_distribution<int>(0, 1)(rng) != 0;
+    const std::string inner = random_axes(3, rng);
+    const std::int64_t rank_left =
+        keep ? 3 : 3 - static_cast<std::int64_t>(std::count(inner.begin(), inner.end(), ' ') + 1);
+    if (rank_left == 0) continue;
+    const std::string k = keep ? " :keepdims true" : "";
+    const std::string g = in + fmt::format("(output ({} ({} x :axis {}{}) :axis {}{}))", op, op,
+                                           inner, k, random_axes(rank_left, rng), k);
+    INFO(g);
+    const bool exact = trial % 4 < 2;
+    const rules::RuleProgram& rules = exact ? shipped_rules() : fast_math_rules();
+    const ops::Graph out = rules::optimize(graph(g), rules);
+    const ops::OpKind kind = ops::parse_op(op).value();
+    CHECK(count_ops(out, kind) == 1);
+    ops::Array x = random_array({2, 3, 4}, rng);
+    if (trial % 8 == 0) x.data<double>()[5] = std::numeric_limits<double>::quiet_NaN();
+    check_same_values(rules, g, {x}, 1e-12);
+  }
+}
