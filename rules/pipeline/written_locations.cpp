@@ -1,0 +1,139 @@
+#include "rules/pipeline/written_locations.hpp"
+
+#include "rules/autodiff/gradient.hpp"
+#include "rules/autodiff/pullback.hpp"
+#include "rules/tensor/op_symbols.hpp"
+
+#include "ops/post_order.hpp"
+#include "ops/type_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::OpKind;
+using ops::SourceLocation;
+using ops::TermRef;
+
+WrittenLocations::WrittenLocations(TensorEGraph& g, const ops::Graph& graph)
+    : g_(g), graph_(graph) {
+  // The first position in the file wins where a class holds several
+  // written terms (deterministic, unlike the map's order).
+  std::vector<TermRef> roots;
+  for (const auto& o : graph.outputs) roots.push_back(o.term);
+  for (const auto& d : graph.defs) roots.push_back(d.term);
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](TermRef t) {
+    if (const SourceLocation* where = graph.location(t))
+      // Loaded already: a look-up.
+      by_class_[g.egraph().find(g.add_term(t))].push_back({t->kind(), *where});
+  });
+  // The first position in the file first (deterministic, unlike the map's order).
+  for (auto& [c, written] : by_class_)
+    std::ranges::sort(written, {}, [](const Written& w) {
+      return std::tie(w.where.file, w.where.line, w.where.column);
+    });
+}
+
+std::optional<EClassId> WrittenLocations::lookup(TermRef t) {
+  // In post-order, without recursion: each operand is looked up first.
+  auto visit = [&](TermRef u) {
+    if (memo_.contains(u)) return;
+    std::vector<EClassId> kids;
+    std::optional<EClassId> c;
+    for (TermRef o : u->operands()) {
+      const auto& k = memo_.at(o);
+      if (!k) break;
+      kids.push_back(*k);
+    }
+    if (kids.size() == u->arity())
+      c = g_.egraph().lookup(op_symbol(u->kind()), g_.analysis().payloads().intern(u->attrs()),
+                             kids);
+    if (c) c = g_.egraph().find(*c);
+    memo_.emplace(u, c);
+  };
+  ops::for_each_post_order(t, ops::Bodies::Enter, visit,
+                           [&](TermRef u) { return !memo_.contains(u); });
+  return memo_.at(t);
+}
+
+const SourceLocation* WrittenLocations::of(TermRef t) {
+  if (const SourceLocation* at = graph_.location(t)) return at;
+  const auto c = lookup(t);
+  if (!c) return nullptr;
+  const auto it = by_class_.find(*c);
+  if (it == by_class_.end()) return nullptr;
+  // A written term of the same op (the `index` of `x*1` optimized to an
+  // `index` of x), else the first in the file.
+  for (const Written& w : it->second)
+    if (w.kind == t->kind()) return &w.where;
+  return &it->second.front().where;
+}
+
+void WrittenLocations::carry(std::span<const TermRef> roots,
+                             std::unordered_map<TermRef, SourceLocation>& locations) {
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](TermRef t) {
+    if (locations.contains(t)) return;
+    if (const SourceLocation* at = of(t)) locations.emplace(t, *at);
+  });
+}
+
+namespace {
+
+// Why `grad` could not be expanded, asked again of the extracted terms.
+std::string why_unexpanded(TermRef grad) {
+  const TermRef cost = grad->operand(0), wrt = grad->operand(1);
+  bool nested = false;
+  ops::for_each_post_order(
+      cost, ops::Bodies::Enter, [](TermRef) {},
+      [&](TermRef u) {
+        nested = nested || u->kind() == OpKind::Grad;
+        return !nested;
+      });
+  if (nested) return "its cost holds a grad that cannot be expanded";
+  try {
+    const TermRef d = gradient(
+        cost, wrt, {.checkpoint = grad->attrs().get_or<std::int64_t>(ops::AttrKey::Checkpoint, 0)});
+    if (d->is_tuple() || !ops::compatible(d->tensor_type(), grad->tensor_type()))
+      return fmt::format("the gradient's type {} differs from the grad's {}",
+                         ops::to_string(d->type()), ops::to_string(grad->type()));
+  } catch (const ops::PullbackError& e) {
+    return e.what();
+  } catch (const ops::TypeError& e) {
+    return std::string("a pullback is ill-typed: ") + e.what();
+  }
+  return "the rules did not expand it (no expand-gradients phase, or a limit stopped it)";
+}
+
+}  // namespace
+
+void refuse_unexpanded_grads(std::span<const TermRef> roots, WrittenLocations& where,
+                             const ops::Graph& graph) {
+  std::vector<ops::Diagnostic> found;
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](TermRef t) {
+    if (t->kind() != OpKind::Grad) return;
+    SourceLocation at;
+    if (const SourceLocation* w = where.of(t))
+      at = *w;
+    else if (!graph.locations.empty())
+      at.file = std::ranges::min_element(graph.locations, {}, [](const auto& l) {
+                  return l.second.file;
+                })->second.file;
+    else
+      at.file = "<graph>";
+    const TermRef wrt = t->operand(1);
+    const std::string name = wrt->kind() == OpKind::Input
+                                 ? wrt->attrs().get<std::string>(ops::AttrKey::Name)
+                                 : std::string(wrt->info().name);
+    std::string why = why_unexpanded(t);
+    if (why.starts_with("grad: ")) why.erase(0, 6);
+    found.push_back({at, fmt::format("grad with respect to {} cannot be expanded: {}", name, why)});
+  });
+  if (!found.empty()) throw ops::DiagnosticError(std::move(found));
+}
+
+}  // namespace eqsat::rules
