@@ -23,7 +23,7 @@ const T& pick(std::mt19937_64& rng, const std::vector<T>& xs) {
   return xs[rng() % xs.size()];
 }
 
-// One random graph: inputs x, a (f64 3) and k (i64), the lets, and the
+// One random graph: inputs x, a (f64 3), k and j (i64), the lets, and the
 // float scalar cost read by every case.
 struct RandomLoop {
   std::string head, cost;
@@ -43,7 +43,7 @@ RandomLoop random_loop(std::mt19937_64& rng) {
   const bool nitsot = rng() % 2 == 0;
   RandomLoop r;
   r.head = fmt::format(
-      "(input x (f64 3)) (input a (f64 3)) (input k i64)\n"
+      "(input x (f64 3)) (input a (f64 3)) (input k i64) (input j i64)\n"
       "(def f (fn ((p (f64 ? 3)) (q (f64 3))) (mul (sin (mul p 1.5)) q)))\n"
       "(let v (tanh x))\n"
       "(let s (scan :n-steps {} :sit-sot ((const i64 (0)) v){} :non-sequences (a) :until true\n"
@@ -83,28 +83,56 @@ TEST_CASE("random until-loops: optimized equals the written graph, gradients fin
     const ops::Graph cost = graph(r.head + "(output c " + r.cost + ")");
     std::vector<ops::Array> inputs{random_array(cost.inputs[0]->tensor_type(), rng),
                                    random_array(cost.inputs[1]->tensor_type(), rng),
-                                   ops::Array::filled(ops::DType::I64, {}, -1)};
-    const std::int64_t rows = history_rows(r.head, inputs);
-    zero_steps += rows == 1;
-    // A run-time negative index anywhere in the history.
-    inputs[2] = ops::Array::filled(
-        ops::DType::I64, {}, -1 - static_cast<double>(rng() % static_cast<std::uint64_t>(rows)));
-    INFO("seed " << seed << "\n"
-                 << r.head << "cost " << r.cost << "\nk = " << inputs[2].element(0));
-    // The cost and the history at k, optimized and as written.
+                                   ops::Array::filled(ops::DType::I64, {}, -1),
+                                   ops::Array::filled(ops::DType::I64, {}, 0)};
+    const std::int64_t rows = history_rows(r.head, inputs), steps = rows - 1;
+    zero_steps += steps == 0;
+    // A run-time negative index anywhere in the history, and one into the
+    // loop's own output from one past either end (out of range: the read
+    // fails, optimized as written).
+    const auto k = -1 - static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(rows));
+    const auto j =
+        -steps - 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * steps + 2));
+    inputs[2] = ops::Array::filled(ops::DType::I64, {}, static_cast<double>(k));
+    inputs[3] = ops::Array::filled(ops::DType::I64, {}, static_cast<double>(j));
+    const bool j_in_range = j >= -steps && j < steps;
+    INFO("seed " << seed << "\n" << r.head << "cost " << r.cost << "\nk = " << k << ", j = " << j);
+    // The cost and the read at k, optimized and as written; then the loop
+    // read at j alone (so scan-save-mem may cut it).
     const ops::Graph values =
         graph(r.head + "(output c " + r.cost + ")\n(output at (index hist k))");
     const ops::Graph opt_values = rules::optimize(values, shipped_rules());
+    INFO("optimized:\n" << ops::print_graph(opt_values));
     const auto want = backend::compile(values).run(inputs);
     const auto got = backend::compile(opt_values).run(inputs);
     for (std::size_t o = 0; o < want.size(); ++o) check_close(want[o], got[o], 1e-9);
+    const ops::Graph read_j =
+        graph(r.head + "(output c 0.0)\n(output at 0.0)\n(output atj (index (get 1 s) j))");
+    const ops::Graph opt_read_j = rules::optimize(read_j, shipped_rules());
+    INFO("optimized:\n" << ops::print_graph(opt_read_j));
+    auto written = backend::compile(read_j), optimized = backend::compile(opt_read_j);
+    if (j_in_range) {
+      check_close(written.run(inputs)[2], optimized.run(inputs)[2], 1e-12);
+    } else {
+      std::string error;
+      try {
+        written.run(inputs);
+      } catch (const backend::RuntimeError& e) {
+        error = e.what();
+      }
+      CHECK_THAT(error, Catch::StartsWith("t.eg:10:13: error: index: "));
+      CHECK_THROWS_WITH(optimized.run(inputs), error);
+    }
+    const std::string cost_j =
+        j_in_range ? "(add " + r.cost + " (sum (sin (index (get 1 s) j))))" : r.cost;
+    const ops::Graph cost_graph = graph(r.head + "(output c " + cost_j + ")");
     for (std::size_t w : {0, 1}) {
       const std::string name(1, "xa"[w]);
       const ops::Graph opt = rules::optimize(
-          graph(r.head + "(output (grad " + r.cost + " " + name + "))"), shipped_rules());
+          graph(r.head + "(output (grad " + cost_j + " " + name + "))"), shipped_rules());
       INFO("wrt " << name << ", optimized:\n" << ops::print_graph(opt));
       REQUIRE_FALSE(has_grad(opt.outputs[0].term));
-      check_close(finite_difference(cost, inputs, w), run1(opt, inputs), 1e-5);
+      check_close(finite_difference(cost_graph, inputs, w), run1(opt, inputs), 1e-5);
       ++checked;
     }
   }
