@@ -1,9 +1,8 @@
 // Random `:until` loops (rules/autodiff/scan_pullback.cpp and the loop
 // rewrites of rules/loops/): each graph's loop stops at a step drawn by the
-// seed, 0 steps included; the cost reads its history through run-time
-// negative indices, set_index, a call and casts. Optimized, the graph
-// computes what it computes as written, and its gradients equal finite
-// differences.
+// seed, 0 steps included (one loop in four has no `:until`); the cost reads its history through
+// run-time negative indices, set_index, a call and casts. Optimized, the graph computes what it
+// computes as written, and its gradients (with and without `:checkpoint`) equal finite differences.
 #include "tests/rules/gradient_check.hpp"
 
 #include "rules/autodiff/gradient.hpp"
@@ -41,16 +40,19 @@ RandomLoop random_loop(std::mt19937_64& rng) {
   const std::string stop =
       rng() % 3 == 0 ? "(gt (sum (abs h)) 2.5)" : fmt::format("(ge (add i 1) {})", stop_at);
   const bool nitsot = rng() % 2 == 0;
+  // One loop in four runs its whole bound (no :until), for comparison.
+  const bool until = rng() % 4 != 0;
   RandomLoop r;
   r.head = fmt::format(
       "(input x (f64 3)) (input a (f64 3)) (input k i64) (input j i64)\n"
       "(def f (fn ((p (f64 ? 3)) (q (f64 3))) (mul (sin (mul p 1.5)) q)))\n"
       "(let v (tanh x))\n"
-      "(let s (scan :n-steps {} :sit-sot ((const i64 (0)) v){} :non-sequences (a) :until true\n"
-      "  (fn (i h a_) (add i 1) {}{} {})))\n"
+      "(let s (scan :n-steps {} :sit-sot ((const i64 (0)) v){} :non-sequences (a){}\n"
+      "  (fn (i h a_) (add i 1) {}{}{})))\n"
       "(let hist (concat (expand_dims v :axis 0) (get 1 s)))\n"
       "(let steps (cast (get 0 s) :dtype f64))\n",
-      bound, nitsot ? " :nit-sot 1" : "", next, nitsot ? " (mul h h)" : "", stop);
+      bound, nitsot ? " :nit-sot 1" : "", until ? " :until true" : "", next,
+      nitsot ? " (mul h h)" : "", until ? " " + stop : "");
   std::vector<std::string> terms{
       "(sum (index hist k))",
       "(sum (mul (index hist -1) a))",
@@ -128,8 +130,9 @@ TEST_CASE("random until-loops: optimized equals the written graph, gradients fin
     const ops::Graph cost_graph = graph(r.head + "(output c " + cost_j + ")");
     for (std::size_t w : {0, 1}) {
       const std::string name(1, "xa"[w]);
-      const ops::Graph opt = rules::optimize(
-          graph(r.head + "(output (grad " + cost_j + " " + name + "))"), shipped_rules());
+      const ops::Graph opt = rules::optimize(graph(r.head + "(output (grad " + cost_j + " " + name +
+                                                   (w == 1 ? " :checkpoint 2" : "") + "))"),
+                                             shipped_rules());
       INFO("wrt " << name << ", optimized:\n" << ops::print_graph(opt));
       REQUIRE_FALSE(has_grad(opt.outputs[0].term));
       check_close(finite_difference(cost_graph, inputs, w), run1(opt, inputs), 1e-5);
