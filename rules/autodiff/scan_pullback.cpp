@@ -167,7 +167,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   // The body on the reverse loop's parameters, and its pullback at one step.
   Instantiate inst(args);
   const TermRef zero = i64(0);
-  std::vector<TermRef> body, seeds;
+  std::vector<TermRef> body, seeds, masks;
   for (std::size_t i = 0; i < f.outs.size(); ++i) {
     body.push_back(inst(f.fn->operand(i)));
     TermRef s = gout_param[i];
@@ -175,10 +175,14 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
     if (i < f.nmit && pending[i]) plus(make(OpKind::Index, {pending[i], zero}));
     if (i >= f.nmit && i < f.nmit + f.nsit && carry[i - f.nmit]) plus(carry[i - f.nmit]);
     seeds.push_back(s);
+    // Zero where the step's cotangent is zero (a row no cost reads): an
+    // op differentiated there gives 0, not 0 * NaN (a state gone NaN
+    // after the last step read).
+    masks.push_back(s ? make(OpKind::Eq, {s, Term::scalar(s->tensor_type().dtype, 0.0)}) : nullptr);
   }
   std::vector<TermRef> wrts;
   for (std::size_t q : float_wrt_params) wrts.push_back(args[q]);
-  std::vector<TermRef> gw = vjp(body, seeds, wrts);
+  std::vector<TermRef> gw = vjp(body, seeds, wrts, {}, masks);
   std::unordered_map<std::size_t, TermRef> g_of;  // forward parameter -> its cotangent
   for (std::size_t i = 0; i < wrts.size(); ++i)
     g_of[float_wrt_params[i]] = gw[i] ? gw[i] : make(OpKind::ZerosLike, {wrts[i]});

@@ -363,3 +363,24 @@ TEST_CASE("a NaN in a loop state no cost reads does not reach the gradient", "[g
       shipped_rules());
   check_close(two, run1(opt, in), 1e-12);
 }
+
+TEST_CASE("a NaN in loop steps after the last one read does not reach the gradient",
+          "[grad][edges]") {
+  // h1 = sqrt(x - 1) is read; h2 = sqrt(h1 - 1) is NaN for x < 4 but no
+  // cost reads it: its zero cotangent stays zero through sqrt's derivative.
+  const ops::Graph g = graph(
+      "(input x (f64 3))\n"
+      "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
+      "(output (sum (index (get 0 s) 0)))");
+  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
+  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
+  ops::Array want(ops::DType::F64, {3});
+  for (std::int64_t i = 0; i < 3; ++i)
+    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  check_close(want, finite_difference(g, in, 0), 1e-6);
+  check_close(want, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
+  const ops::Graph opt = rules::optimize(
+      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
+      shipped_rules());
+  check_close(want, run1(opt, in), 1e-12);
+}
