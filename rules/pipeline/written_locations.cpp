@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 namespace eqsat::rules {
@@ -80,6 +81,19 @@ void WrittenLocations::carry(std::span<const TermRef> roots,
     if (locations.contains(t)) return;
     if (const SourceLocation* at = of(t)) locations.emplace(t, *at);
   });
+  // A term of no written class (a gradient's pullback) fails where the
+  // nearest term above it was written (the `grad`), first reached first.
+  std::vector<std::pair<TermRef, const SourceLocation*>> todo;
+  for (TermRef r : roots) todo.emplace_back(r, nullptr);
+  std::unordered_set<TermRef> seen;
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    const auto [t, above] = todo[i];
+    if (!seen.insert(t).second) continue;
+    const auto it = locations.find(t);
+    const SourceLocation* here = it != locations.end() ? &it->second : above;
+    if (it == locations.end() && above) locations.emplace(t, *above);
+    for (TermRef o : t->operands()) todo.emplace_back(o, here);
+  }
 }
 
 namespace {

@@ -25,7 +25,8 @@ class WrittenLocations {
   const ops::SourceLocation* of(ops::TermRef t);
 
   // Gives every term under `roots` (bodies included) that has no position
-  // of its own the position of its class, in `locations`.
+  // of its own the position of its class, in `locations`; a term of no
+  // written class gets that of the nearest term above it (breadth first).
   void carry(std::span<const ops::TermRef> roots,
              std::unordered_map<ops::TermRef, ops::SourceLocation>& locations);
 

@@ -28,3 +28,22 @@ TEST_CASE("an optimized term that fails at run time fails at the written positio
   REQUIRE(written.starts_with("t.eg:3:14: error: index: "));
   CHECK_THROWS_WITH(backend::compile(out).run(in), written);
 }
+
+TEST_CASE("a gradient that fails at run time fails at its grad") {
+  // The loop runs no step: `index -1` of its history fails, and so does
+  // the pullback of that index, a term no one wrote.
+  const ops::Graph g = graph(
+      "(input x (f64 3))\n"
+      "(input k i64)\n"
+      "(let s (scan :n-steps k :sit-sot (x) (fn (h) (sin h))))\n"
+      "(output (grad (sum (index (get 0 s) -1)) x))\n");
+  const ops::Graph out = optimized(g);
+  const std::vector<ops::Array> in{ops::Array::filled(ops::DType::F64, {3}, 1.0),
+                                   ops::Array::filled(ops::DType::I64, {}, 0)};
+  CHECK_THROWS_WITH(backend::compile(out).run(in),
+                    Catch::StartsWith("t.eg:4:9: error: ") &&
+                        Catch::Contains("index -1 is out of range for axis 0 with length 0"));
+  // With steps, it runs.
+  const std::vector<ops::Array> two{in[0], ops::Array::filled(ops::DType::I64, {}, 2)};
+  CHECK(backend::compile(out).run(two)[0].shape() == ops::Dims{3});
+}
