@@ -1,5 +1,5 @@
 #include "rules/pipeline/optimize.hpp"
-#include "rules/pipeline/written_locations.hpp"
+#include "rules/pipeline/unexpanded_grads.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
 #include "rules/tensor/extract_graph.hpp"

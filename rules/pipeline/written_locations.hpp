@@ -43,11 +43,4 @@ class WrittenLocations {
   std::unordered_map<ops::TermRef, std::optional<egraph::EClassId>> memo_;
 };
 
-// Throws ops::DiagnosticError, at the `grad`'s written position, when a
-// `grad` is left under `roots` (extraction's choice): it names the grad's
-// WRT and why it could not be expanded. Optimize never returns a graph the
-// executor would refuse for a grad.
-void refuse_unexpanded_grads(std::span<const ops::TermRef> roots, WrittenLocations& where,
-                             const ops::Graph& graph);
-
 }  // namespace eqsat::rules
