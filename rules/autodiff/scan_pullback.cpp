@@ -60,6 +60,31 @@ std::vector<bool> live_states(const Forward& f, std::vector<bool> given) {
   return live;
 }
 
+// True when the output cotangent `g` is known to reach the last row (a
+// dense cotangent, one row set at index -1, rows to the end): then every
+// step of the reverse loop starts from a nonzero seed, and no step needs
+// zero masks. Rows after the last one read otherwise have zero seeds.
+bool reaches_last_row(TermRef g) {
+  switch (g->kind()) {
+    case OpKind::Add:
+      return reaches_last_row(g->operand(0)) || reaches_last_row(g->operand(1));
+    case OpKind::IncIndex:
+    case OpKind::SetIndex: {
+      const ops::Array* i = g->operand(1)->const_value();
+      return i && i->element(0) == -1;
+    }
+    case OpKind::IncSlice:
+    case OpKind::SetSlice:
+      return !g->attrs().has(AttrKey::Stop) &&
+             g->attrs().get_or<std::int64_t>(AttrKey::Step, 1) == 1;
+    case OpKind::Zeros:
+    case OpKind::ZerosLike:
+      return false;
+    default:
+      return true;
+  }
+}
+
 // The value of a carried cotangent after the reverse loop: its last row
 // (`kept`, stored with `:keep 1`); `init` when the loop may run no step
 // (the cotangent passes through unchanged).
@@ -168,6 +193,8 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   Instantiate inst(args);
   const TermRef zero = i64(0);
   std::vector<TermRef> body, seeds, masks;
+  const bool dense =
+      std::ranges::all_of(gouts, [](TermRef g) { return !g || reaches_last_row(g); });
   for (std::size_t i = 0; i < f.outs.size(); ++i) {
     body.push_back(inst(f.fn->operand(i)));
     TermRef s = gout_param[i];
@@ -175,10 +202,11 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
     if (i < f.nmit && pending[i]) plus(make(OpKind::Index, {pending[i], zero}));
     if (i >= f.nmit && i < f.nmit + f.nsit && carry[i - f.nmit]) plus(carry[i - f.nmit]);
     seeds.push_back(s);
-    // Zero where the step's cotangent is zero (a row no cost reads): an
-    // op differentiated there gives 0, not 0 * NaN (a state gone NaN
-    // after the last step read).
-    masks.push_back(s ? make(OpKind::Eq, {s, Term::scalar(s->tensor_type().dtype, 0.0)}) : nullptr);
+    // Zero where the step's cotangent is zero (a row after the last one
+    // read): an op differentiated there gives 0, not 0 * NaN (a state
+    // gone NaN after the last step read).
+    masks.push_back(s && !dense ? make(OpKind::Eq, {s, Term::scalar(s->tensor_type().dtype, 0.0)})
+                                : nullptr);
   }
   std::vector<TermRef> wrts;
   for (std::size_t q : float_wrt_params) wrts.push_back(args[q]);
