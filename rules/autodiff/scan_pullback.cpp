@@ -30,36 +30,6 @@ TermRef next_pending(TermRef pending, const ops::IntList& taps, const std::vecto
   return make(OpKind::Add, {shifted, now});
 }
 
-// Which states (mit-sots then sit-sots, by output index) may get a nonzero
-// cotangent: those whose outputs have one (`given`), and, to a fixed
-// point, those a step of such an output reads. A state no cotangent
-// reaches is not carried: its zero cotangent times a NaN or inf in its
-// derivative (an unread state gone NaN) would otherwise reach the result.
-std::vector<bool> live_states(const Forward& f, std::vector<bool> given) {
-  const std::size_t nstates = f.nmit + f.nsit;
-  std::vector<std::size_t> state_of(f.params.size(), nstates);  // parameter -> state
-  std::size_t p = 0;
-  for (const auto& taps : f.spec.sequence_taps) p += taps.size();
-  for (std::size_t j = 0; j < f.nmit; ++j)
-    for (std::size_t k = 0; k < f.spec.mitsot_taps[j].size(); ++k) state_of[p++] = j;
-  for (std::size_t j = 0; j < f.nsit; ++j) state_of[p++] = f.nmit + j;
-  std::vector<bool> live(nstates, false), done(f.outs.size(), false);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t i = 0; i < f.outs.size(); ++i) {
-      if (done[i] || !(given[i] || (i < nstates && live[i]))) continue;
-      done[i] = true;
-      changed = true;
-      if (i < nstates) live[i] = true;
-      for (const auto slot : f.fn->operand(i)->free_nominals()) {
-        const std::size_t j = state_of[static_cast<std::size_t>(slot)];
-        if (j < nstates && !live[j] && f.float_out(j)) live[j] = true;
-      }
-    }
-  }
-  return live;
-}
-
 // True when the output cotangent `g` is known to reach the last row (a
 // dense cotangent, one row set at index -1, rows to the end): then every
 // step of the reverse loop starts from a nonzero seed, and no step needs
@@ -95,6 +65,38 @@ TermRef after_loop(const Forward& f, TermRef kept, TermRef init) {
 }
 
 }  // namespace
+
+std::vector<bool> live_states(const Forward& f, const std::vector<TermRef>& gouts,
+                              const std::vector<TermRef>& finals) {
+  std::vector<bool> given(f.outs.size(), false);
+  for (std::size_t i = 0; i < f.outs.size(); ++i) {
+    const bool final_given =
+        i >= f.nmit && i - f.nmit < f.nsit && i - f.nmit < finals.size() && finals[i - f.nmit];
+    given[i] = f.float_out(i) && ((i < gouts.size() && gouts[i]) || final_given);
+  }
+  const std::size_t nstates = f.nmit + f.nsit;
+  std::vector<std::size_t> state_of(f.params.size(), nstates);  // parameter -> state
+  std::size_t p = 0;
+  for (const auto& taps : f.spec.sequence_taps) p += taps.size();
+  for (std::size_t j = 0; j < f.nmit; ++j)
+    for (std::size_t k = 0; k < f.spec.mitsot_taps[j].size(); ++k) state_of[p++] = j;
+  for (std::size_t j = 0; j < f.nsit; ++j) state_of[p++] = f.nmit + j;
+  std::vector<bool> live(nstates, false), done(f.outs.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < f.outs.size(); ++i) {
+      if (done[i] || !(given[i] || (i < nstates && live[i]))) continue;
+      done[i] = true;
+      changed = true;
+      if (i < nstates) live[i] = true;
+      for (const auto slot : f.fn->operand(i)->free_nominals()) {
+        const std::size_t j = state_of[static_cast<std::size_t>(slot)];
+        if (j < nstates && !live[j] && f.float_out(j)) live[j] = true;
+      }
+    }
+  }
+  return live;
+}
 
 // Longer than our ~80-line mark on purpose: the steps (reverse-loop
 // parameters, the body's pullback at one step, carried outputs, results)
@@ -159,11 +161,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   // cotangents owed by later steps' reads to the current state and the
   // depth - 1 before it (row d: state t - d); per float non-sequence the
   // sum of its cotangents.
-  std::vector<bool> given(f.outs.size(), false);
-  for (std::size_t i = 0; i < f.outs.size(); ++i)
-    given[i] = gout_param[i] || (i >= f.nmit && i < f.nmit + f.nsit && i - f.nmit < finals.size() &&
-                                 finals[i - f.nmit] && f.float_out(i));
-  const std::vector<bool> live = live_states(f, given);
+  const std::vector<bool> live = live_states(f, gouts, finals);
   std::vector<TermRef> carry(f.nsit, nullptr), pending(f.nmit, nullptr);
   std::vector<TermRef> carry_init(f.nsit, nullptr), pending_init(f.nmit, nullptr);
   for (std::size_t j = 0; j < f.nsit; ++j)

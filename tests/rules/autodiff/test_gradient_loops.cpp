@@ -358,10 +358,15 @@ TEST_CASE("a NaN in a loop state no cost reads does not reach the gradient", "[g
   const ops::Array two = ops::Array::filled(ops::DType::F64, {3}, 2.0);
   check_close(two, finite_difference(g, in, 0), 1e-6);
   check_close(two, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
-  const ops::Graph opt = rules::optimize(
-      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
-      shipped_rules());
-  check_close(two, run1(opt, in), 1e-12);
+  for (std::int64_t k : {0, 1}) {  // taped, and checkpointed every step
+    ops::Attrs every;
+    if (k > 0) every.set(ops::AttrKey::Checkpoint, k);
+    const ops::Graph opt = rules::optimize(
+        with_output(g, ops::Term::make(ops::OpKind::Grad, every, {g.outputs[0].term, g.inputs[0]})),
+        shipped_rules());
+    INFO("checkpoint " << k);
+    check_close(two, run1(opt, in), 1e-12);
+  }
 }
 
 TEST_CASE("a NaN in loop steps after the last one read does not reach the gradient",
