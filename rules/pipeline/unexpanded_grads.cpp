@@ -61,9 +61,11 @@ void refuse_unexpanded_grads(std::span<const TermRef> roots, WrittenLocations& w
     else
       at.file = "<graph>";
     const TermRef wrt = t->operand(1);
-    const std::string name = wrt->kind() == OpKind::Input
-                                 ? wrt->attrs().get<std::string>(ops::AttrKey::Name)
-                                 : std::string(wrt->info().name);
+    const std::string name =
+        wrt->kind() == OpKind::Input
+            ? wrt->attrs().get<std::string>(ops::AttrKey::Name)
+            : fmt::format("parameter {} of its body",
+                          wrt->attrs().get_or<std::int64_t>(ops::AttrKey::Slot, 0) + 1);
     std::string why = why_unexpanded(t);
     if (why.starts_with("grad: ")) why.erase(0, 6);
     found.push_back({at, fmt::format("grad with respect to {} cannot be expanded: {}", name, why)});
