@@ -1,6 +1,7 @@
 // Random `:until` loops (rules/autodiff/scan_pullback.cpp and the loop
 // rewrites of rules/loops/): each graph's loop stops at a step drawn by the
-// seed, 0 steps included (one loop in four has no `:until`); the cost reads its history through
+// seed, 0 steps included (one loop in four has no `:until`, one in three
+// carries a mit-sot); the cost reads its history through
 // run-time negative indices, set_index, a call and casts. Optimized, the graph computes what it
 // computes as written, and its gradients (with and without `:checkpoint`) equal finite differences.
 #include "tests/rules/gradient_check.hpp"
@@ -42,22 +43,31 @@ RandomLoop random_loop(std::mt19937_64& rng) {
   const bool nitsot = rng() % 2 == 0;
   // One loop in four runs its whole bound (no :until), for comparison.
   const bool until = rng() % 4 != 0;
+  // One in three carries its state as a mit-sot reading two steps back.
+  const bool mitsot = rng() % 3 == 0;
+  const std::string slots =
+      mitsot ? ":mit-sot (((stack v (mul v 0.5) :axis 0) :taps (-2 -1))) :sit-sot ((const i64 (0)))"
+             : ":sit-sot ((const i64 (0)) v)";
+  const std::string body = mitsot ? "(fn (hm2 h i a_) (add (mul hm2 0.3) " + next + ") (add i 1)"
+                                  : "(fn (i h a_) (add i 1) " + next;
   RandomLoop r;
   r.head = fmt::format(
       "(input x (f64 3)) (input a (f64 3)) (input k i64) (input j i64)\n"
       "(def f (fn ((p (f64 ? 3)) (q (f64 3))) (mul (sin (mul p 1.5)) q)))\n"
       "(let v (tanh x))\n"
-      "(let s (scan :n-steps {} :sit-sot ((const i64 (0)) v){} :non-sequences (a){}\n"
-      "  (fn (i h a_) (add i 1) {}{}{})))\n"
-      "(let hist (concat (expand_dims v :axis 0) (get 1 s)))\n"
-      "(let steps (cast (get 0 s) :dtype f64))\n",
-      bound, nitsot ? " :nit-sot 1" : "", until ? " :until true" : "", next,
-      nitsot ? " (mul h h)" : "", until ? " " + stop : "");
+      "(let s (scan :n-steps {} {}{} :non-sequences (a){}\n"
+      "  {}{}{})))\n"
+      "(let hs (get {} s))\n"
+      "(let cnt (get {} s))\n"
+      "(let hist (concat (expand_dims v :axis 0) hs))\n"
+      "(let steps (cast cnt :dtype f64))\n",
+      bound, slots, nitsot ? " :nit-sot 1" : "", until ? " :until true" : "", body,
+      nitsot ? " (mul h h)" : "", until ? " " + stop : "", mitsot ? 0 : 1, mitsot ? 1 : 0);
   std::vector<std::string> terms{
       "(sum (index hist k))",
       "(sum (mul (index hist -1) a))",
-      "(sum (set_index (tanh x) 0 (sum (get 1 s))))",
-      "(sum (call f (get 1 s) a))",
+      "(sum (set_index (tanh x) 0 (sum hs)))",
+      "(sum (call f hs a))",
       "(sum (mul steps (sum a)))",
       "(sum (call f (set_index hist -1 (mul (index hist 0) 2.0)) x))",
   };
@@ -109,7 +119,7 @@ TEST_CASE("random until-loops: optimized equals the written graph, gradients fin
     const auto got = backend::compile(opt_values).run(inputs);
     for (std::size_t o = 0; o < want.size(); ++o) check_close(want[o], got[o], 1e-9);
     const ops::Graph read_j =
-        graph(r.head + "(output c 0.0)\n(output at 0.0)\n(output atj (index (get 1 s) j))");
+        graph(r.head + "(output c 0.0)\n(output at 0.0)\n(output atj (index hs j))");
     const ops::Graph opt_read_j = rules::optimize(read_j, shipped_rules());
     INFO("optimized:\n" << ops::print_graph(opt_read_j));
     auto written = backend::compile(read_j), optimized = backend::compile(opt_read_j);
@@ -122,11 +132,11 @@ TEST_CASE("random until-loops: optimized equals the written graph, gradients fin
       } catch (const backend::RuntimeError& e) {
         error = e.what();
       }
-      CHECK_THAT(error, Catch::StartsWith("t.eg:10:13: error: index: "));
+      CHECK_THAT(error, Catch::StartsWith("t.eg:12:13: error: index: "));
       CHECK_THROWS_WITH(optimized.run(inputs), error);
     }
     const std::string cost_j =
-        j_in_range ? "(add " + r.cost + " (sum (sin (index (get 1 s) j))))" : r.cost;
+        j_in_range ? "(add " + r.cost + " (sum (sin (index hs j))))" : r.cost;
     const ops::Graph cost_graph = graph(r.head + "(output c " + cost_j + ")");
     for (std::size_t w : {0, 1}) {
       const std::string name(1, "xa"[w]);
