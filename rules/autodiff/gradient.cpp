@@ -93,14 +93,15 @@ std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
 }  // namespace
 
 std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermRef> seeds,
-                         std::span<const TermRef> wrts, const ScanPullbackOptions& options) {
+                         std::span<const TermRef> wrts, const ScanPullbackOptions& options,
+                         std::span<const TermRef> masks) {
   const std::unordered_set<TermRef> targets(wrts.begin(), wrts.end());
   const std::vector<TermRef> order = dependent_terms(outputs, targets);
   const std::unordered_set<TermRef> on_path(order.begin(), order.end());
   Cotangents cots;
   std::unordered_map<TermRef, std::vector<TermRef>> tuple_cotangent;  // per output
   for (std::size_t i = 0; i < outputs.size(); ++i)
-    if (seeds[i]) cots.add(outputs[i], seeds[i], nullptr);
+    if (seeds[i]) cots.add(outputs[i], seeds[i], masks.empty() ? nullptr : masks[i]);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     TermRef t = *it;
     if (targets.contains(t)) continue;

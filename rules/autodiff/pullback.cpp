@@ -94,6 +94,31 @@ IntList reshape_target(const TensorType& t) {
   return shape;
 }
 
+// Operand i's part of the cotangent `g` of `y = concat(...)` when the
+// lengths around it are known only at run time: the axis moved first, the
+// rows before it dropped (flip, keep the rest with `resize_rows`, flip
+// back) and its own `dim` rows kept.
+TermRef concat_part(TermRef y, TermRef g, std::size_t i) {
+  const std::int64_t axis = y->attrs().get<std::int64_t>(AttrKey::Axis);
+  IntList perm{axis};
+  for (std::int64_t a = 0; a < type_of(g).rank(); ++a)
+    if (a != axis) perm.push_back(a);
+  IntList inverse(perm.size());
+  for (std::size_t a = 0; a < perm.size(); ++a) inverse[perm[a]] = static_cast<std::int64_t>(a);
+  auto dim = [](TermRef x, std::int64_t a) { return mk(OpKind::Dim, {x}, {{AttrKey::Axis, a}}); };
+  auto flip0 = [](TermRef x) { return mk(OpKind::Flip, {x}, {{AttrKey::Axis, IntList{0}}}); };
+  TermRef rows = axis == 0 ? g : mk(OpKind::Transpose, {g}, {{AttrKey::Perm, perm}});
+  if (i > 0) {
+    TermRef before = dim(y->operand(0), axis);
+    for (std::size_t j = 1; j < i; ++j)
+      before = mk(OpKind::Add, {before, dim(y->operand(j), axis)});
+    const TermRef rest = mk(OpKind::Sub, {dim(rows, 0), before});
+    rows = flip0(mk(OpKind::ResizeRows, {flip0(rows), rest}));
+  }
+  rows = mk(OpKind::ResizeRows, {rows, dim(y->operand(i), axis)});
+  return axis == 0 ? rows : mk(OpKind::Transpose, {rows}, {{AttrKey::Perm, inverse}});
+}
+
 Attrs slice_attrs(const Attrs& a) {
   Attrs out;
   for (AttrKey k : {AttrKey::Axis, AttrKey::Start, AttrKey::Stop, AttrKey::Step})
@@ -320,7 +345,10 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
           sa.set(AttrKey::Start, -(after + len[i]));
           if (after > 0) sa.set(AttrKey::Stop, -after);
         } else {
-          throw PullbackError("grad: concat of several operands of unknown length along its axis");
+          TermRef xi = y->operand(i);
+          out.push_back(is_float_term(xi) ? unbroadcast(concat_part(y, g, i), type_of(xi))
+                                          : nullptr);
+          continue;
         }
         TermRef xi = y->operand(i);
         out.push_back(is_float_term(xi) ? unbroadcast(mk(OpKind::Slice, {g}, sa), type_of(xi))

@@ -255,6 +255,15 @@ struct SequenceView {
   }
 };
 
+// Which states (mit-sots then sit-sots, by output index) may get a nonzero
+// cotangent: those whose outputs have one (`gouts`, or `finals` for the
+// last sit-sot states), and, to a fixed point, those a step of such an
+// output reads. A state no cotangent reaches is not carried: its zero
+// cotangent times a NaN or inf in its derivative (an unread state gone
+// NaN) would otherwise reach the result.
+std::vector<bool> live_states(const Forward& f, const std::vector<TermRef>& gouts,
+                              const std::vector<TermRef>& finals);
+
 // The pullback of `f` through a reverse loop over its stored history.
 // `finals` (per sit-sot, nullptr or missing: zeros) are cotangents of the
 // last states given apart from `gouts` (an output kept with `:keep 1`), so

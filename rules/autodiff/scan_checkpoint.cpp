@@ -177,9 +177,10 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   for (const Tap& t : taps) rseq.push_back(b.sequence(flip0(t.segs)));
   for (std::size_t i = 0; i < f.outs.size(); ++i)
     if (gsegs[i]) rgout[i] = b.sequence(flip0(gsegs[i]));
-  std::vector<TermRef> carry(f.nmit + f.nsit, nullptr);  // per state, when float
+  std::vector<TermRef> carry(f.nmit + f.nsit, nullptr);  // per state a cotangent reaches
+  const std::vector<bool> live = live_states(f, gouts, finals);
   for (std::size_t j = 0; j < f.nmit + f.nsit; ++j)
-    if (f.float_out(j))
+    if (live[j])
       carry[j] = b.sitsot(j < f.nmit ? make(OpKind::ZerosLike, {f.history(j)})
                                      : final_cotangent(f, finals, j - f.nmit));
   std::vector<std::size_t> acc_of;

@@ -30,7 +30,73 @@ TermRef next_pending(TermRef pending, const ops::IntList& taps, const std::vecto
   return make(OpKind::Add, {shifted, now});
 }
 
+// True when the output cotangent `g` is known to reach the last row (a
+// dense cotangent, one row set at index -1, rows to the end): then every
+// step of the reverse loop starts from a nonzero seed, and no step needs
+// zero masks. Rows after the last one read otherwise have zero seeds.
+bool reaches_last_row(TermRef g) {
+  switch (g->kind()) {
+    case OpKind::Add:
+      return reaches_last_row(g->operand(0)) || reaches_last_row(g->operand(1));
+    case OpKind::IncIndex:
+    case OpKind::SetIndex: {
+      const ops::Array* i = g->operand(1)->const_value();
+      return i && i->element(0) == -1;
+    }
+    case OpKind::IncSlice:
+    case OpKind::SetSlice:
+      return !g->attrs().has(AttrKey::Stop) &&
+             g->attrs().get_or<std::int64_t>(AttrKey::Step, 1) == 1;
+    case OpKind::Zeros:
+    case OpKind::ZerosLike:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// The value of a carried cotangent after the reverse loop: its last row
+// (`kept`, stored with `:keep 1`); `init` when the loop may run no step
+// (the cotangent passes through unchanged).
+TermRef after_loop(const Forward& f, TermRef kept, TermRef init) {
+  if (f.steps != ops::kUnknownDim && f.steps >= 1) return last(kept);
+  const TermRef row = make(OpKind::ExpandDims, {init}, {{AttrKey::Axis, std::int64_t{0}}});
+  return last(make(OpKind::Concat, {row, kept}, {{AttrKey::Axis, std::int64_t{0}}}));
+}
+
 }  // namespace
+
+std::vector<bool> live_states(const Forward& f, const std::vector<TermRef>& gouts,
+                              const std::vector<TermRef>& finals) {
+  std::vector<bool> given(f.outs.size(), false);
+  for (std::size_t i = 0; i < f.outs.size(); ++i) {
+    const bool final_given =
+        i >= f.nmit && i - f.nmit < f.nsit && i - f.nmit < finals.size() && finals[i - f.nmit];
+    given[i] = f.float_out(i) && ((i < gouts.size() && gouts[i]) || final_given);
+  }
+  const std::size_t nstates = f.nmit + f.nsit;
+  std::vector<std::size_t> state_of(f.params.size(), nstates);  // parameter -> state
+  std::size_t p = 0;
+  for (const auto& taps : f.spec.sequence_taps) p += taps.size();
+  for (std::size_t j = 0; j < f.nmit; ++j)
+    for (std::size_t k = 0; k < f.spec.mitsot_taps[j].size(); ++k) state_of[p++] = j;
+  for (std::size_t j = 0; j < f.nsit; ++j) state_of[p++] = f.nmit + j;
+  std::vector<bool> live(nstates, false), done(f.outs.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < f.outs.size(); ++i) {
+      if (done[i] || !(given[i] || (i < nstates && live[i]))) continue;
+      done[i] = true;
+      changed = true;
+      if (i < nstates) live[i] = true;
+      for (const auto slot : f.fn->operand(i)->free_nominals()) {
+        const std::size_t j = state_of[static_cast<std::size_t>(slot)];
+        if (j < nstates && !live[j] && f.float_out(j)) live[j] = true;
+      }
+    }
+  }
+  return live;
+}
 
 // Longer than our ~80-line mark on purpose: the steps (reverse-loop
 // parameters, the body's pullback at one step, carried outputs, results)
@@ -95,18 +161,27 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   // cotangents owed by later steps' reads to the current state and the
   // depth - 1 before it (row d: state t - d); per float non-sequence the
   // sum of its cotangents.
+  const std::vector<bool> live = live_states(f, gouts, finals);
   std::vector<TermRef> carry(f.nsit, nullptr), pending(f.nmit, nullptr);
+  std::vector<TermRef> carry_init(f.nsit, nullptr), pending_init(f.nmit, nullptr);
   for (std::size_t j = 0; j < f.nsit; ++j)
-    if (f.float_out(f.nmit + j)) carry[j] = b.sitsot(final_cotangent(f, finals, j));
+    if (live[f.nmit + j]) {
+      carry_init[j] = final_cotangent(f, finals, j);
+      carry[j] = b.sitsot(carry_init[j]);
+    }
   for (std::size_t j = 0; j < f.nmit; ++j)
-    if (f.float_out(j)) pending[j] = b.sitsot(make(OpKind::ZerosLike, {f.history(j)}));
+    if (live[j]) {
+      pending_init[j] = make(OpKind::ZerosLike, {f.history(j)});
+      pending[j] = b.sitsot(pending_init[j]);
+    }
   const std::size_t non_first = p;
   std::vector<std::size_t> acc_of;  // accumulated non-sequences
-  std::vector<TermRef> acc;
+  std::vector<TermRef> acc, acc_init;
   for (std::size_t m = 0; m < f.nnon; ++m)
     if (ops::is_float(f.params[non_first + m].dtype)) {
       acc_of.push_back(m);
-      acc.push_back(b.sitsot(make(OpKind::ZerosLike, {f.non(m)})));
+      acc_init.push_back(make(OpKind::ZerosLike, {f.non(m)}));
+      acc.push_back(b.sitsot(acc_init.back()));
       float_wrt_params.push_back(non_first + m);
     }
   for (std::size_t m = 0; m < f.nnon; ++m)
@@ -115,7 +190,9 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   // The body on the reverse loop's parameters, and its pullback at one step.
   Instantiate inst(args);
   const TermRef zero = i64(0);
-  std::vector<TermRef> body, seeds;
+  std::vector<TermRef> body, seeds, masks;
+  const bool dense =
+      std::ranges::all_of(gouts, [](TermRef g) { return !g || reaches_last_row(g); });
   for (std::size_t i = 0; i < f.outs.size(); ++i) {
     body.push_back(inst(f.fn->operand(i)));
     TermRef s = gout_param[i];
@@ -123,10 +200,15 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
     if (i < f.nmit && pending[i]) plus(make(OpKind::Index, {pending[i], zero}));
     if (i >= f.nmit && i < f.nmit + f.nsit && carry[i - f.nmit]) plus(carry[i - f.nmit]);
     seeds.push_back(s);
+    // Zero where the step's cotangent is zero (a row after the last one
+    // read): an op differentiated there gives 0, not 0 * NaN (a state
+    // gone NaN after the last step read).
+    masks.push_back(s && !dense ? make(OpKind::Eq, {s, Term::scalar(s->tensor_type().dtype, 0.0)})
+                                : nullptr);
   }
   std::vector<TermRef> wrts;
   for (std::size_t q : float_wrt_params) wrts.push_back(args[q]);
-  std::vector<TermRef> gw = vjp(body, seeds, wrts);
+  std::vector<TermRef> gw = vjp(body, seeds, wrts, {}, masks);
   std::unordered_map<std::size_t, TermRef> g_of;  // forward parameter -> its cotangent
   for (std::size_t i = 0; i < wrts.size(); ++i)
     g_of[float_wrt_params[i]] = gw[i] ? gw[i] : make(OpKind::ZerosLike, {wrts[i]});
@@ -157,11 +239,11 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   std::vector<TermRef> out(f.scan->arity(), nullptr);
   std::size_t r = 0;
   for (std::size_t j = 0; j < f.nsit; ++j)
-    if (carry[j]) out[f.off + f.nseq + f.nmit + j] = last(get(rev, r++));
+    if (carry[j]) out[f.off + f.nseq + f.nmit + j] = after_loop(f, get(rev, r++), carry_init[j]);
   for (std::size_t j = 0; j < f.nmit; ++j)
-    if (pending[j]) out[f.off + f.nseq + j] = flip0(last(get(rev, r++)));
+    if (pending[j]) out[f.off + f.nseq + j] = flip0(after_loop(f, get(rev, r++), pending_init[j]));
   for (std::size_t a = 0; a < acc.size(); ++a)
-    out[f.off + f.nseq + f.nmit + f.nsit + acc_of[a]] = last(get(rev, r++));
+    out[f.off + f.nseq + f.nmit + f.nsit + acc_of[a]] = after_loop(f, get(rev, r++), acc_init[a]);
   for (std::size_t q : seq_out) {
     const auto& sp = seq_params[q];
     const TermRef x = f.seq(sp.seq);

@@ -20,12 +20,16 @@ struct ScanPullbackOptions {
 };
 
 // Cotangents of `wrts` given cotangents `seeds` of `outputs` (a seed may be
-// nullptr); nullptr for a wrt no output depends on. Throws
-// ops::PullbackError on a path through an op without a pullback.
+// nullptr); nullptr for a wrt no output depends on. `masks` (empty, or one
+// bool term or nullptr per output) says where a seed is known to be zero:
+// an op differentiated there gives a zero cotangent (gradient.hpp's zero
+// masks). Throws ops::PullbackError on a path through an op without a
+// pullback.
 std::vector<ops::TermRef> vjp(std::span<const ops::TermRef> outputs,
                               std::span<const ops::TermRef> seeds,
                               std::span<const ops::TermRef> wrts,
-                              const ScanPullbackOptions& options = {});
+                              const ScanPullbackOptions& options = {},
+                              std::span<const ops::TermRef> masks = {});
 
 // One cotangent per operand of `scan` (nullptr: none; operand 0, the body,
 // and :n-steps never get one) given one per output (`gouts`, nullptr: none).

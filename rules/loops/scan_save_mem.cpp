@@ -249,6 +249,9 @@ class SaveMem final : public ScanApplier {
   // readers and a is i + N for i in [-N, 0), i otherwise; that reader then
   // indexes by a. An i out of range (a outside [0, N)) needs all N steps
   // and reads at i: the read fails with the message it gave before.
+  // An `:until` loop may stop before its bound N, so only the steps it ran
+  // say where a negative i points: there a negative i needs every step, a
+  // non-negative one i + 1, and the reader keeps i.
   bool fewer_steps_at_run_time(const ScanView& s, const std::vector<OutputReads>& reads,
                                std::int64_t m) {
     ops::ScanSpec spec = s.spec;
@@ -282,10 +285,15 @@ class SaveMem final : public ScanApplier {
         if (!r.index) continue;
         std::optional<EClassId> i = *r.index;
         if (r.index_dtype != d) i = g().add_op(OpKind::Cast, {{AttrKey::Dtype, d}}, std::array{*i});
-        const auto a = op(OpKind::Where, op(OpKind::Lt, i, zero), op(OpKind::Add, i, total), i);
-        const auto ok = op(OpKind::LogicalAnd, op(OpKind::Ge, a, zero), op(OpKind::Lt, a, total));
-        const auto at = op(OpKind::Where, ok, a, i);
-        const auto need = op(OpKind::Where, ok, op(OpKind::Add, a, one), total);
+        std::optional<EClassId> at = i, need;
+        if (s.spec.until) {
+          need = op(OpKind::Where, op(OpKind::Ge, i, zero), op(OpKind::Add, i, one), total);
+        } else {
+          const auto a = op(OpKind::Where, op(OpKind::Lt, i, zero), op(OpKind::Add, i, total), i);
+          const auto ok = op(OpKind::LogicalAnd, op(OpKind::Ge, a, zero), op(OpKind::Lt, a, total));
+          at = op(OpKind::Where, ok, a, i);
+          need = op(OpKind::Where, ok, op(OpKind::Add, a, one), total);
+        }
         most = most ? op(OpKind::Maximum, most, need) : need;
         if (!at || !most) return false;
         index_at.emplace(r.node, *at);

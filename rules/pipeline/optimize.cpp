@@ -1,5 +1,6 @@
 #include "rules/pipeline/optimize.hpp"
 #include "rules/pipeline/shown_cost.hpp"
+#include "rules/pipeline/unexpanded_grads.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
 #include "rules/lang/rule_check.hpp"
@@ -175,6 +176,9 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   ExtractedTerms best =
       extract_terms(g, roots, model, options.extractor,
                     [](const TensorEGraph& t, egraph::ENodeId n) { return t.unstable(n); });
+  // A grad extraction could not avoid was refused: say where and why.
+  WrittenLocations where(g, graph);
+  refuse_unexpanded_grads(best.roots, where, graph);
   // A stable form always wins (docs/architecture.md decision 11): unstable terms count
   // as extraction counts them, in the report too.
   r.unstable_before = count_unstable(g, root_terms);
@@ -213,6 +217,8 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
   out.inputs = graph.inputs;
   for (std::size_t i = 0; i < graph.outputs.size(); ++i)
     out.outputs.push_back({graph.outputs[i].name, best.roots[i]});
+  // A rewritten term fails at run time where its class was written.
+  where.carry(best.roots, out.locations);
   // A def stays, under its name, while some extracted call still uses it.
   const auto called = called_bodies(best.roots);
   for (std::size_t i = 0; i < graph.defs.size(); ++i)

@@ -190,6 +190,31 @@ TEST_CASE("optimize --validate: an unsound --trust-rules rule exits 1 naming the
   CHECK(run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules").status == 0);
 }
 
+TEST_CASE("optimize: a grad that cannot be expanded is refused at the grad, with the reason") {
+  // Reshaping the cotangent back to (? ?) has no static target: the only
+  // refusal left (a concat of unknown lengths is differentiated).
+  Scratch s;
+  s.write("g.eg",
+          "(input x (f64 ? ?))\n"
+          "(output (grad (sum (square (reshape x :shape (-1)))) x))\n");
+  for (const char* cmd : {"optimize g.eg", "run g.eg --random 0"}) {
+    const auto r = run_eqsat(s, cmd);
+    INFO(cmd);
+    CHECK(r.status == 1);
+    CHECK(r.err ==
+          "g.eg:2:9: error: grad with respect to x cannot be expanded: cannot reshape a cotangent "
+          "back to shape (? ?) with several unknown dimensions\n");
+    CHECK_THAT(r.err, !Catch::Contains("--no-opt"));
+    CHECK(r.out.empty());
+  }
+  s.write("concat.eg",
+          "(input x (f64 ?))\n(input y (f64 ?))\n"
+          "(output (grad (sum (square (concat x y))) y))\n");
+  const auto r = run_eqsat(s, "optimize concat.eg");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, !Catch::Contains("grad"));
+}
+
 TEST_CASE("optimize: saturation past --memory-limit is out of memory - with the e-graph's size") {
   Scratch s;
   s.write("g.eg", kGraph);

@@ -87,3 +87,28 @@ TEST_CASE("gradients of gradients through calls match finite differences",
     check_close(fd, run1(opt, inputs), 1e-5);
   }
 }
+
+TEST_CASE("a call whose parameter types are narrower than its arguments differentiates",
+          "[grad][calls]") {
+  // The def's parameters are (f64 4) and (f64 2 4), the arguments (f64 ?)
+  // and (f64 ? 4): inlined or kept as a call, the gradient is expanded and
+  // equals finite differences where the arguments have the parameters' shapes.
+  for (const char* inl : {"", " :inline false"}) {
+    const std::string head = std::string("(input x (f64 ?)) (input m (f64 ? 4))\n") +
+                             "(def f (fn ((p (f64 4)) (q (f64 2 4))) (mul (sin p) q) (sum p))" +
+                             inl + ")\n(let c (call f x m))\n";
+    const std::string cost = "(add (sum (square (get 0 c))) (get 1 c))";
+    const ops::Graph c = graph(head + "(output " + cost + ")");
+    std::mt19937_64 rng(9);
+    const std::vector<ops::Array> in{random_array({ops::DType::F64, {4}}, rng),
+                                     random_array({ops::DType::F64, {2, 4}}, rng)};
+    for (std::size_t w : {0, 1}) {
+      INFO("inline" << inl << ", wrt "
+                    << "xm"[w]);
+      const ops::Graph opt = rules::optimize(
+          graph(head + "(output (grad " + cost + " " + "xm"[w] + "))"), shipped_rules());
+      REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+      check_close(finite_difference(c, in, w), run1(opt, in), 1e-5);
+    }
+  }
+}

@@ -300,3 +300,104 @@ TEST_CASE("an RNN's weight gradients are one matrix product each, outside the re
   check_close(finite_difference(cost, inputs, 1), got[0], 1e-6);
   check_close(finite_difference(cost, inputs, 2), got[1], 1e-6);
 }
+
+TEST_CASE("a loop that runs no step passes the cotangent straight through", "[grad][until]") {
+  // The cost reads the last state through the initial one (a loop of 0
+  // steps gives x itself), the nit-sot's rows and the non-sequence's use:
+  // with no step, d/dx is cos(x), d/da is 0; with steps, finite differences.
+  const std::string head =
+      "(input x (f64 3)) (input a (f64 3)) (input k i64)\n"
+      "(let s (scan :n-steps k :sit-sot (x) :nit-sot 1 :non-sequences (a)"
+      " (fn (h a_) (tanh (mul h a_)) (mul h 2.0))))\n";
+  const std::string cost =
+      "(add (sum (sin (index (concat (expand_dims x :axis 0) (get 0 s)) -1))) (sum (get 1 s)))";
+  const ops::Graph c = graph(head + "(output " + cost + ")");
+  std::mt19937_64 rng(3);
+  for (std::int64_t k : {0, 1, 4}) {
+    std::vector<ops::Array> inputs{random_array(c.inputs[0]->tensor_type(), rng),
+                                   random_array(c.inputs[1]->tensor_type(), rng),
+                                   ops::Array::filled(ops::DType::I64, {}, static_cast<double>(k))};
+    for (std::size_t w : {0, 1}) {
+      INFO("k = " << k << ", wrt "
+                  << "xa"[w]);
+      const ops::Array fd = finite_difference(c, inputs, w);
+      if (k == 0)
+        for (std::int64_t i = 0; i < 3; ++i)
+          CHECK(fd.element(i) ==
+                Approx(w == 0 ? std::cos(inputs[0].element(i)) : 0.0).margin(1e-6));
+      check_close(fd, run1(with_output(c, gradient(c.outputs[0].term, c.inputs[w])), inputs), 1e-5);
+      const ops::Graph opt = rules::optimize(
+          graph(head + "(output (grad " + cost + " " + "xa"[w] + "))"), shipped_rules());
+      REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+      check_close(fd, run1(opt, inputs), 1e-5);
+    }
+  }
+  // `:n-steps 0` known statically, with a nit-sot: zeros for x.
+  const ops::Graph none = graph(
+      "(input x (f64 3))\n"
+      "(let s (scan :n-steps 0 :sit-sot (x) :nit-sot 1 (fn (h) (sin h) (mul h 2.0))))\n"
+      "(output (grad (add (sum (get 0 s)) (sum (get 1 s))) x))");
+  const ops::Graph opt = rules::optimize(none, shipped_rules());
+  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  check_close(ops::Array::filled(ops::DType::F64, {3}, 0.0),
+              run1(opt, {ops::Array::filled(ops::DType::F64, {3}, 0.5)}), 0);
+}
+
+TEST_CASE("a NaN in a loop state no cost reads does not reach the gradient", "[grad][edges]") {
+  // h becomes NaN (sqrt of -2), but the cost reads only the nit-sot: the
+  // state gets no cotangent, so no 0 * NaN. Finite differences: [2 2 2].
+  const ops::Graph g = graph(
+      "(input x (f64 3))\n"
+      "(let s (scan :n-steps 2 :sit-sot ((const f64 0.0)) :nit-sot 1 :non-sequences (x)\n"
+      "  (fn (h w) (mul h (sum (sqrt w))) (sum w))))\n"
+      "(output (sum (get 1 s)))");
+  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
+  in[0].data<double>()[0] = 1;
+  in[0].data<double>()[1] = -2;
+  in[0].data<double>()[2] = 3;
+  const ops::Array two = ops::Array::filled(ops::DType::F64, {3}, 2.0);
+  check_close(two, finite_difference(g, in, 0), 1e-6);
+  check_close(two, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
+  for (std::int64_t k : {0, 1}) {  // taped, and checkpointed every step
+    ops::Attrs every;
+    if (k > 0) every.set(ops::AttrKey::Checkpoint, k);
+    const ops::Graph opt = rules::optimize(
+        with_output(g, ops::Term::make(ops::OpKind::Grad, every, {g.outputs[0].term, g.inputs[0]})),
+        shipped_rules());
+    INFO("checkpoint " << k);
+    check_close(two, run1(opt, in), 1e-12);
+  }
+}
+
+TEST_CASE("a NaN in loop steps after the last one read does not reach the gradient",
+          "[grad][edges]") {
+  // h1 = sqrt(x - 1) is read; h2 = sqrt(h1 - 1) is NaN for x < 4 but no
+  // cost reads it: its zero cotangent stays zero through sqrt's derivative.
+  const ops::Graph g = graph(
+      "(input x (f64 3))\n"
+      "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
+      "(output (sum (index (get 0 s) 0)))");
+  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
+  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
+  ops::Array want(ops::DType::F64, {3});
+  for (std::int64_t i = 0; i < 3; ++i)
+    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  check_close(want, finite_difference(g, in, 0), 1e-6);
+  const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
+  check_close(want, run1(with_output(g, d), in), 1e-12);
+  const ops::Graph opt = rules::optimize(
+      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
+      shipped_rules());
+  check_close(want, run1(opt, in), 1e-12);
+  // The masks cost a comparison per step: only where a row after the last
+  // one read exists. A cost reading every row, or the last, has none.
+  CHECK(count_ops(d, ops::OpKind::Eq) > 0);
+  for (const char* every : {"(sum (get 0 s))", "(sum (index (get 0 s) -1))"}) {
+    const ops::Graph dense = graph(
+        "(input x (f64 3))\n"
+        "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
+        "(output " +
+        std::string(every) + ")");
+    CHECK(count_ops(gradient(dense.outputs[0].term, dense.inputs[0]), ops::OpKind::Eq) == 0);
+  }
+}

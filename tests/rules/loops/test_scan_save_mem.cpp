@@ -401,3 +401,40 @@ TEST_CASE("an output read whole and at its last step is one loop") {
   const ops::Graph out = check_same(g, inputs_for(g));
   CHECK(scans_in(out).size() == 1);
 }
+
+TEST_CASE("an until-loop read at a run-time index reads the steps it ran") {
+  // The loop stops before its bound: a negative index counts from the last
+  // step run, not from step 10, and a read out of range fails with the
+  // written message at the written position.
+  const ops::Graph g = graph(R"((input x0 f64)
+(input k i64)
+(let s (scan :n-steps 10 :sit-sot (x0) :until true
+             (fn (h) (let nh (mul h 2.0)) nh (gt nh 20.0))))
+(output (index (get 0 s) k)))");
+  const ops::Graph out = optimize(g, load_default_rules());
+  INFO("optimized:\n" << ops::print_graph(out));
+  auto written = backend::compile(g), optimized = backend::compile(out);
+  int failed = 0;
+  for (double x0 : {0.1, 1.0, 3.0})
+    for (std::int64_t k = -12; k <= 11; ++k) {
+      INFO("x0 = " << x0 << ", k = " << k);
+      const std::vector<ops::Array> in{ops::Array::filled(ops::DType::F64, {}, x0),
+                                       ops::Array::filled(ops::DType::I64, {}, k)};
+      std::string expected_error;
+      double expected = 0;
+      try {
+        expected = written.run(in)[0].element(0);
+      } catch (const backend::RuntimeError& e) {
+        expected_error = e.what();
+      }
+      if (expected_error.empty()) {
+        CHECK(optimized.run(in)[0].element(0) == expected);
+        continue;
+      }
+      ++failed;
+      CHECK(expected_error.starts_with("t.eg:5:9: error: "));
+      CHECK_THROWS_WITH(optimized.run(in), expected_error);
+    }
+  CHECK(failed > 0);
+  CHECK(failed < 72);
+}
