@@ -2,14 +2,16 @@
 // files (all errors at once), then evaluates both sides of every rewrite on
 // random operands of several dtypes and shapes and prints one line per
 // rule: `NAME: sound (K instances)`, `NAME: untested (no instance
-// type-checked)` or `NAME: unsound: COUNTER-EXAMPLE`. Exit status 1 when a
-// file has errors or a rule is unsound.
+// type-checked)`, `NAME: unsound: COUNTER-EXAMPLE` or, for a `:domain
+// finite` rule that differs only at ±∞ or NaN, `NAME: finite only:
+// COUNTER-EXAMPLE`. Exit status 1 when a file has errors or a rule is
+// unsound.
 #include "cli_checks.hpp"
 #include "command.hpp"
 
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <iostream>
 #include <memory>
@@ -59,8 +61,10 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   cmd->add_option("FILE", args->files, "rule files (.rules), checked together")->required();
   cmd->add_option("--seed", args->seed, "random seed (default 1)");
   // Bounded, so that a typo cannot start a run that never ends.
-  cmd->add_option("--attempts", args->attempts,
-                  "random instances per rule direction, 1 to 100000 (default 300)")
+  cmd->add_option(
+         "--attempts", args->attempts,
+         "random instances per rule direction, 1 to 100000 (default 300), finite and as many "
+         "at +-inf, NaN, -0")
       ->check(whole_number_in(1, 100000));
   cmd->callback([args, &action] {
     action = [args] {

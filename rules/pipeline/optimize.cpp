@@ -1,12 +1,12 @@
 #include "rules/pipeline/optimize.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/tensor/extract_graph.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_lowering.hpp"
 #include "rules/lang/rule_parser.hpp"
-#include "rules/loops/scan_fusion_extracted.hpp"
 #include "rules/lang/shipped_rules.hpp"
+#include "rules/loops/scan_fusion_extracted.hpp"
+#include "rules/tensor/extract_graph.hpp"
 #include "rules/tensor/tensor_egraph.hpp"
 
 #include "ops/post_order.hpp"
@@ -26,14 +26,6 @@ using ast::ScheduleStep;
 using ast::Use;
 
 namespace {
-
-// How many terms of the DAG under `roots` a stabilizing rewrite replaced.
-std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
-  if (!g.has_unstable()) return 0;
-  std::size_t n = 0;
-  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) { n += g.unstable(t); });
-  return n;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

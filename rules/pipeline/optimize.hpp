@@ -9,8 +9,8 @@
 //   std::cout << report.to_json().dump(2);
 #pragma once
 
-#include "rules/pipeline/explanation.hpp"
 #include "rules/lang/rule_ast.hpp"
+#include "rules/pipeline/explanation.hpp"
 
 #include "backend/cost_model.hpp"
 #include "egraph/extract/extractor.hpp"
@@ -95,8 +95,9 @@ struct OptimizeOptions {
   // explanations); off, nothing is recorded.
   bool explain = false;
   // Called with the saturated (clean) e-graph and the outputs' classes,
-  // before extraction (an e-graph export).
-  std::function<void(const TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
+  // before extraction (an e-graph export, explore's alternatives). Adding
+  // a term the e-graph holds (count_unstable) leaves it clean.
+  std::function<void(TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
 };
 
 // Runs the schedule of `rules` on `g` (loaded and rebuilt): fills the
