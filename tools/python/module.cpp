@@ -301,7 +301,7 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300,
       "Tests every rewrite of the rule files on random inputs: one dict per rule with "
-      "name, verdict (sound, unsound, untested), instances and counterexample.");
+      "name, verdict (sound, unsound, untested, finite only), instances and counterexample.");
 }
 
 }  // namespace
