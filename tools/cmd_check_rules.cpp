@@ -59,13 +59,12 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("check-rules",
                                      "Check rule files, then test every rewrite on random inputs");
   cmd->add_option("FILE", args->files, "rule files (.rules), checked together")->required();
-  cmd->add_option("--seed", args->seed, "random seed (default 1)");
+  cmd->add_option("--seed", args->seed, "random seed (default 1)")->check(seed_number());
   // Bounded, so that a typo cannot start a run that never ends.
-  cmd->add_option(
-         "--attempts", args->attempts,
-         "random instances per rule direction, 1 to 100000 (default 300), finite and as many "
-         "at +-inf, NaN, -0")
-      ->check(whole_number_in(1, 100000));
+  cmd->add_option("--attempts", args->attempts,
+                  "random instances per rule direction, 1 to 100000 (default 300), finite and "
+                  "as many at +-inf, NaN, -0")
+      ->check(whole_number_in(1, rules::kMaxCheckAttempts));
   cmd->callback([args, &action] {
     action = [args] {
       try {

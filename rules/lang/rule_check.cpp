@@ -383,6 +383,7 @@ std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const P
 void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
                      const RuleCheckOptions& options, Rng& rng, RuleVerdict& verdict) {
   for (std::size_t attempt = 0; attempt < 2 * options.attempts; ++attempt) {
+    if (options.before_attempt) options.before_attempt();
     const Draw draw = attempt % 2 == 1 ? Draw::Corners : Draw::Finite;
     if (draw == Draw::Corners && verdict.kind == RuleVerdict::Kind::FiniteOnly) continue;
     auto sides = random_sides(r, from, to, options, draw, rng);
