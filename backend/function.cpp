@@ -9,6 +9,7 @@
 #include "ops/type_error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -486,6 +487,22 @@ void Function::execute(Instruction& in) {
 void Function::run_call(Instruction& in) {
   body_args_.clear();
   for (int s : in.operands) body_args_.push_back(&slots_[s]);
+  // The def's body was typed (and optimized) for its parameters' types: an
+  // argument whose static type is less precise is checked here, as a graph
+  // input is (docs/architecture.md decision 13).
+  const auto& params =
+      in.term->operand(0)->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+  for (std::size_t k = 0; k < params.size() && k < body_args_.size(); ++k) {
+    const Dims& want = params[k].dims;
+    const Dims& got = body_args_[k]->shape();
+    bool fits = want.size() == got.size();
+    for (std::size_t a = 0; fits && a < want.size(); ++a)
+      fits = want[a] == ops::kUnknownDim || want[a] == got[a];
+    if (!fits)
+      throw RuntimeError(
+          fmt::format("call: argument {} has shape ({}) where the def's parameter is {}", k + 1,
+                      fmt::join(got, " "), ops::to_string(params[k])));
+  }
   in.body->run(body_args_, body_outputs_);
   for (int i = 0; i < in.num_out; ++i) slots_[in.out + i] = std::move(body_outputs_[i]);
 }

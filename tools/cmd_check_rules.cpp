@@ -2,11 +2,13 @@
 // files (all errors at once), then evaluates both sides of every rewrite on
 // random operands of several dtypes and shapes and prints one line per
 // rule: `NAME: sound (K instances)`, `NAME: untested (no instance
-// type-checked)` or `NAME: unsound: COUNTER-EXAMPLE`. Rules of the
-// `fast-math` rule set hold only up to rounding or for finite values, by
-// design: their failures print `NAME: approximate (fast-math): ...` and a
-// closing count, and do not fail the check. Exit status 1 when a file has
-// errors or a rule outside fast-math is unsound.
+// type-checked)`, `NAME: unsound: COUNTER-EXAMPLE` or, for a `:domain
+// finite` rule that differs only at ±∞ or NaN, `NAME: finite only:
+// COUNTER-EXAMPLE`. Rules of the `fast-math` rule set hold only up to
+// rounding or for finite values, by design: their failures print `NAME:
+// approximate (fast-math): ...` and a closing count, and do not fail the
+// check. Exit status 1 when a file has errors or a rule outside fast-math
+// is unsound.
 #include "cli_checks.hpp"
 #include "command.hpp"
 
@@ -76,7 +78,8 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   cmd->add_option("--seed", args->seed, "random seed (default 1)")->check(seed_number());
   // Bounded, so that a typo cannot start a run that never ends.
   cmd->add_option("--attempts", args->attempts,
-                  "random instances per rule direction, 1 to 100000 (default 300)")
+                  "random instances per rule direction, 1 to 100000 (default 300), finite and "
+                  "as many at +-inf, NaN, -0")
       ->check(whole_number_in(1, rules::kMaxCheckAttempts));
   cmd->callback([args, &action] {
     action = [args] {

@@ -136,12 +136,12 @@ std::vector<TermRef> dot_pullback(TermRef y, TermRef g) {
   if (a1) G = mk(OpKind::ExpandDims, {G}, {{AttrKey::Axis, std::int64_t{type_of(G).rank() - 1}}});
   std::vector<TermRef> out(2, nullptr);
   if (is_float_term(a)) {
-    TermRef ga = unbroadcast(mk(OpKind::Dot, {G, swap_last(B)}), type_of(A));
+    TermRef ga = unbroadcast(mk(OpKind::Dot, {G, swap_last(B)}), A, 2);
     if (a1) ga = mk(OpKind::Squeeze, {ga}, {{AttrKey::Axis, IntList{0}}});
     out[0] = ga;
   }
   if (is_float_term(b)) {
-    TermRef gb = unbroadcast(mk(OpKind::Dot, {swap_last(A), G}), type_of(B));
+    TermRef gb = unbroadcast(mk(OpKind::Dot, {swap_last(A), G}), B, 2);
     if (b1) gb = mk(OpKind::Squeeze, {gb}, {{AttrKey::Axis, IntList{1}}});
     out[1] = gb;
   }
@@ -200,6 +200,15 @@ std::vector<TermRef> reduction_pullback(TermRef y, TermRef g) {
   }
 }
 
+// How many axes of operand `x` of elementwise `y` no other operand can
+// have broadcast: all of them when each other operand is `x` itself or a
+// scalar (unbroadcast then needs no run-time decision), else none.
+std::int64_t unbroadcast_axes_fixed(TermRef y, TermRef x) {
+  for (TermRef o : y->operands())
+    if (o != x && !o->is_tuple() && type_of(o).rank() != 0) return 0;
+  return type_of(x).rank();
+}
+
 std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
   TermRef a = y->operand(0), b = y->operand(1);
   TermRef ga = nullptr, gb = nullptr;
@@ -246,8 +255,8 @@ std::vector<TermRef> binary_pullback(TermRef y, TermRef g) {
     default:
       EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
-  return {is_float_term(a) ? unbroadcast(ga, type_of(a)) : nullptr,
-          is_float_term(b) ? unbroadcast(gb, type_of(b)) : nullptr};
+  return {is_float_term(a) ? unbroadcast(ga, a, unbroadcast_axes_fixed(y, a)) : nullptr,
+          is_float_term(b) ? unbroadcast(gb, b, unbroadcast_axes_fixed(y, b)) : nullptr};
 }
 
 TermRef unary_cotangent(TermRef y, TermRef g) {
@@ -313,7 +322,7 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
     case OpKind::Squeeze:
       return {restore_axes(g, at.get<IntList>(AttrKey::Axis))};
     case OpKind::BroadcastTo:
-      return {unbroadcast(g, type_of(x))};
+      return {unbroadcast(g, x)};
     case OpKind::Flip:
       return {mk(OpKind::Flip, {g}, {{AttrKey::Axis, at.get<IntList>(AttrKey::Axis)}})};
     case OpKind::Concat: {
@@ -351,8 +360,9 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
           continue;
         }
         TermRef xi = y->operand(i);
-        out.push_back(is_float_term(xi) ? unbroadcast(mk(OpKind::Slice, {g}, sa), type_of(xi))
-                                        : nullptr);
+        out.push_back(is_float_term(xi)
+                          ? unbroadcast(mk(OpKind::Slice, {g}, sa), xi, type_of(xi).rank())
+                          : nullptr);
       }
       return out;
     }
@@ -366,7 +376,7 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
                {mk(OpKind::Slice, {g},
                    {{AttrKey::Axis, axis}, {AttrKey::Start, i}, {AttrKey::Stop, i + 1}})},
                {{AttrKey::Axis, IntList{axis}}});
-        out.push_back(is_float_term(xi) ? unbroadcast(part, type_of(xi)) : nullptr);
+        out.push_back(is_float_term(xi) ? unbroadcast(part, xi, type_of(xi).rank()) : nullptr);
       }
       return out;
     }
@@ -379,7 +389,7 @@ std::vector<TermRef> indexing_pullback(TermRef y, TermRef g) {
   TermRef x = y->operand(0);
   const Attrs sa = slice_attrs(y->attrs());
   auto fit = [](TermRef c, TermRef operand) {
-    return is_float_term(operand) ? unbroadcast(c, type_of(operand)) : nullptr;
+    return is_float_term(operand) ? unbroadcast(c, operand) : nullptr;
   };
   switch (y->kind()) {
     case OpKind::Index: {
@@ -416,7 +426,31 @@ std::vector<TermRef> indexing_pullback(TermRef y, TermRef g) {
 
 }  // namespace
 
-TermRef unbroadcast(TermRef g, const TensorType& target) {
+namespace {
+
+// `g` (of `operand`'s rank) reduced along `axis`, where static types do not
+// say whether `operand` was broadcast, to the length that axis has when the
+// graph runs: summed where it is 1, kept where it is not. resize_rows cuts
+// the length on the first axis, so `axis` goes there and back.
+TermRef unbroadcast_at_run_time(TermRef g, TermRef operand, std::int64_t axis) {
+  IntList perm(static_cast<std::size_t>(type_of(g).rank()));
+  std::iota(perm.begin(), perm.end(), std::int64_t{0});
+  std::swap(perm[0], perm[static_cast<std::size_t>(axis)]);
+  auto to_front = [&](TermRef t) {  // the swap is its own inverse
+    return axis == 0 ? t : mk(OpKind::Transpose, {t}, {{AttrKey::Perm, perm}});
+  };
+  TermRef n = mk(OpKind::Dim, {operand}, {{AttrKey::Axis, axis}});
+  TermRef broadcast = mk(OpKind::Eq, {n, lit(n, 1)});
+  TermRef summed =
+      mk(OpKind::Sum, {g}, {{AttrKey::Axis, IntList{axis}}, {AttrKey::Keepdims, true}});
+  TermRef picked = mk(OpKind::Where, {broadcast, summed, g});
+  return to_front(mk(OpKind::ResizeRows, {to_front(picked), n}));
+}
+
+}  // namespace
+
+TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes) {
+  const TensorType& target = type_of(operand);
   const TensorType& t = type_of(g);
   const int lead = t.rank() - target.rank();
   IntList inner, leading;
@@ -425,6 +459,11 @@ TermRef unbroadcast(TermRef g, const TensorType& target) {
     if (target.dims[i] == 1 && t.dims[lead + i] != 1) inner.push_back(lead + i);
   if (!inner.empty()) g = mk(OpKind::Sum, {g}, {{AttrKey::Axis, inner}, {AttrKey::Keepdims, true}});
   if (!leading.empty()) g = mk(OpKind::Sum, {g}, {{AttrKey::Axis, leading}});
+  // An axis of unknown length may have been 1 and broadcast: decided when
+  // the graph runs (docs/architecture.md decision 13: only what is proven).
+  for (int i = 0; i < target.rank() - fixed_axes; ++i)
+    if (target.dims[i] == kUnknownDim && type_of(g).dims[i] != 1)
+      g = unbroadcast_at_run_time(g, operand, i);
   if (type_of(g).dtype != target.dtype) g = mk(OpKind::Cast, {g}, {{AttrKey::Dtype, target.dtype}});
   return g;
 }
@@ -443,17 +482,20 @@ std::vector<TermRef> pullback(TermRef y, TermRef gy) {
     case OpGroup::Unary: {
       TermRef x = y->operand(0);
       if (!is_float_term(x)) return {nullptr};
-      return {unbroadcast(unary_cotangent(y, gy), type_of(x))};
+      return {unbroadcast(unary_cotangent(y, gy), x, type_of(x).rank())};
     }
     case OpGroup::Binary:
       return binary_pullback(y, gy);
     case OpGroup::Select: {
       TermRef a = y->operand(1), b = y->operand(2), c = y->operand(0);
       TermRef zero = lit(gy, 0);
-      return {
-          nullptr,
-          is_float_term(a) ? unbroadcast(mk(OpKind::Where, {c, gy, zero}), type_of(a)) : nullptr,
-          is_float_term(b) ? unbroadcast(mk(OpKind::Where, {c, zero, gy}), type_of(b)) : nullptr};
+      return {nullptr,
+              is_float_term(a)
+                  ? unbroadcast(mk(OpKind::Where, {c, gy, zero}), a, unbroadcast_axes_fixed(y, a))
+                  : nullptr,
+              is_float_term(b)
+                  ? unbroadcast(mk(OpKind::Where, {c, zero, gy}), b, unbroadcast_axes_fixed(y, b))
+                  : nullptr};
     }
     case OpGroup::Reduction:
       return reduction_pullback(y, gy);
@@ -480,7 +522,7 @@ std::vector<TermRef> pullback(TermRef y, TermRef gy) {
     case OpGroup::Creation: {  // full: every element is the fill value
       TermRef v = y->operand(0);
       if (!is_float_term(v)) return {nullptr};
-      return {unbroadcast(mk(OpKind::Sum, {gy}), type_of(v))};
+      return {unbroadcast(mk(OpKind::Sum, {gy}), v)};
     }
     case OpGroup::Leaf:
     case OpGroup::Control:

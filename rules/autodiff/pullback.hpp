@@ -35,8 +35,12 @@ class PullbackError : public std::runtime_error {
 // dimensions).
 std::vector<TermRef> pullback(TermRef y, TermRef gy);
 
-// The cotangent `g` brought back to `target`'s type after broadcasting:
-// summed over the axes `target` was broadcast along, then cast to its dtype.
-TermRef unbroadcast(TermRef g, const TensorType& target);
+// The cotangent `g` brought back to `operand`'s type after broadcasting:
+// summed over the axes `operand` was broadcast along, then cast to its
+// dtype. Along an axis of unknown length, whether it was broadcast is
+// decided when the graph runs, from the length of `operand`'s axis; the
+// last `fixed_axes` axes are never broadcast (a matrix's two in a product,
+// all of them for a unary op's cotangent).
+TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes = 0);
 
 }  // namespace eqsat::ops

@@ -84,7 +84,7 @@ struct Rewrite {
   // `:domain finite`: the law holds for finite operands (as in real
   // arithmetic); with ±∞ or NaN operands the two sides may differ, as for
   // any re-association. The optimizer applies it like any rule;
-  // check-rules draws only finite operands for it.
+  // check-rules calls it "finite only" when it differs only at ±∞ or NaN.
   bool finite_domain = false;
   // `:comm`: every node of a commutative op (ops::is_commutative) in the
   // left side also matches its two operands swapped, so one rule covers

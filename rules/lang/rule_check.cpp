@@ -39,24 +39,30 @@ const std::vector<ops::Dims> kShapes = {{}, {3}, {1}, {2, 3}, {3, 3}, {1, 3}, {2
 const std::vector<DType> kDtypes = {DType::F64, DType::F64, DType::F64, DType::F32,
                                     DType::I64, DType::I32, DType::Bool};
 
-// A float operand element. An array draws its special values either from
-// finite ones whose exp overflows, or from ±∞ and NaN (`ieee`), never both:
-// a left side that overflows on finite operands is a stabilization, one
-// that is NaN because an operand is must agree exactly.
+// Which operands an instance draws: finite ones, with values whose exp
+// overflows (a left side that overflows there is a stabilization), or the
+// IEEE corners ±∞, NaN, −0 with no value that overflows, where both sides
+// must agree exactly (docs/architecture.md decision 13).
+enum class Draw { Finite, Corners };
+
+// A float operand element; `ieee`: a corner (half the elements) or an
+// ordinary number.
 double random_float(Rng& rng, bool ieee) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   static const double finite[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 800, -800};
   static const double special[] = {
       0.0, -0.0, 1.0, -1.0, inf, -inf, std::numeric_limits<double>::quiet_NaN()};
-  if (std::uniform_int_distribution<int>(0, 4)(rng) != 0)
+  if (std::uniform_int_distribution<int>(0, ieee ? 1 : 4)(rng) != 0)
     return std::uniform_real_distribution<double>(-3, 3)(rng);
   if (ieee)
     return special[std::uniform_int_distribution<std::size_t>(0, std::size(special) - 1)(rng)];
   return finite[std::uniform_int_distribution<std::size_t>(0, std::size(finite) - 1)(rng)];
 }
 
-double random_int(Rng& rng, DType d) {
-  if (std::uniform_int_distribution<int>(0, 19)(rng) == 0) {
+// An integer operand element; `extremes`: sometimes one that wraps (an
+// overflow value, so drawn in finite instances only).
+double random_int(Rng& rng, DType d, bool extremes) {
+  if (std::uniform_int_distribution<int>(0, 19)(rng) == 0 && extremes) {
     const bool wide = d == DType::I64;
     const double big = wide ? 9.2e18 : 2147483647.0;
     return std::uniform_int_distribution<int>(0, 1)(rng) ? big : -big;
@@ -64,14 +70,17 @@ double random_int(Rng& rng, DType d) {
   return std::uniform_int_distribution<int>(-5, 5)(rng);
 }
 
-// A random operand value; float specials (±∞, NaN) only when `specials`.
-Array random_array(const ops::TensorType& t, Rng& rng, bool specials) {
+// A random operand value. Drawing corners, half the arrays hold ordinary
+// numbers only, so that a corner meets finite values too.
+Array random_array(const ops::TensorType& t, Rng& rng, Draw draw) {
   Array a(t.dtype, t.dims);
-  const bool ieee = std::uniform_int_distribution<int>(0, 1)(rng) == 0 && specials;
+  const bool corners = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
   for (std::int64_t i = 0; i < a.size(); ++i) {
+    const bool ordinary = draw == Draw::Corners && !corners;
     const double v = t.dtype == DType::Bool   ? std::uniform_int_distribution<int>(0, 1)(rng)
-                     : ops::is_float(t.dtype) ? random_float(rng, ieee)
-                                              : random_int(rng, t.dtype);
+                     : ordinary               ? std::uniform_real_distribution<double>(-3, 3)(rng)
+                     : ops::is_float(t.dtype) ? random_float(rng, draw == Draw::Corners)
+                                              : random_int(rng, t.dtype, draw == Draw::Finite);
     ops::visit_dtype(t.dtype, [&]<class T>(std::type_identity<T>) {
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
         a.data<T>()[i] = v >= 9e18    ? std::numeric_limits<T>::max()
@@ -165,8 +174,8 @@ ops::TensorType meet_type_conditions(const std::string& var,
 
 // A random operand for variable `name`: an input, the absolute value of
 // one, a random constant, an identity matrix, or zeros; half the time what the
-// rule's conditions on it wish for. Float specials only when `specials`.
-TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bool specials,
+// rule's conditions on it wish for.
+TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, Draw draw,
                        bool prefer_inputs, Rng& rng, Bindings& inputs) {
   int kind = std::uniform_int_distribution<int>(0, 19)(rng);
   if (prefer_inputs) kind = 0;  // an input, unless the wish below is followed
@@ -189,9 +198,17 @@ TermRef random_operand(const std::string& name, ops::TensorType t, Wish wish, bo
   const bool square = t.rank() == 2 && t.dims[0] == t.dims[1];
   if (kind >= 18 && square && t.dtype != DType::Bool)
     return ops::Term::constant(identity_matrix(t.dtype, t.dims[0]));
-  if (kind >= 12) return ops::Term::constant(random_array(t, rng, specials));
+  if (kind >= 12) return ops::Term::constant(random_array(t, rng, draw));
   TermRef x = ops::Term::input(name.substr(1), t);
-  inputs.push_back({x, random_array(t, rng, specials)});
+  // At the corners, a third of the inputs repeat an earlier input's values
+  // (as another input), so that corners meet: a = b = −∞ in eᵃ − eᵇ.
+  if (draw == Draw::Corners && std::uniform_int_distribution<int>(0, 2)(rng) == 0)
+    for (const auto& [earlier, value] : inputs)
+      if (value.type() == t) {
+        inputs.push_back({x, value.clone()});
+        return kind >= 8 && t.dtype != DType::Bool ? ops::Term::make(ops::OpKind::Abs, {}, {x}) : x;
+      }
+  inputs.push_back({x, random_array(t, rng, draw)});
   if (kind >= 8 && t.dtype != DType::Bool) return ops::Term::make(ops::OpKind::Abs, {}, {x});
   return x;
 }
@@ -290,8 +307,8 @@ bool conditions_hold(const std::vector<Condition>& conditions, TermRef lhs, cons
   return true;
 }
 
-// `stabilizing`: the operands are finite, so a left side that is not is an
-// overflow the right side avoids.
+// `stabilizing`: the operands are finite and one may overflow, so a left
+// side that is not finite is an overflow the right side avoids.
 bool agree(double a, double b, DType d, bool stabilizing) {
   if (std::isnan(a) && std::isnan(b)) return true;
   if (a == b) return true;
@@ -326,7 +343,7 @@ struct Sides {
   TermRef lhs, rhs;
 };
 std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const Pattern& to,
-                                  const RuleCheckOptions& options, Rng& rng) {
+                                  const RuleCheckOptions& options, Draw draw, Rng& rng) {
   std::map<std::string, AttrKey> attr_vars;
   std::vector<std::string> term_vars;
   collect(from, attr_vars, term_vars);
@@ -345,7 +362,7 @@ std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const P
     if (std::uniform_int_distribution<int>(0, 3)(rng) == 0)
       t.dtype = kDtypes[std::uniform_int_distribution<std::size_t>(0, kDtypes.size() - 1)(rng)];
     t = meet_type_conditions(v, r.conditions, t, rng);
-    inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), !r.finite_domain,
+    inst.terms.emplace(v, random_operand(v, t, wish_for(v, r.conditions), draw,
                                          options.prefer_inputs, rng, inst.inputs));
   }
   for (const auto& [v, key] : attr_vars) inst.attrs.emplace(v, random_attr(key, rng));
@@ -365,12 +382,17 @@ std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const P
   return Sides{std::move(inst), lhs, rhs};
 }
 
-// Checks `from → to`; adds to `verdict`. Stops at the first counter-example.
+// Checks `from → to`; adds to `verdict`. `options.attempts` finite
+// instances, and as many at the IEEE corners, for every rule. Stops at the first counter-example,
+// except that a `:domain finite` rule failing at a corner is FiniteOnly and its finite instances go
+// on being checked.
 void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
                      const RuleCheckOptions& options, Rng& rng, RuleVerdict& verdict) {
-  for (std::size_t attempt = 0; attempt < options.attempts; ++attempt) {
+  for (std::size_t attempt = 0; attempt < 2 * options.attempts; ++attempt) {
     if (options.before_attempt) options.before_attempt();
-    auto sides = random_sides(r, from, to, options, rng);
+    const Draw draw = attempt % 2 == 1 ? Draw::Corners : Draw::Finite;
+    if (draw == Draw::Corners && verdict.kind == RuleVerdict::Kind::FiniteOnly) continue;
+    auto sides = random_sides(r, from, to, options, draw, rng);
     if (!sides) continue;
     const Instance& inst = sides->inst;
     const TermRef lhs = sides->lhs, rhs = sides->rhs;
@@ -384,13 +406,19 @@ void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
     }
     ++verdict.instances;
     const Array &a = out[0], &b = out[1];
-    bool finite_operands = true;
+    // A stabilization: finite operands, one of which may overflow (|v| ≥
+    // 100 in exp, a power...). Without such a value a NaN or ∞ on the left
+    // is a domain error or a pole, and the right side must give it too.
+    bool finite_operands = draw == Draw::Finite, may_overflow = false;
     for (std::size_t k = 2; k < out.size(); ++k)
-      for (std::int64_t i = 0; i < out[k].size(); ++i)
+      for (std::int64_t i = 0; i < out[k].size(); ++i) {
         finite_operands = finite_operands && std::isfinite(out[k].element(i));
+        may_overflow = may_overflow || std::abs(out[k].element(i)) >= 100;
+      }
+    const bool stabilizing = finite_operands && may_overflow;
     std::int64_t bad = a.shape() == b.shape() ? -1 : 0;
     for (std::int64_t i = 0; bad < 0 && i < a.size(); ++i)
-      if (!agree(a.element(i), b.element(i), a.dtype(), finite_operands)) bad = i;
+      if (!agree(a.element(i), b.element(i), a.dtype(), stabilizing)) bad = i;
     if (bad < 0) continue;
     std::string text;
     std::size_t k = 2;
@@ -400,8 +428,12 @@ void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
                         to_string(to), values(b));
     if (a.shape() == b.shape())
       text += fmt::format("; element {} differs: {} and {}", bad, a.element(bad), b.element(bad));
-    verdict.kind = RuleVerdict::Kind::Unsound;
     verdict.counterexample = std::move(text);
+    if (draw == Draw::Corners && r.finite_domain) {
+      verdict.kind = RuleVerdict::Kind::FiniteOnly;
+      continue;
+    }
+    verdict.kind = RuleVerdict::Kind::Unsound;
     return;
   }
 }
@@ -414,8 +446,8 @@ RuleVerdict check_rule(const Rewrite& rule, const RuleCheckOptions& options) {
   check_direction(rule, rule.lhs, rule.rhs, options, rng, verdict);
   if (rule.bidirectional && verdict.kind != RuleVerdict::Kind::Unsound)
     check_direction(rule, rule.rhs, rule.lhs, options, rng, verdict);
-  if (verdict.kind != RuleVerdict::Kind::Unsound)
-    verdict.kind = verdict.instances > 0 ? RuleVerdict::Kind::Sound : RuleVerdict::Kind::Untested;
+  if (verdict.kind == RuleVerdict::Kind::Untested && verdict.instances > 0)
+    verdict.kind = RuleVerdict::Kind::Sound;
   return verdict;
 }
 
@@ -426,7 +458,7 @@ std::vector<ops::Graph> left_side_instances(const Rewrite& rule, bool reverse, s
   const Pattern& from = reverse ? rule.rhs : rule.lhs;
   const Pattern& to = reverse ? rule.lhs : rule.rhs;
   for (std::size_t attempt = 0; attempt < options.attempts && out.size() < count; ++attempt) {
-    auto sides = random_sides(rule, from, to, options, rng);
+    auto sides = random_sides(rule, from, to, options, Draw::Finite, rng);
     if (!sides) continue;
     ops::Graph g;
     for (const auto& [input, value] : sides->inst.inputs)
@@ -443,6 +475,8 @@ std::string_view to_string(RuleVerdict::Kind kind) {
       return "sound";
     case RuleVerdict::Kind::Unsound:
       return "unsound";
+    case RuleVerdict::Kind::FiniteOnly:
+      return "finite only";
     case RuleVerdict::Kind::Untested:
       break;
   }

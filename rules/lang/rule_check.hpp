@@ -6,15 +6,18 @@
 // optimizer), builds the right side as the typed applier would, runs both
 // sides on the CPU executor and compares the values.
 //
-// Values: float operands mix ordinary numbers with 0, −0, ±1 and either
-// values whose exp overflows or ±∞ and NaN; integers include extremes that
-// wrap. Two elements agree when both are NaN, equal, or close (relative and
-// absolute tolerance 1e-6 for f64, 1e-3 for f32); when every operand is
-// finite, a left side that is ±∞ where the right side is finite, or NaN
-// anywhere, also agrees — an overflow the right side avoids
-// (stabilization). Instances
-// whose right side is
-// ill-typed or of another type are refused by typed rewriting and skipped.
+// Values: every other instance is finite (ordinary numbers, 0, −0, ±1 and
+// values whose exp overflows) or draws the IEEE corners (±∞, NaN, 0, −0,
+// ±1 beside ordinary numbers, nothing that overflows); integers include
+// extremes that wrap. Two elements agree when both are NaN, equal (+0 and
+// −0 too), or close (relative and absolute tolerance 1e-6 for f64, 1e-3
+// for f32); in a finite instance with an operand that may overflow (|v| ≥
+// 100), a left side that is ±∞ where the right side is finite, or NaN
+// anywhere, also agrees — an overflow the right side avoids (stabilization,
+// docs/architecture.md decision 13); elsewhere a NaN or ∞ on the left is a
+// domain error or a pole, and the right side must give it too. At the corners
+// the sides agree exactly. Instances whose right side is ill-typed or of
+// another type are refused by typed rewriting and skipped.
 #pragma once
 
 #include "rules/lang/rule_ast.hpp"
@@ -29,10 +32,13 @@
 namespace eqsat::rules {
 
 struct RuleVerdict {
-  enum class Kind { Sound, Unsound, Untested };
+  // FiniteOnly: a `:domain finite` rule that agrees on every finite
+  // instance and differs at an IEEE corner (the counter-example), as it
+  // says it may.
+  enum class Kind { Sound, Unsound, Untested, FiniteOnly };
   Kind kind = Kind::Untested;
   std::size_t instances = 0;   // instances evaluated on both sides
-  std::string counterexample;  // for Unsound: the operands and both values
+  std::string counterexample;  // for Unsound, FiniteOnly: the operands and both values
 };
 
 // The most random instances a check may try per direction (the command
@@ -41,7 +47,9 @@ inline constexpr std::size_t kMaxCheckAttempts = 100'000;
 
 struct RuleCheckOptions {
   std::uint64_t seed = 1;
-  std::size_t attempts = 300;  // random instances tried per direction
+  // Random instances tried per direction: this many finite ones, and as
+  // many at the IEEE corners.
+  std::size_t attempts = 300;
   // Called before each attempt: an interrupt check (Python's Ctrl-C), which
   // stops the check by throwing. Empty: nothing.
   std::function<void()> before_attempt = {};

@@ -300,8 +300,13 @@ class TypedApplier final : public egraph::Applier {
         g_->mark_unstable(node.op, node.payload, node.children);
     }
     const std::uint64_t before = eg.version();
+    const EClassId right = add(*built);
+    if (drops_check(*g_, root, right)) {
+      ++refused_;
+      return false;
+    }
     // With explanations on, the recorded step is exactly lhs(s) => rhs(s).
-    eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, add(*built));
+    eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, right);
     return eg.version() != before;
   }
   std::string to_string() const override { return ast::to_string(rhs_); }

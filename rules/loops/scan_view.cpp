@@ -129,7 +129,7 @@ bool merge_same(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
   if (!b || eg.find(a) == eg.find(*b)) return false;
   const auto* ta = std::get_if<ops::TensorType>(&g.type(a));
   const auto* tb = std::get_if<ops::TensorType>(&g.type(*b));
-  if (!ta || !tb || !ops::compatible(*ta, *tb)) return false;
+  if (!ta || !tb || !ops::compatible(*ta, *tb) || drops_check(g, a, *b)) return false;
   return eg.merge(a, *b);
 }
 

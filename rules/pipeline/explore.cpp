@@ -1,7 +1,7 @@
 #include "rules/pipeline/explore.hpp"
 
-#include "rules/tensor/extract_graph.hpp"
 #include "rules/loops/scan_fusion_extracted.hpp"
+#include "rules/tensor/extract_graph.hpp"
 
 #include "ops/post_order.hpp"
 
@@ -61,34 +61,45 @@ std::vector<Alternative> explore(const ops::Graph& graph, const RuleProgram& rul
   const backend::CostModel model(options.weights);
   const bool fuse =
       std::ranges::any_of(rules.uses(), [](const Use& u) { return u.applier == "scan-fusion"; });
-  std::vector<std::vector<ops::TermRef>> found;
-  auto hook = options.saturated;
-  options.saturated = [&](const TensorEGraph& g, std::span<const egraph::EClassId> roots) {
-    if (hook) hook(g, roots);
-    for (ExtractedTerms& x : extract_alternative_terms(
-             g, roots, model, count,
-             [](const TensorEGraph&t, egraph::ENodeId n) { return t.unstable(n); }))
-      found.push_back(fuse ? fuse_extracted_loops(x.roots, model) : std::move(x.roots));
-  };
-  const ops::Graph best = optimize(graph, rules, report, options);
-
-  // What optimize prints comes first among equals, the input graph last.
   const auto outputs_of = [](const ops::Graph& g) {
     std::vector<ops::TermRef> roots;
     for (const auto& o : g.outputs) roots.push_back(o.term);
     return roots;
   };
-  found.insert(found.begin(), outputs_of(best));
-  found.push_back(outputs_of(graph));
+  // Each candidate's roots and its unstable terms, counted as optimize
+  // counts them: a stable form always wins (docs/architecture.md decision
+  // 11) in every ranking, so rank 1 is what optimize prints.
+  std::vector<std::pair<std::vector<ops::TermRef>, std::size_t>> found;
+  std::size_t input_unstable = 0;
+  auto hook = options.saturated;
+  options.saturated = [&](TensorEGraph& g, std::span<const egraph::EClassId> roots) {
+    if (hook) hook(g, roots);
+    for (ExtractedTerms& x : extract_alternative_terms(
+             g, roots, model, count,
+             [](const TensorEGraph&t, egraph::ENodeId n) { return t.unstable(n); })) {
+      const std::size_t unstable = count_unstable(g, x.roots);
+      found.emplace_back(fuse ? fuse_extracted_loops(x.roots, model) : std::move(x.roots),
+                         unstable);
+    }
+    input_unstable = count_unstable(g, outputs_of(graph));
+  };
+  OptimizeReport local;
+  OptimizeReport& r = report ? *report : local;
+  const ops::Graph best = optimize(graph, rules, &r, options);
+
+  // What optimize prints comes first among equals, the input graph last.
+  found.insert(found.begin(), std::pair(outputs_of(best), r.unstable_after));
+  found.emplace_back(outputs_of(graph), input_unstable);
   std::vector<Alternative> out;
   std::vector<std::vector<ops::TermRef>> kept;
   CommutedKey key;
-  for (const auto& roots : found) {
+  for (const auto& [roots, unstable] : found) {
     std::vector<ops::TermRef> k;
-    for (ops::TermRef r : roots) k.push_back(key(r));
+    for (ops::TermRef t : roots) k.push_back(key(t));
     if (std::ranges::find(kept, k) != kept.end()) continue;
     kept.push_back(std::move(k));
-    out.push_back({with_outputs(graph, roots), dag_cost(roots, model)});
+    out.push_back({with_outputs(graph, roots),
+                   dag_cost(roots, model) + kUnstableCost * static_cast<double>(unstable)});
   }
   std::ranges::stable_sort(out, {}, &Alternative::cost);
   if (out.size() > count) out.resize(count);

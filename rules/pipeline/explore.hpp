@@ -15,7 +15,9 @@ namespace eqsat::rules {
 
 struct Alternative {
   ops::Graph graph;
-  double cost = 0;  // as OptimizeReport::cost_after counts it
+  // As OptimizeReport::cost_after counts it: kUnstableCost for each form a
+  // stabilizing rewrite replaced, so a stable graph always ranks first.
+  double cost = 0;
 };
 
 // Up to `count` distinct graphs in non-decreasing cost: the extractions of

@@ -96,8 +96,9 @@ struct OptimizeOptions {
   // explanations); off, nothing is recorded.
   bool explain = false;
   // Called with the saturated (clean) e-graph and the outputs' classes,
-  // before extraction (an e-graph export).
-  std::function<void(const TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
+  // before extraction (an e-graph export, explore's alternatives). Adding
+  // a term the e-graph holds (count_unstable) leaves it clean.
+  std::function<void(TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
 };
 
 // Runs the schedule of `rules` on `g` (loaded and rebuilt): fills the

@@ -4,6 +4,7 @@
 #include "egraph/extract/dag_cost.hpp"
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/extract/shared_choice.hpp"
+#include "ops/post_order.hpp"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -336,6 +337,13 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
         std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips, spec));
   }
   return total;
+}
+
+std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots) {
+  if (!g.has_unstable()) return 0;
+  std::size_t n = 0;
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) { n += g.unstable(t); });
+  return n;
 }
 
 }  // namespace eqsat::rules

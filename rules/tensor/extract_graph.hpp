@@ -89,6 +89,12 @@ std::vector<ExtractedTerms> extract_alternative_terms(const TensorEGraph& g,
 // (scan bodies times their trip counts).
 double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& model);
 
+// How many terms of the DAG under `roots` (terms added to `g`) a
+// stabilizing rewrite replaced: each costs kUnstableCost more, so that
+// optimize, explore and html rank graphs alike (docs/architecture.md
+// decision 11).
+std::size_t count_unstable(TensorEGraph& g, std::span<const ops::TermRef> roots);
+
 // The cost of one application, as the extractor counts it; for a scan, its
 // layout and trip count when known beyond its types (`CostModel::trip_count`).
 double node_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,

@@ -45,6 +45,7 @@ class InlineApplier final : public egraph::Applier {
     if (index >= static_cast<std::int64_t>(outputs.size())) return false;
     if (whole && outputs.size() != 1) return false;  // a tuple: inlined through `get`
     const std::vector<EClassId> args(kids.begin() + 1, kids.end());
+    if (!arguments_fit(kids[0], args)) return false;
     const auto body = bind_parameters(g_, kids[0], args)(outputs[static_cast<std::size_t>(index)]);
     if (!body) return false;
     // The arguments may be more precise than the parameters: the body's
@@ -57,13 +58,37 @@ class InlineApplier final : public egraph::Applier {
     return eg.merge(root, *body);
   }
 
+  // Whether each argument's static shape is as precise as its parameter's.
+  // The body's rules read the parameters' dims (a `dim` folds to one): on a
+  // less precise argument they would decide on a shape that only the call
+  // checks when it runs, so such a call stays a call.
+  bool arguments_fit(EClassId fn, const std::vector<EClassId>& args) const {
+    for (egraph::ENodeId n : g_.egraph().nodes(fn)) {
+      if (g_.kind(n) != OpKind::Fn) continue;
+      const auto& params = g_.attrs(n).get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
+      if (params.size() != args.size()) return false;
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        const ops::Type& t = g_.type(args[k]);
+        if (!std::holds_alternative<ops::TensorType>(t)) return false;
+        const ops::Dims& got = std::get<ops::TensorType>(t).dims;
+        const ops::Dims& want = params[k].dims;
+        if (got.size() != want.size()) return false;
+        for (std::size_t a = 0; a < want.size(); ++a)
+          if (want[a] != ops::kUnknownDim && got[a] != want[a]) return false;
+      }
+      return true;
+    }
+    return false;
+  }
+
   TensorEGraph& g_;
 };
 
 }  // namespace
 
 egraph::Rewrite make_inline_calls(TensorEGraph& g) {
-  return egraph::Rewrite("inline-calls", std::make_shared<OpClassSearcher>(
+  return egraph::Rewrite("inline-calls",
+                         std::make_shared<OpClassSearcher>(
                              std::vector<OpKind>{OpKind::Call, OpKind::Get}, "(call ?f ?args...)"),
                          std::make_shared<InlineApplier>(g));
 }

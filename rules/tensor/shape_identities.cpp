@@ -32,7 +32,8 @@ class ShapeIdentityApplier final : public egraph::Applier {
     bool changed = false;
     const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
     for (egraph::ENodeId n : nodes)
-      if (auto same = identity(n)) changed |= eg.merge(root, *same);
+      if (auto same = identity(n); same && !drops_check(g_, root, *same))
+        changed |= eg.merge(root, *same);
     return changed;
   }
   std::string to_string() const override { return "shape-identities"; }

@@ -2,10 +2,11 @@
 
 #include "rules/tensor/const_fold.hpp"
 #include "rules/tensor/op_symbols.hpp"
-#include "support/internal_error.hpp"
 #include "rules/tensor/scalar_eval.hpp"
+#include "support/internal_error.hpp"
 
 #include "egraph/egraph.hpp"
+#include "ops/run_time_failure.hpp"
 
 #include <fmt/format.h>
 
@@ -162,17 +163,27 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
     d.free_nominals.erase(std::unique(d.free_nominals.begin(), d.free_nominals.end()),
                           d.free_nominals.end());
   }
+  {
+    std::vector<const ops::Type*> types;
+    std::vector<const ops::Array*> values;
+    for (auto* x : xs) {
+      types.push_back(&x->type());
+      values.push_back(x->value ? &*x->value : nullptr);
+    }
+    d.may_fail = std::ranges::any_of(xs, [](auto* x) { return x->may_fail; }) ||
+                 ops::may_fail(*kind, attrs, types, values);
+  }
   if (!d.is_tensor()) return d;
   const ops::TensorType& t = d.tensor_type();
   if (*kind == OpKind::Const) {
     d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
-  } else if (t.is_static() && t.num_elements() <= kMaxFoldedElements && !xs.empty() &&
-             std::ranges::all_of(xs, [](auto* x) { return x->value.has_value(); })) {
+  } else if (!d.may_fail && t.is_static() && t.num_elements() <= kMaxFoldedElements &&
+             !xs.empty() && std::ranges::all_of(xs, [](auto* x) { return x->value.has_value(); })) {
     std::vector<const ops::Array*> values;
     for (auto* x : xs) values.push_back(&*x->value);
     d.value = fold_constant(*kind, attrs, values, t);
   }
-  d.uniform = uniform_of(*kind, attrs, xs, t.dtype);
+  if (!d.may_fail) d.uniform = uniform_of(*kind, attrs, xs, t.dtype);
   if (!d.uniform && d.value) d.uniform = d.value->uniform_value();
   if (!d.value && d.uniform && t.is_static() && t.num_elements() <= kMaxFoldedElements)
     d.value = ops::Array::filled(t.dtype, t.dims, *d.uniform);
@@ -247,6 +258,9 @@ egraph::DidMerge TensorAnalysis::merge(TensorData& a, TensorData b) {
     d.b_changed |= *x && !y;
     *x = *x || y;
   }
+  d.a_changed |= a.may_fail && !b.may_fail;
+  d.b_changed |= !a.may_fail && b.may_fail;
+  a.may_fail = a.may_fail && b.may_fail;
   return d;
 }
 

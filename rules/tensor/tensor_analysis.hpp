@@ -40,6 +40,12 @@ struct TensorData {
   std::vector<std::int64_t> free_nominals;  // sorted slots one form of the value reads
   bool finite = false;                      // no element is ±∞ or NaN
   bool nonneg = false;                      // no element is < 0 (NaN allowed)
+  // Computing the value may fail when the graph runs (ops/run_time_failure.hpp,
+  // or an operand's may). Such a class gets no value nor uniform fact: a
+  // folded constant would turn the failure into a number. One form that
+  // cannot fail makes the class so: rewrites never drop a check
+  // (drops_check in tensor_egraph.hpp).
+  bool may_fail = true;
 
   const ops::Type& type() const { return rep->type(); }
   bool is_tensor() const { return !rep->is_tuple(); }

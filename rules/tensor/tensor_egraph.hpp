@@ -103,6 +103,15 @@ class TensorEGraph {
   mutable std::set<std::tuple<std::uint32_t, egraph::Payload, std::vector<std::uint32_t>>> marked_;
 };
 
+// True when merging class `to` into `from` would drop a run-time check:
+// `from`'s value may fail to compute (an index out of range, shapes that
+// do not broadcast) and `to`'s cannot. A rewrite refuses such a merge
+// (docs/architecture.md decision 13: an output whose written computation
+// fails fails optimized too).
+inline bool drops_check(const TensorEGraph& g, egraph::EClassId from, egraph::EClassId to) {
+  return g.data(from).may_fail && !g.data(to).may_fail;
+}
+
 // Adds the terms of `graph`'s outputs, then of its defs, to `g`; returns
 // their classes in that order. A RefinedTypeError becomes an
 // ops::DiagnosticError at the term's source position (else its file's).

@@ -122,9 +122,18 @@ TEST_CASE("stabilize: log-sigmoid, log(1 − σ) and σ in commuted forms") {
   check_close(
       run_optimized(in + "(output (log (div 1 (add (exp (neg x)) 1))))", {vector_of(kHard)}),
       map(kHard, [](double x) { return -softplus(-x); }));
-  for (const char* e : {"(div 1 (add (exp (neg x)) 1))", "(div (exp x) (add (exp x) 1))",
-                        "(reciprocal (add (exp (neg x)) 1))"})
+  for (const char* e : {"(div 1 (add (exp (neg x)) 1))", "(reciprocal (add (exp (neg x)) 1))"})
     check_stabilizes(in + "(output " + e + ")", in + "(output (sigmoid x))");
+  // eˣ/(1 + eˣ) is ∞/∞ = NaN at x = +∞ as written, and stays NaN there.
+  check_stabilizes(in + "(output (div (exp x) (add (exp x) 1)))",
+                   in + "(output (where (eq x (const f64 inf)) (const f64 nan) (sigmoid x)))");
+  const double inf = std::numeric_limits<double>::infinity();
+  const ops::Array corners = vector_of({inf, -inf, 800, -800, 0, -0.0, 1, -1});
+  const ops::Array got = run_optimized(in + "(output (div (exp x) (add (exp x) 1)))", {corners});
+  CHECK(std::isnan(got.element(0)));
+  CHECK(got.element(1) == 0);
+  CHECK(got.element(2) == 1);  // ∞/∞ from an overflow: the exact value
+  CHECK(got.element(4) == 0.5);
   check_stabilizes(in + "(output (div 1 (add (exp x) 1)))", in + "(output (sigmoid (neg x)))");
 }
 
@@ -145,20 +154,42 @@ TEST_CASE("stabilize: hypot-squares with broadcasting") {
   const std::string in = "(input a (f64 2 3)) (input b (f64 3))";
   // x·x is canonicalized to square(x) first
   const std::string start = in + "(output (sqrt (add (square a) (mul b b))))";
-  check_stabilizes(start, in + "(output (hypot a b))");
+  check_stabilizes(
+      start, in + "(output (where (logical_or (ne a a) (ne b b)) (const f64 nan) (hypot a b)))");
   // the squares overflow (1e200) or underflow (1e-200) in the naive form
   const std::vector<double> as = {1e200, -1e200, 1e-200, 3, 0, -1e300};
   const std::vector<double> bs = {1e200, 1e-200, -4};
   std::vector<double> want;
   for (std::size_t i = 0; i < as.size(); ++i) want.push_back(std::hypot(as[i], bs[i % 3]));
   check_close(run_optimized(start, {array_of({2, 3}, as), vector_of(bs)}), want);
-  check_stabilizes(in + "(output (sqrt (add (square b) (square a))))", in + "(output (hypot b a))");
+  check_stabilizes(
+      in + "(output (sqrt (add (square b) (square a))))",
+      in + "(output (where (logical_or (ne b b) (ne a a)) (const f64 nan) (hypot b a)))");
+  // NaN where an operand is NaN, as written: hypot(∞, NaN) alone is ∞.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  const ops::Array got = run_optimized(
+      start, {array_of({2, 3}, {inf, nan, inf, -inf, 1, 0}), vector_of({nan, inf, 2})});
+  CHECK(std::isnan(got.element(0)));
+  CHECK(std::isnan(got.element(1)));
+  CHECK(got.element(2) == inf);
+  CHECK(std::isnan(got.element(3)));
+  CHECK(got.element(4) == inf);
+  CHECK(got.element(5) == 2);
 }
 
 TEST_CASE("stabilize: log-diff-exp and the log1mexp spellings") {
   const std::string in2 = "(input a (f64 4)) (input b (f64 4))";
   const std::string start = in2 + "(output (log (sub (exp a) (exp b))))";
-  check_stabilizes(start, in2 + "(output (add a (log1mexp (sub b a))))");
+  check_stabilizes(start,
+                   in2 + "(output (where (eq b (const f64 -inf)) a (add a (log1mexp (sub b a)))))");
+  // Issue 25 point 4: at a = b = −∞ the written form is log 0 = −∞.
+  const double inf = std::numeric_limits<double>::infinity();
+  const ops::Array corner =
+      run_optimized(start, {vector_of({-inf, inf, 2, -inf}), vector_of({-inf, -inf, -inf, 1})});
+  CHECK(corner.element(0) == -inf);
+  CHECK(corner.element(1) == inf);
+  CHECK(corner.element(2) == Approx(2));
+  CHECK(std::isnan(corner.element(3)));
   const std::vector<double> as = {1000, -800, 800, 1e-12};
   const std::vector<double> bs = {999, -801, 799.999, -1e-12};
   std::vector<double> want;
@@ -243,14 +274,26 @@ TEST_CASE("stabilize: logsumexp over any axes and log_softmax of an indexed row"
 TEST_CASE("stabilize: a max subtracted by hand goes into softmax log_softmax and logsumexp") {
   const std::string in = "(input x (f64 2 3)) (let m (max x :axis (1) :keepdims true))";
   const std::string e = "(exp (sub x m))", s = "(sum " + e + " :axis (1) :keepdims true)";
+  // 0 · max keeps the written NaN of a row whose max is ±∞ or NaN.
+  const std::string zero_max = "(mul (max x :axis (1) :keepdims true) 0.0)";
   check_stabilizes(in + "(output (div " + e + " " + s + "))",
-                   "(input x (f64 2 3)) (output (softmax x :axis 1))");
+                   "(input x (f64 2 3)) (output (add (softmax x :axis 1) " + zero_max + "))");
   check_stabilizes(in + "(output (sub (sub x m) (log " + s + ")))",
-                   "(input x (f64 2 3)) (output (log_softmax x :axis 1))");
-  check_stabilizes(in + "(output (add m (log " + s + ")))",
-                   "(input x (f64 2 3)) (output (logsumexp x :axis (1) :keepdims true))");
-  check_stabilizes(in + "(output (add (log (sum " + e + " :axis (1))) (max x :axis (1))))",
-                   "(input x (f64 2 3)) (output (logsumexp x :axis (1)))");
+                   "(input x (f64 2 3)) (output (add (log_softmax x :axis 1) " + zero_max + "))");
+  check_stabilizes(
+      in + "(output (add m (log " + s + ")))",
+      "(input x (f64 2 3)) (output (add (logsumexp x :axis (1) :keepdims true) " + zero_max + "))");
+  check_stabilizes(
+      in + "(output (add (log (sum " + e + " :axis (1))) (max x :axis (1))))",
+      "(input x (f64 2 3)) (output (add (logsumexp x :axis (1)) (mul (max x :axis (1)) 0.0)))");
+  {
+    const double inf = std::numeric_limits<double>::infinity();
+    const ops::Array rows = array_of({2, 3}, {1, inf, 2, -inf, -inf, -inf});
+    for (const std::string out : {"(div " + e + " " + s + ")", "(add m (log " + s + "))"}) {
+      const ops::Array got = run_optimized(in + "(output " + out + ")", {rows});
+      for (std::int64_t i = 0; i < got.size(); ++i) CHECK(std::isnan(got.element(i)));
+    }
+  }
   // Another axis's max is not shift-free: it stays.
   const std::string other = "(input x (f64 2 3)) (let m (max x :axis (0) :keepdims true))";
   const ops::Graph kept = optimized(graph(other + "(output (softmax (sub x m) :axis 1))"));
@@ -306,8 +349,21 @@ TEST_CASE("stabilize: products and quotients of exponentials and powers") {
   check_stabilizes(in + "(output (mul (exp x) (exp y)))", in + "(output (exp (add x y)))");
   check_stabilizes(in + "(output (div (exp x) (exp y)))", in + "(output (exp (sub x y)))");
   check_stabilizes(in + "(output (log (mul (exp x) (exp y))))", in + "(output (add x y))");
-  check_stabilizes(in + "(output (mul (pow a x) (pow a y)))", in + "(output (pow a (add x y)))");
-  check_stabilizes(in + "(output (div (pow a x) (pow a y)))", in + "(output (pow a (sub x y)))");
+  // xᵃ xᵇ = xᵃ⁺ᵇ for x, a, b ≥ 0 only; xᵃ/xᵇ is fast-math's.
+  check_stabilizes(in + "(output (mul (pow (abs a) (abs x)) (pow (abs a) (abs y))))",
+                   in + "(output (pow (abs a) (add (abs x) (abs y))))");
+  check_stabilizes(in + "(output (mul (pow a x) (pow a y)))",
+                   in + "(output (mul (pow a x) (pow a y)))");
+  check_stabilizes(in + "(output (div (pow a x) (pow a y)))",
+                   in + "(output (div (pow a x) (pow a y)))");
+  // Issue 25 point 7: (−1)^½ (−1)^½ and (−1)^1.5/(−1)^½ are NaN, as written.
+  for (const std::string out : {"(mul (pow a x) (pow a y))", "(div (pow a x) (pow a y))"}) {
+    const ops::Array got = run_optimized(in + "(output " + out + ")",
+                                         {vector_of({0.5, 1.5, 2}), vector_of({0.5, 0.5, 1}),
+                                          ops::Array::scalar(ops::DType::F64, -1)});
+    CHECK(std::isnan(got.element(0)));
+    CHECK(std::isnan(got.element(1)));
+  }
   // e⁸⁰⁰ · e⁻⁸⁰⁰ is ∞ · 0 as written.
   const ops::Array x = vector_of({800, -800, 1}), y = vector_of({-800, 800, 2});
   check_close(run_optimized(in + "(output (mul (exp x) (exp y)))",
@@ -329,9 +385,11 @@ TEST_CASE("stabilize: log1mexp softplus and sigmoid compositions") {
                    in + "(output (where (le 0.0 x) (log1p (neg x)) " + nan + "))");
   check_stabilizes(in + "(output (log1mexp (log1mexp x)))",
                    in + "(output (where (le x 0.0) x " + nan + "))");
-  check_stabilizes(in + "(output (mul (sigmoid x) (exp (neg x))))",
-                   in + "(output (sigmoid (neg x)))");
-  check_stabilizes(in + "(output (mul (exp x) (sigmoid (neg x))))", in + "(output (sigmoid x))");
+  check_stabilizes(
+      in + "(output (mul (sigmoid x) (exp (neg x))))",
+      in + "(output (where (eq x (const f64 -inf)) (const f64 nan) (sigmoid (neg x))))");
+  check_stabilizes(in + "(output (mul (exp x) (sigmoid (neg x))))",
+                   in + "(output (where (eq x (const f64 inf)) (const f64 nan) (sigmoid x)))");
   check_stabilizes(in + "(output (div (sigmoid x) (sub 1.0 (sigmoid x))))",
                    in + "(output (exp x))");
   // σ(x) e⁻ˣ at x = −800 is 0 · ∞ as written.

@@ -3,9 +3,12 @@
 // and sizes past any machine refused without a crash.
 #include "run_eqsat.hpp"
 
+#include "ops/array.hpp"
 #include "ops/npy.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <vector>
 
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
@@ -128,6 +131,88 @@ TEST_CASE("run --validate: a difference exits 1 before running, naming the outpu
   CHECK_FALSE(std::filesystem::exists(s.path("o/y.npy")));
   r = run_eqsat(s, "run g.eg --random 0 --no-opt --validate");
   CHECK(r.status == 2);  // nothing to validate
+}
+
+namespace {
+
+// Writes a 1-D f64 array as NAME.npy in `s`; returns its path.
+std::string write_vector(const Scratch& s, const std::string& name, std::vector<double> v) {
+  eqsat::ops::Array a(eqsat::ops::DType::F64, {static_cast<std::int64_t>(v.size())});
+  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
+  eqsat::ops::write_npy(s.path(name + ".npy"), a);
+  return s.path(name + ".npy");
+}
+
+// The values of output `name` after `eqsat run ARGS --out out`.
+std::vector<double> run_output(const Scratch& s, const std::string& args, const std::string& name) {
+  const auto r = run_eqsat(s, args + " --out out");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const eqsat::ops::Array a = eqsat::ops::read_npy(s.path("out/" + name + ".npy"));
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(a.element(i));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("run: an output whose written computation fails fails optimized too, where written") {
+  // Issue 25 point 8: the check is kept (no dim through an index out of
+  // range, no length folded from a loop that cannot run, no history read
+  // where there is none); the message keeps its FILE:LINE:COL.
+  Scratch s;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"(input x (f64 3 4))\n(output (dim (index x 5) :axis 0))\n", "index.eg:2:"},
+      {"(input xs (f64 6))\n(input h0 f64)\n"
+       "(let s (scan :n-steps 10 :sequences (xs) :sit-sot (h0) (fn (x h) (add x h))))\n"
+       "(output (dim (get 0 s) :axis 0))\n",
+       "steps.eg:3:"},
+      {"(input h0 f64)\n(let s (scan :n-steps 0 :sit-sot (h0) (fn (h) (mul h 2.0))))\n"
+       "(output (index (get 0 s) -1))\n",
+       "empty.eg:3:"}};
+  for (const auto& [text, where] : cases) {
+    const std::string file = where.substr(0, where.find(':'));
+    s.write(file, text);
+    for (const std::string flags : {"", " --no-opt"}) {
+      const auto r = run_eqsat(s, "run " + file + " --random 0" + flags);
+      INFO(file << flags << ": " << r.out << r.err);
+      CHECK(r.status == 1);
+      CHECK_THAT(r.err, Catch::StartsWith(where));
+    }
+  }
+}
+
+TEST_CASE("run: shapes known only at run time are not decided while optimizing") {
+  // Issue 25 point 6.
+  Scratch s;
+  // A gradient to an input of 1 element broadcast against 3.
+  s.write("grad.eg", "(input x (f64 ?))\n(input y (f64 3))\n(output g (grad (sum (mul x y)) x))\n");
+  write_vector(s, "x", {5});
+  write_vector(s, "y", {1, 2, 3});
+  CHECK(run_output(s, "run grad.eg --input x=x.npy --input y=y.npy", "g") ==
+        std::vector<double>{6});
+  // Through broadcast_to.
+  s.write("bgrad.eg",
+          "(input x (f64 ?))\n(output g (grad (sum (mul (broadcast_to x :shape (3)) "
+          "(arange 3 :dtype f64))) x))\n");
+  CHECK(run_output(s, "run bgrad.eg --input x=x.npy", "g") == std::vector<double>{3});
+  // where(false, a, b) broadcasts a of 2 elements against b of 1.
+  s.write("where.eg", "(input a (f64 ?))\n(input b (f64 ?))\n(output w (where false a b))\n");
+  write_vector(s, "a", {1, 2});
+  write_vector(s, "b", {7});
+  for (const std::string flags : {"", " --no-opt"})
+    CHECK(run_output(s, "run where.eg --input a=a.npy --input b=b.npy" + flags, "w") ==
+          std::vector<double>{7, 7});
+  // A def's parameter of 1 row called with 8: an error where the call is.
+  s.write("call.eg",
+          "(input y (f64 ? 4))\n(def f (fn ((p (f64 1 4))) (dim p :axis 0)))\n"
+          "(output (call f y))\n");
+  for (const std::string flags : {"", " --no-opt"}) {
+    const auto r = run_eqsat(s, "run call.eg --random 0" + flags);
+    INFO(r.out << r.err);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.err, Catch::StartsWith("call.eg:3:") && Catch::Contains("argument 1"));
+  }
 }
 
 TEST_CASE("run: a seed out of 0..2^64-1 or an input given twice is bad usage") {

@@ -463,7 +463,7 @@ void bind_pipeline(py::module_& m) {
       py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300, BuildsTerms(),
       "Tests every rewrite of the rule files on random inputs (attempts: 1 to 100000 per rule "
       "direction; Ctrl-C stops it): one dict per rule with name, verdict (sound, unsound, "
-      "untested), instances and counterexample.");
+      "untested, finite only), instances and counterexample.");
 }
 
 }  // namespace

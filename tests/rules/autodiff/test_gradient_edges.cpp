@@ -151,3 +151,20 @@ TEST_CASE("resize_rows: the gradient cuts back the padding and pads back the cut
   check_gradient(inputs, cost, at(5), {10, 20, 30});
   check_gradient(inputs, cost, at(0), {0, 0, 0});
 }
+
+TEST_CASE("broadcasting known only at run time: the cotangent is summed to the run-time shape",
+          "[grad][edges]") {
+  // Issue 25 point 6: x of 1 element against y of 3 was broadcast, so its
+  // gradient is one sum; of 3 elements it was not.
+  const std::string inputs = "(input x (f64 ?)) (input y (f64 3))";
+  check_gradient(inputs, "(sum (mul x y))", {vec({5}), vec({1, 2, 3})}, {6});
+  check_gradient(inputs, "(sum (mul x y))", {vec({5, 5, 5}), vec({1, 2, 3})}, {1, 2, 3});
+  // broadcast_to, and an unknown axis that is not the first.
+  const std::string to = "(input x (f64 ?)) (input w (f64 2 3))";
+  const std::string cost = "(sum (mul (broadcast_to x :shape (2 3)) w))";
+  check_gradient(to, cost, {vec({1}), vec({1, 2, 3, 4, 5, 6}, {2, 3})}, {21});
+  check_gradient(to, cost, {vec({1, 1, 1}), vec({1, 2, 3, 4, 5, 6}, {2, 3})}, {5, 7, 9});
+  const std::string cols = "(input x (f64 2 ?)) (input y (f64 2 3))";
+  check_gradient(cols, "(sum (mul x y))", {vec({1, 1}, {2, 1}), vec({1, 2, 3, 4, 5, 6}, {2, 3})},
+                 {6, 15});
+}

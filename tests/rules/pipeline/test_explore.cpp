@@ -5,6 +5,7 @@
 
 #include "ops/graph_printer.hpp"
 #include "rules/pipeline/optimize.hpp"
+#include "rules/tensor/extract_graph.hpp"
 #include "tests/rules/loop_testing.hpp"
 
 #include <catch2/catch.hpp>
@@ -60,4 +61,35 @@ TEST_CASE("asking for one graph gives the optimized one") {
   const auto found = rules::explore(g, rules::load_default_rules(), 1);
   REQUIRE(found.size() == 1);
   CHECK(found[0].graph == rules::optimize(g, rules::load_default_rules()));
+}
+
+TEST_CASE("a stable form ranks first even where the unstable one shares work") {
+  // exp x is shared by both outputs: written as is, the graph computes it
+  // once; logsumexp computes it again, cheaper only by stability
+  // (docs/architecture.md decision 11).
+  const ops::Graph g = graph(R"(
+    (input x (f64 4 5))
+    (let e (exp x))
+    (output (log (sum e :axis 1)))
+    (output (sum e)))");
+  const rules::RuleProgram rules = rules::load_default_rules();
+  rules::OptimizeReport report;
+  const ops::Graph best = rules::optimize(g, rules, &report);
+  const auto found = rules::explore(g, rules, 10);
+  REQUIRE(found.size() >= 2);
+  check_alternatives(g, found);
+  CHECK(found[0].graph == best);
+  CHECK(found[0].cost == Approx(report.cost_after));
+  CHECK(best.outputs[0].term->kind() == ops::OpKind::Logsumexp);
+  // Graphs keeping the unstable log(Σ eˣ), the written one among them,
+  // rank after every stable one, with the penalty optimize counts.
+  const auto unstable = [](const rules::Alternative& a) {
+    return a.graph.outputs[0].term->kind() == ops::OpKind::Log;
+  };
+  const auto first_unstable = std::ranges::find_if(found, unstable);
+  CHECK(std::all_of(first_unstable, found.end(), unstable));
+  for (auto it = first_unstable; it != found.end(); ++it) CHECK(it->cost >= rules::kUnstableCost);
+  const auto all = rules::explore(g, rules, 3);
+  REQUIRE_FALSE(all.empty());
+  CHECK_FALSE(unstable(all[0]));
 }

@@ -34,3 +34,40 @@ TEST_CASE("dim of a statically known axis is a constant") {
   // The values of a constant array are not its length.
   CHECK(uniform_of_output("(input x (f64 5)) (output (dim (zeros_like x)))") == 5.0);
 }
+
+TEST_CASE("a value whose computation may fail is not folded") {
+  // Issue 25 point 8: x has 3 rows, so (index x 5) fails when the graph
+  // runs; its length is not 4, it is an error. In range, it is 4.
+  CHECK_FALSE(uniform_of_output("(input x (f64 3 4)) (output (dim (index x 5) :axis 0))"));
+  CHECK_FALSE(uniform_of_output("(input x (f64 3 4)) (output (dim (index x -4) :axis 0))"));
+  CHECK(uniform_of_output("(input x (f64 3 4)) (output (dim (index x -3) :axis 0))") == 4.0);
+  // A run-time index, shapes that may not broadcast, a max over an axis
+  // that may be empty, a loop whose sequence may be too short.
+  CHECK_FALSE(
+      uniform_of_output("(input x (f64 3 4)) (input i i64) (output (dim (index x i) :axis 0))"));
+  CHECK_FALSE(
+      uniform_of_output("(input x (f64 ?)) (input y (f64 3)) (output (zeros_like (add x y)))"));
+  CHECK(uniform_of_output("(input x (f64 ?)) (output (zeros_like (add x 1.0)))") == 0.0);
+  CHECK_FALSE(uniform_of_output("(input x (f64 ?)) (output (max (zeros_like x)))"));
+  CHECK_FALSE(uniform_of_output(R"((input xs (f64 6)) (input h0 f64)
+    (output (dim (get 0 (scan :n-steps 10 :sequences (xs) :sit-sot (h0)
+      (fn (x h) (add x h)))))))"));
+  CHECK(uniform_of_output(R"((input xs (f64 6)) (input h0 f64)
+    (output (dim (get 0 (scan :n-steps 6 :sequences (xs) :sit-sot (h0)
+      (fn (x h) (add x h)))))))") == 6.0);
+}
+
+TEST_CASE("a class is as sure to compute as its surest form") {
+  TensorEGraph eg;
+  const ops::Graph g = ops::parse_graph(
+      "(input x (f64 3 4)) (input i i64) (output (index x i)) (output (index x 1))", "t.eg", ".");
+  const egraph::EClassId any = eg.add_term(g.outputs[0].term);
+  const egraph::EClassId one = eg.add_term(g.outputs[1].term);
+  CHECK(eg.data(any).may_fail);
+  CHECK_FALSE(eg.data(one).may_fail);
+  CHECK(drops_check(eg, any, one));
+  CHECK_FALSE(drops_check(eg, one, any));
+  eg.egraph().merge(any, one);
+  eg.egraph().rebuild();
+  CHECK_FALSE(eg.data(any).may_fail);
+}
