@@ -38,7 +38,8 @@ inline rules::RuleProgram default_rules_without(const std::vector<std::string>& 
     std::ostringstream kept;
     for (std::string line; std::getline(in, line);) {
       const bool drop = std::ranges::any_of(appliers, [&](const std::string& a) {
-        return line.find("(use " + a + " ") != std::string::npos;
+        return line.find("(use " + a + " ") != std::string::npos ||
+               line.find("(use " + a + ")") != std::string::npos;
       });
       if (!drop) kept << line << '\n';
     }

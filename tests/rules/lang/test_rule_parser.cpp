@@ -41,6 +41,23 @@ std::string read_text(const std::filesystem::path& p) {
 
 }  // namespace
 
+TEST_CASE("(ruleset NAME :default true) names the set of the file's later rules once") {
+  const RuleProgram p = parse(R"(
+    (rewrite before (neg (neg ?x)) ?x)
+    (ruleset algebra :default true)
+    (rewrite add-zero (add ?x 0) ?x :comm true)
+    (rewrite mul-one (mul ?x 1) ?x :comm false :ruleset default)
+    (use shape-identities)
+  )");
+  CHECK(p.find_rewrite("before")->ruleset == "default");
+  CHECK(p.find_rewrite("add-zero")->ruleset == "algebra");
+  CHECK(p.find_rewrite("add-zero")->commutative);
+  CHECK(p.find_rewrite("mul-one")->ruleset == "default");
+  CHECK_FALSE(p.find_rewrite("mul-one")->commutative);
+  REQUIRE(p.uses().size() == 1);
+  CHECK(p.uses()[0].ruleset == "algebra");
+}
+
 TEST_CASE("a rewrite becomes a checked pattern pair in its rule set") {
   const RuleProgram p = parse(R"(
     (ruleset algebra)
