@@ -220,6 +220,16 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
       product_block(s, a, b, c, whole);
     return;
   }
+  // A stack of matrices times one matrix is one product of the stacked
+  // rows: one call, b packed once (an LSTM's inputs times its weights).
+  if (!s.ta && num_elements(s.b_batch) == 1 && num_elements(s.a_batch) == num_elements(batch)) {
+    MatmulShape rows = s;
+    rows.m = s.m * num_elements(batch);
+    rows.a_batch.clear();
+    rows.b_batch.clear();
+    matmul_typed(rows, {}, a, b, c);
+    return;
+  }
   // The offsets of each product's operands, then the products: shared
   // between threads a product at a time when there are enough of them,
   // else one after another, each split.
