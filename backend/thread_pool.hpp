@@ -2,8 +2,8 @@
 // use, of `num_threads()` threads in all (the caller included), which
 // elementwise, reduction, softmax and matrix kernels share.
 // EQSAT_NUM_THREADS=N limits it (1: everything on the calling thread); the
-// default is the number of cores. OpenBLAS, when the executor uses it, is
-// limited to the same number.
+// default is the number of cores. OpenBLAS and oneDNN run on one thread
+// each call; dot.cpp splits their work on this pool.
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //

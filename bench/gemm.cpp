@@ -4,11 +4,13 @@
 // `dot` (the executor, whatever it chose) on small, square, tall-skinny and
 // batched shapes, f32 and f64, all threads. Libraries alternate within each
 // repetition, so a change of machine load hits them alike; the best of the
-// repetitions is kept. The peak is measured first: each thread runs
-// independent AVX-512 FMAs (12 accumulators, no memory traffic), so it is
-// what the cores deliver at their present clock.
+// repetitions is kept. The peak is the larger of two: the nominal one, T
+// threads x FLOPS_PER_CYCLE f32 flops x the clock /proc/cpuinfo reports
+// (32 on Zen 4: two 256-bit FMA pipes; 64 on AVX-512 Intel server cores),
+// and the measured one, each thread running independent AVX-512 FMAs (12
+// accumulators, no memory traffic; a loaded machine measures it low).
 //
-//   bench_gemm [--reps N] [--threads T]   (T: EQSAT_NUM_THREADS)
+//   bench_gemm [--reps N] [--threads T] [--flops-per-cycle F]
 //
 // Prints one line per case: shape, dtype, GFLOP/s per library, % of peak.
 #include "backend/program.hpp"
@@ -25,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -74,6 +77,14 @@ double peak_f32(int threads) {
   return sum;
 }
 
+// The clock /proc/cpuinfo reports for the first core, in Hz (0 if none).
+double cpuinfo_hz() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) * 1e6;
+  return 0;
+}
+
 // BLIS's typed gemm: bli_?gemm(transa, transb, m, n, k, alpha, a, rsa, csa,
 // b, rsb, csb, beta, c, rsc, csc), strides in elements.
 using BliGemm = void (*)(int, int, long, long, long, const void*, const void*, long, long,
@@ -118,7 +129,9 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
   const std::vector<ops::Array> inputs{a, b};
 
   std::vector<std::pair<std::string, std::function<void()>>> libs;
+  // Each entry sets OpenBLAS's thread count it needs: the count is global.
   libs.emplace_back("openblas", [&] {
+    openblas_set_num_threads(backend::num_threads());
     for (std::int64_t i = 0; i < c.batch; ++i) {
       if constexpr (f64)
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c.m, c.n, c.k, 1.0, pa + i * sa, c.k,
@@ -143,7 +156,6 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
                       pa + i * sa + r0 * c.k, c.k, pb + i * sb, c.n, 0.0f, pc + i * sc + r0 * c.n,
                       c.n);
       });
-    openblas_set_num_threads(backend::num_threads());
   });
   if constexpr (!f64)
     libs.emplace_back("onednn-split", [&] {
@@ -168,7 +180,10 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
         gemm(/*BLIS_NO_TRANSPOSE*/ 0, 0, c.m, c.n, c.k, &one, pa + i * sa, c.k, 1, pb + i * sb, c.n,
              1, &zero, pc + i * sc, c.n, 1);
     });
-  libs.emplace_back("eqsat", [&] { program.run(inputs); });
+  libs.emplace_back("eqsat", [&] {
+    openblas_set_num_threads(1);  // as the executor leaves it
+    program.run(inputs);
+  });
 
   std::vector<double> best(libs.size(), INFINITY);
   for (auto& [name, f] : libs) f();  // warm-up
@@ -193,18 +208,24 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
 
 int main(int argc, char** argv) {
   int reps = 7;
+  double flops_per_cycle = 32;
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--flops-per-cycle") == 0) flops_per_cycle = std::atof(argv[i + 1]);
   }
   setenv("EQSAT_NUM_THREADS", std::to_string(threads).c_str(), 1);
   openblas_set_num_threads(threads);
   Blis blis(threads);
-  const double peak = peak_f32(threads);
+  const double measured = peak_f32(threads);
+  const double nominal = threads * flops_per_cycle * cpuinfo_hz();
+  const double peak = std::max(measured, nominal);
   std::cout << fmt::format(
-      "measured peak, {} threads: {:.1f} GFLOP/s f32, {:.1f} f64 (AVX-512 FMA, in registers)\n",
-      threads, peak / 1e9, peak / 2e9);
+      "peak, {} threads: nominal {:.1f} GFLOP/s f32 ({} flops a cycle at {:.0f} MHz), measured "
+      "{:.1f} (AVX-512 FMA in registers); percentages of {:.1f} f32, {:.1f} f64\n",
+      threads, nominal / 1e9, flops_per_cycle, cpuinfo_hz() / 1e6, measured / 1e9, peak / 1e9,
+      peak / 2e9);
   if (!blis.sgemm) std::cout << "BLIS: libblis.so.4 not installed, not measured\n";
   const Case cases[] = {
       {"small", 1, 32, 32, 32},         {"small", 1, 64, 64, 64},
