@@ -19,7 +19,10 @@
 
 #ifdef EQSAT_HAVE_OPENBLAS
 #include <cblas.h>
+#include <dlfcn.h>
 #endif
+
+#include <cstring>
 
 #include <vector>
 
@@ -122,6 +125,24 @@ struct Blas<double> {
   static constexpr auto dot = cblas_ddot;
 };
 
+// Whether OpenBLAS is this program's own copy, linked statically into the
+// executable (EQSAT_STATIC_SOLVERS). Only then do the libraries run
+// single-threaded under the executor's pool: a shared OpenBLAS (the Python
+// module's) is also NumPy's, whose products its thread count would slow,
+// and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
+// Otherwise products run as before this round: large ones on OpenBLAS's
+// own threads, one after another, small ones on Eigen.
+bool own_blas() {
+  static const bool own = [] {
+    Dl_info lib{}, self{};
+    if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
+        !dladdr(reinterpret_cast<void*>(&own_blas), &self) || !lib.dli_fname || !self.dli_fname)
+      return false;
+    return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
+  }();
+  return own;
+}
+
 // The libraries run on the calling thread only: the executor's pool splits
 // the work. Their own threads would spin between calls and take the cores
 // the pool's next kernel needs (on a loaded machine, 10-50x slower).
@@ -139,7 +160,8 @@ void libraries_on_one_thread() {
 template <class T>
 void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
   using L = Blas<T>;
-  libraries_on_one_thread();
+  const bool own = own_blas();
+  if (own) libraries_on_one_thread();
   const auto rows = static_cast<blasint>(blk.r1 - blk.r0),
              cols = static_cast<blasint>(blk.c1 - blk.c0), k = static_cast<blasint>(s.k);
   // op(a)'s rows r0.. and op(b)'s columns c0.. as stored (row-major).
@@ -160,7 +182,7 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
             pa, lda, pb, inc_b, T(0), pc, ldc);
   } else {
     if constexpr (std::is_same_v<T, float>)
-      if (std::int64_t{rows} * cols * k >= kOneDnnBlock &&
+      if (own && std::int64_t{rows} * cols * k >= kOneDnnBlock &&
           onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, pc, ldc))
         return;
     L::gemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.tb ? CblasTrans : CblasNoTrans, rows,
@@ -173,11 +195,22 @@ template <class T>
 void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
 #ifdef EQSAT_HAVE_OPENBLAS
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    blas_block(s, a, b, c, blk);
-    return;
+    if (own_blas() || (blk.r1 - blk.r0) * (blk.c1 - blk.c0) * s.k >= kSplitProduct) {
+      blas_block(s, a, b, c, blk);
+      return;
+    }
   }
 #endif
   eigen_block(s, a, b, c, blk);
+}
+
+// Whether products of T run on the library's own threads (see own_blas).
+template <class T>
+bool library_threads() {
+#ifdef EQSAT_HAVE_OPENBLAS
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) return !own_blas();
+#endif
+  return false;
 }
 
 // One product on every thread: its rows split between them, or its
@@ -185,6 +218,10 @@ void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Blo
 // and the library can take a column block (Eigen takes rows only).
 template <class T>
 void split_product(const MatmulShape& s, const T* a, const T* b, T* c) {
+  if (library_threads<T>()) {
+    product_block(s, a, b, c, Block{0, s.m, 0, s.n});
+    return;
+  }
   bool by_columns = s.n > s.m;
 #ifdef EQSAT_HAVE_OPENBLAS
   by_columns = by_columns && (std::is_same_v<T, double> || std::is_same_v<T, float>);
@@ -241,7 +278,7 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
       offsets.push_back({(off[0] + i * inner[0]) * sa, (off[1] + i * inner[1]) * sb});
   });
   const auto count = static_cast<std::int64_t>(offsets.size());
-  if (work >= kSplitProduct && count < num_threads()) {
+  if (work >= kSplitProduct && (count < num_threads() || library_threads<T>())) {
     for (std::int64_t i = 0; i < count; ++i)
       split_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc);
     return;
