@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 #endif
 
+#include <cstdlib>
 #include <cstring>
 
 #include <vector>
@@ -143,13 +144,23 @@ bool own_blas() {
   return own;
 }
 
-// The libraries run on the calling thread only: the executor's pool splits
-// the work. Their own threads would spin between calls and take the cores
-// the pool's next kernel needs (on a loaded machine, 10-50x slower).
-void libraries_on_one_thread() {
+// Before OpenBLAS's own start-up (a constructor of priority 101 runs before
+// the default ones): its copy in an executable starts without threads.
+// Else it starts one per core, whose spinning between calls was a third of
+// a small `eqsat optimize`'s CPU time, though the optimizer never
+// multiplies.
+__attribute__((constructor(101))) void own_blas_starts_without_threads() {
+  if (own_blas()) setenv("OPENBLAS_NUM_THREADS", "1", 1);
+}
+
+// OpenBLAS's thread count, set before its first use: 1 for the
+// executable's own copy (the executor's pool splits the work: library
+// threads spin between calls and take the cores the pool's next kernel
+// needs, 10-50x slower on a loaded machine); the executor's thread count
+// for a shared one, as EQSAT_NUM_THREADS asks.
+void prepare_blas() {
   static const bool once = [] {
-    num_threads();  // it sets OpenBLAS's thread count first
-    openblas_set_num_threads(1);
+    openblas_set_num_threads(own_blas() ? 1 : num_threads());
     return true;
   }();
   (void)once;
@@ -161,7 +172,7 @@ template <class T>
 void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
   using L = Blas<T>;
   const bool own = own_blas();
-  if (own) libraries_on_one_thread();
+  prepare_blas();
   const auto rows = static_cast<blasint>(blk.r1 - blk.r0),
              cols = static_cast<blasint>(blk.c1 - blk.c0), k = static_cast<blasint>(s.k);
   // op(a)'s rows r0.. and op(b)'s columns c0.. as stored (row-major).

@@ -8,10 +8,6 @@
 #include <thread>
 #include <vector>
 
-#ifdef EQSAT_HAVE_OPENBLAS
-extern "C" void openblas_set_num_threads(int);
-#endif
-
 namespace eqsat::backend {
 
 namespace {
@@ -125,13 +121,7 @@ Pool& pool() {
 }  // namespace
 
 int num_threads() {
-  static const int n = [] {
-    const int threads = threads_from_environment();
-#ifdef EQSAT_HAVE_OPENBLAS
-    openblas_set_num_threads(threads);
-#endif
-    return threads;
-  }();
+  static const int n = threads_from_environment();  // OpenBLAS's: dot.cpp
   return n;
 }
 

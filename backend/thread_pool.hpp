@@ -2,8 +2,9 @@
 // use, of `num_threads()` threads in all (the caller included), which
 // elementwise, reduction, softmax and matrix kernels share.
 // EQSAT_NUM_THREADS=N limits it (1: everything on the calling thread); the
-// default is the number of cores. OpenBLAS and oneDNN run on one thread
-// each call; dot.cpp splits their work on this pool.
+// default is the number of cores. OpenBLAS's and oneDNN's thread counts
+// are set by dot.cpp (one, their work split on this pool, where the
+// executable owns its OpenBLAS).
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
