@@ -242,10 +242,10 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c) {
   const std::int64_t extent = by_columns ? s.n : s.m;
   const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
   // Up to four parts per thread, as every kernel (thread_pool.hpp): a
-  // thread the OS runs late leaves its share to the others. With one part
-  // per thread the product waited for the slowest (at load average 18, a
-  // 256x512x512 product ran at 19 GFLOP/s against 111 with four). Parts
-  // stay above oneDNN's block size.
+  // thread the OS runs late leaves its share to the others. Each part
+  // packs its operands again; at load average 16, one, two and four parts
+  // per thread gave the MLP's products the same times within the noise.
+  // Parts stay above oneDNN's block size.
   const std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
     product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n});
