@@ -4,8 +4,9 @@
 // f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a vector,
 // DOT when both are) when the build found it, large f32 blocks to oneDNN's
 // GEMM when it found that too; integer ones (and all, without OpenBLAS) to
-// Eigen. The libraries run single-threaded: the executor's pool splits a
-// large product's rows or columns, or a batch's products, between threads.
+// Eigen. Where the executable owns its OpenBLAS (own_blas), the libraries
+// run single-threaded and the executor's pool splits a large product's
+// rows or columns, or a batch's products, between threads.
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
@@ -156,8 +157,8 @@ __attribute__((constructor(101))) void own_blas_starts_without_threads() {
 // OpenBLAS's thread count, set before its first use: 1 for the
 // executable's own copy (the executor's pool splits the work: library
 // threads spin between calls and take the cores the pool's next kernel
-// needs, 10-50x slower on a loaded machine); the executor's thread count
-// for a shared one, as EQSAT_NUM_THREADS asks.
+// needs; bench/README.md, "GEMM against the peak"); the executor's thread
+// count for a shared one, as EQSAT_NUM_THREADS asks.
 void prepare_blas() {
   static const bool once = [] {
     openblas_set_num_threads(own_blas() ? 1 : num_threads());
