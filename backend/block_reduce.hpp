@@ -9,11 +9,13 @@
 #include "eigen_maps.hpp"
 #include "thread_pool.hpp"
 
-#include "ops/op.hpp"
+#include "ops/op_dispatch.hpp"
+#include "support/internal_error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace eqsat::backend::detail {
@@ -46,38 +48,122 @@ T fold_lanes(const T* x, std::int64_t n, T identity, Op op) {
   return lane[0];
 }
 
-// One block's reduction (mean: its sum).
-template <class T>
-T reduce_block(ops::OpKind kind, const T* x, std::int64_t n) {
-  using Eigen::PropagateNaN;
-  switch (kind) {
-    case ops::OpKind::Prod:
-      return fold_lanes(x, n, T(1), [](T a, T b) { return a * b; });
-    case ops::OpKind::Max:
-      return In<T>(x, n).template maxCoeff<PropagateNaN>();
-    case ops::OpKind::Min:
-      return In<T>(x, n).template minCoeff<PropagateNaN>();
-    default:
-      return fold_lanes(x, n, T(0), [](T a, T b) { return a + b; });
-  }
-}
+// The fold of each reduction reduce_blocked computes (the catalogue's
+// fusable reductions), written once for the row, block and column paths:
+// `identity` where the fold has one (max and min start from an element),
+// `block(x, n)` the value of n >= 1 elements in fold_lanes' fixed order,
+// `combine(a, b)` two partial values, `array(acc, row)` the same on Eigen
+// arrays, `empty` the value of no element (max and min of nothing are
+// refused before), `finish(acc, n)` what n folded elements give (mean
+// divides).
+template <ops::OpKind K>
+struct ReduceMath;
 
-// Two partial results combined (NaN propagates through max and min).
-template <class T>
-T combine(ops::OpKind kind, T a, T b) {
-  switch (kind) {
-    case ops::OpKind::Prod:
-      return a * b;
-    case ops::OpKind::Max:
-    case ops::OpKind::Min:
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(a)) return a;
-        if (std::isnan(b)) return b;
-      }
-      return kind == ops::OpKind::Max ? std::max(a, b) : std::min(a, b);
-    default:
-      return a + b;
+struct SumFold {
+  template <class T>
+  static T identity() {
+    return T(0);
   }
+  template <class T>
+  static T block(const T* x, std::int64_t n) {
+    return fold_lanes(x, n, T(0), [](T a, T b) { return a + b; });
+  }
+  template <class T>
+  static T combine(T a, T b) {
+    return a + b;
+  }
+  static auto array(const auto& acc, const auto& row) { return acc + row; }
+  template <class T>
+  static T empty() {
+    return T(0);
+  }
+  template <class T>
+  static void finish(T&, std::int64_t) {}
+};
+template <>
+struct ReduceMath<ops::OpKind::Sum> : SumFold {};
+template <>
+struct ReduceMath<ops::OpKind::Mean> : SumFold {
+  template <class T>
+  static T empty() {
+    return std::numeric_limits<T>::quiet_NaN();
+  }
+  template <class T>
+  static void finish(T& acc, std::int64_t n) {
+    if constexpr (std::is_floating_point_v<T>) acc /= static_cast<T>(n);
+  }
+};
+template <>
+struct ReduceMath<ops::OpKind::Prod> {
+  template <class T>
+  static T identity() {
+    return T(1);
+  }
+  template <class T>
+  static T block(const T* x, std::int64_t n) {
+    return fold_lanes(x, n, T(1), [](T a, T b) { return a * b; });
+  }
+  template <class T>
+  static T combine(T a, T b) {
+    return a * b;
+  }
+  static auto array(const auto& acc, const auto& row) { return acc * row; }
+  template <class T>
+  static T empty() {
+    return T(1);
+  }
+  template <class T>
+  static void finish(T&, std::int64_t) {}
+};
+// max and min propagate NaN, as NumPy's.
+template <bool IsMax>
+struct ExtremumFold {
+  template <class T>
+  static T block(const T* x, std::int64_t n) {
+    if constexpr (IsMax)
+      return In<T>(x, n).template maxCoeff<Eigen::PropagateNaN>();
+    else
+      return In<T>(x, n).template minCoeff<Eigen::PropagateNaN>();
+  }
+  template <class T>
+  static T combine(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(b)) return b;
+    }
+    return IsMax ? std::max(a, b) : std::min(a, b);
+  }
+  static auto array(const auto& acc, const auto& row) {
+    using T = typename std::remove_cvref_t<decltype(acc)>::Scalar;
+    if constexpr (IsMax)
+      return acc.binaryExpr(row, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
+    else
+      return acc.binaryExpr(row, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>());
+  }
+  template <class T>
+  static T empty() {
+    return T(0);
+  }
+  template <class T>
+  static void finish(T&, std::int64_t) {}
+};
+template <>
+struct ReduceMath<ops::OpKind::Max> : ExtremumFold<true> {};
+template <>
+struct ReduceMath<ops::OpKind::Min> : ExtremumFold<false> {};
+
+// Calls f(ReduceMath<K>{}) for the fusable reduction `kind`: a fusable
+// reduction without its ReduceMath does not compile.
+template <class F>
+void with_reduce_math(ops::OpKind kind, F&& f) {
+  ops::dispatch_op(kind, [&]<ops::OpKind K>(std::integral_constant<ops::OpKind, K>) {
+    if constexpr (ops::group_of(K) == ops::OpGroup::Reduction &&
+                  ops::fusion_of(K) != ops::Fusion::NoFuse) {
+      static_assert(sizeof(ReduceMath<K>) > 0, "every fusable reduction has its ReduceMath");
+      return f(ReduceMath<K>{});
+    }
+    EQSAT_ASSERT(false) << "no blocked reduction for " << ops::op_name(kind);
+  });
 }
 
 // out[r] = the reduction of row r, for `rows` rows of `len` elements (len
@@ -87,53 +173,52 @@ T combine(ops::OpKind kind, T a, T b) {
 template <class T, class Block>
 void reduce_blocked(ops::OpKind kind, std::int64_t rows, std::int64_t len, T* out,
                     const Block& block) {
-  if (len == 0) {
-    const T identity = kind == ops::OpKind::Prod ? T(1) : T(0);
-    const T empty = kind == ops::OpKind::Mean ? std::numeric_limits<T>::quiet_NaN() : identity;
-    std::fill_n(out, rows, empty);
-    return;
-  }
-  const std::int64_t blocks = (len + kReduceBlock - 1) / kReduceBlock;
-  const std::int64_t per_item = std::min(len, kReduceBlock);
-  auto finish = [&](T acc) {
-    if constexpr (std::is_floating_point_v<T>)
-      if (kind == ops::OpKind::Mean) acc /= static_cast<T>(len);
-    return acc;
-  };
-  auto row_result = [&](std::int64_t r, T* scratch) {
-    T acc{};
-    for (std::int64_t b = 0; b < blocks; ++b) {
-      const std::int64_t start = b * kReduceBlock, m = std::min(kReduceBlock, len - start);
-      const T part = reduce_block(kind, block(r, start, m, scratch), m);
-      acc = b == 0 ? part : combine(kind, acc, part);
+  with_reduce_math(kind, [&]<class M>(M) {
+    if (len == 0) {
+      std::fill_n(out, rows, M::template empty<T>());
+      return;
     }
-    return finish(acc);
-  };
-  if (rows >= num_threads() || blocks == 1) {
-    // Rows apart: each thread reduces whole rows.
-    parallel_for(rows, std::max<std::int64_t>(1, kParallelElements / len),
-                 [&](std::int64_t r0, std::int64_t r1) {
+    const std::int64_t blocks = (len + kReduceBlock - 1) / kReduceBlock;
+    const std::int64_t per_item = std::min(len, kReduceBlock);
+    auto finish = [&](T acc) {
+      M::finish(acc, len);
+      return acc;
+    };
+    auto row_result = [&](std::int64_t r, T* scratch) {
+      T acc{};
+      for (std::int64_t b = 0; b < blocks; ++b) {
+        const std::int64_t start = b * kReduceBlock, m = std::min(kReduceBlock, len - start);
+        const T part = M::block(block(r, start, m, scratch), m);
+        acc = b == 0 ? part : M::combine(acc, part);
+      }
+      return finish(acc);
+    };
+    if (rows >= num_threads() || blocks == 1) {
+      // Rows apart: each thread reduces whole rows.
+      parallel_for(rows, std::max<std::int64_t>(1, kParallelElements / len),
+                   [&](std::int64_t r0, std::int64_t r1) {
+                     alignas(64) T scratch[kReduceBlock];
+                     for (std::int64_t r = r0; r < r1; ++r) out[r] = row_result(r, scratch);
+                   });
+      return;
+    }
+    // Few long rows: the blocks' results in parallel, combined in order.
+    std::vector<T> parts(rows * blocks);
+    parallel_for(rows * blocks, std::max<std::int64_t>(1, kParallelElements / per_item),
+                 [&](std::int64_t i0, std::int64_t i1) {
                    alignas(64) T scratch[kReduceBlock];
-                   for (std::int64_t r = r0; r < r1; ++r) out[r] = row_result(r, scratch);
+                   for (std::int64_t i = i0; i < i1; ++i) {
+                     const std::int64_t r = i / blocks, start = (i % blocks) * kReduceBlock;
+                     const std::int64_t m = std::min(kReduceBlock, len - start);
+                     parts[i] = M::block(block(r, start, m, scratch), m);
+                   }
                  });
-    return;
-  }
-  // Few long rows: the blocks' results in parallel, combined in order.
-  std::vector<T> parts(rows * blocks);
-  parallel_for(rows * blocks, std::max<std::int64_t>(1, kParallelElements / per_item),
-               [&](std::int64_t i0, std::int64_t i1) {
-                 alignas(64) T scratch[kReduceBlock];
-                 for (std::int64_t i = i0; i < i1; ++i) {
-                   const std::int64_t r = i / blocks, start = (i % blocks) * kReduceBlock;
-                   const std::int64_t m = std::min(kReduceBlock, len - start);
-                   parts[i] = reduce_block(kind, block(r, start, m, scratch), m);
-                 }
-               });
-  for (std::int64_t r = 0; r < rows; ++r) {
-    T acc = parts[r * blocks];
-    for (std::int64_t b = 1; b < blocks; ++b) acc = combine(kind, acc, parts[r * blocks + b]);
-    out[r] = finish(acc);
-  }
+    for (std::int64_t r = 0; r < rows; ++r) {
+      T acc = parts[r * blocks];
+      for (std::int64_t b = 1; b < blocks; ++b) acc = M::combine(acc, parts[r * blocks + b]);
+      out[r] = finish(acc);
+    }
+  });
 }
 
 }  // namespace eqsat::backend::detail

@@ -1,5 +1,9 @@
 #include "buffer_pool.hpp"
 
+#include "runtime_error.hpp"
+
+#include <fmt/format.h>
+
 #include <new>
 
 namespace eqsat::backend {
@@ -24,8 +28,15 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
     if (a.shape() != shape) a = a.reshaped(shape);
     return a;
   }
+  const auto size = static_cast<std::uint64_t>(bytes);
+  if (limit_ && run_bytes_ + size > *limit_)
+    throw RuntimeError(fmt::format(
+        "out of memory: a value of {} bytes would bring the run's values to {} bytes, past the "
+        "memory limit of {} bytes; raise --memory-limit",
+        size, run_bytes_ + size, *limit_));
   ++allocations_;
-  bytes_allocated_ += static_cast<std::uint64_t>(bytes);
+  bytes_allocated_ += size;
+  run_bytes_ += size;
   return ops::Array(dtype, shape);
 }
 

@@ -7,6 +7,7 @@
 #include "ops/array.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace eqsat::backend {
@@ -14,8 +15,14 @@ namespace eqsat::backend {
 class BufferPool {
  public:
   // An array of this dtype and shape; its contents are unspecified.
-  // Throws std::bad_alloc when it cannot be had (or its size overflows).
+  // Throws std::bad_alloc when it cannot be had (or its size overflows),
+  // RuntimeError when a new buffer would bring this run's past the limit.
   ops::Array take(ops::DType dtype, const ops::Dims& shape);
+  // Limits the bytes of new buffers one run may take (nullopt: none): the
+  // memory limit checked as sizes become known at run time.
+  void set_limit(std::optional<std::uint64_t> bytes) { limit_ = bytes; }
+  // Starts a run: its new buffers count from 0.
+  void begin_run() { run_bytes_ = 0; }
   // Keeps `a`'s buffer for reuse when nothing else shares it.
   void give(ops::Array&& a);
   // Buffers allocated (not reused) so far.
@@ -38,6 +45,8 @@ class BufferPool {
   std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
   std::uint64_t bytes_allocated_ = 0;
+  std::uint64_t run_bytes_ = 0;
+  std::optional<std::uint64_t> limit_;
 };
 
 }  // namespace eqsat::backend

@@ -17,55 +17,75 @@ void fill(Array& out, double value) {
   });
 }
 
+// The creation kernels, one entry per creation op: `shape` gives the
+// result's shape, `run` fills it.
+template <OpKind K>
+struct CreationKernel;
+
+// zeros, ones, full: the shape is the :shape attribute.
+struct AttrShape {
+  static void shape(TermRef op, Operands, Dims& shape) {
+    const auto& s = op->attrs().get<ops::IntList>(AttrKey::Shape);
+    shape.assign(s.begin(), s.end());
+  }
+};
+// zeros_like, ones_like: the operand's shape.
+struct OperandShape {
+  static void shape(TermRef, Operands in, Dims& shape) { shape = in[0]->shape(); }
+};
+template <int Value>
+struct FillWith {
+  static void run(TermRef, Operands, Array& out) { fill(out, Value); }
+};
+
+template <>
+struct CreationKernel<OpKind::Zeros> : AttrShape, FillWith<0> {};
+template <>
+struct CreationKernel<OpKind::Ones> : AttrShape, FillWith<1> {};
+template <>
+struct CreationKernel<OpKind::ZerosLike> : OperandShape, FillWith<0> {};
+template <>
+struct CreationKernel<OpKind::OnesLike> : OperandShape, FillWith<1> {};
+
+template <>
+struct CreationKernel<OpKind::Full> : AttrShape {
+  static void run(TermRef, Operands in, Array& out) {
+    // Converted as an array so that e.g. a NaN fill of an integer array
+    // follows the same rule as cast.
+    const Array v = converted(*in[0], out.dtype());
+    ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
+      std::fill_n(out.data<T>(), out.size(), v.data<T>()[0]);
+    });
+  }
+};
+
+template <>
+struct CreationKernel<OpKind::Arange> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const auto exact = in[0]->integer_element(0);
+    if (!exact) fail(op, fmt::format("length must be an integer, got {}", in[0]->element(0)));
+    const std::int64_t n = *exact;
+    if (n < 0) fail(op, fmt::format("length must be >= 0, got {}", n));
+    shape.assign(1, n);
+  }
+  static void run(TermRef, Operands, Array& out) {
+    ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
+      T* p = out.data<T>();
+      for (std::int64_t i = 0; i < out.size(); ++i) p[i] = static_cast<T>(i);
+    });
+  }
+};
+
 }  // namespace
 
 void creation_shape(TermRef op, Operands in, Dims& shape) {
-  switch (op->kind()) {
-    case OpKind::Zeros:
-    case OpKind::Ones:
-    case OpKind::Full: {
-      const auto& s = op->attrs().get<ops::IntList>(AttrKey::Shape);
-      shape.assign(s.begin(), s.end());
-      return;
-    }
-    case OpKind::Arange: {
-      const auto exact = in[0]->integer_element(0);
-      if (!exact) fail(op, fmt::format("length must be an integer, got {}", in[0]->element(0)));
-      const std::int64_t n = *exact;
-      if (n < 0) fail(op, fmt::format("length must be >= 0, got {}", n));
-      shape.assign(1, n);
-      return;
-    }
-    default:  // zeros_like, ones_like
-      shape = in[0]->shape();
-      return;
-  }
+  with_family_kernel<CreationKernel, ops::OpGroup::Creation>(
+      op->kind(), [&]<class K>(K) { K::shape(op, in, shape); });
 }
 
 void run_creation(TermRef op, Operands in, Array& out) {
-  switch (op->kind()) {
-    case OpKind::Zeros:
-    case OpKind::ZerosLike:
-      return fill(out, 0);
-    case OpKind::Ones:
-    case OpKind::OnesLike:
-      return fill(out, 1);
-    case OpKind::Full: {
-      // Converted as an array so that e.g. a NaN fill of an integer array
-      // follows the same rule as cast.
-      const Array v = converted(*in[0], out.dtype());
-      ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-        std::fill_n(out.data<T>(), out.size(), v.data<T>()[0]);
-      });
-      return;
-    }
-    default:  // arange
-      ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-        T* p = out.data<T>();
-        for (std::int64_t i = 0; i < out.size(); ++i) p[i] = static_cast<T>(i);
-      });
-      return;
-  }
+  with_family_kernel<CreationKernel, ops::OpGroup::Creation>(
+      op->kind(), [&]<class K>(K) { K::run(op, in, out); });
 }
 
 }  // namespace eqsat::backend::detail

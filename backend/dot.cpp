@@ -127,13 +127,16 @@ struct Blas<double> {
   static constexpr auto dot = cblas_ddot;
 };
 
+}  // namespace
+
 // Whether OpenBLAS is this program's own copy, linked statically into the
 // executable (EQSAT_STATIC_SOLVERS). Only then do the libraries run
 // single-threaded under the executor's pool: a shared OpenBLAS (the Python
 // module's) is also NumPy's, whose products its thread count would slow,
 // and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
 // Otherwise products run as before this round: large ones on OpenBLAS's
-// own threads, one after another, small ones on Eigen.
+// own threads, one after another, small ones on Eigen. Declared in
+// thread_pool.hpp, whose num_threads() asks it.
 bool own_blas() {
   static const bool own = [] {
     Dl_info lib{}, self{};
@@ -144,6 +147,8 @@ bool own_blas() {
   }();
   return own;
 }
+
+namespace {
 
 // Before OpenBLAS's own start-up (a constructor of priority 101 runs before
 // the default ones): its copy in an executable starts without threads.
@@ -157,11 +162,14 @@ __attribute__((constructor(101))) void own_blas_starts_without_threads() {
 // OpenBLAS's thread count, set before its first use: 1 for the
 // executable's own copy (the executor's pool splits the work: library
 // threads spin between calls and take the cores the pool's next kernel
-// needs; bench/README.md, "GEMM against the peak"); the executor's thread
-// count for a shared one, as EQSAT_NUM_THREADS asks.
+// needs; bench/README.md, "GEMM against the peak"); for a shared one,
+// num_threads() sets it (the pool's count, capped by blas_threads).
 void prepare_blas() {
   static const bool once = [] {
-    openblas_set_num_threads(own_blas() ? 1 : num_threads());
+    if (own_blas())
+      openblas_set_num_threads(1);
+    else
+      num_threads();  // it sets a shared OpenBLAS's count (thread_pool.hpp)
     return true;
   }();
   (void)once;

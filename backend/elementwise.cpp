@@ -4,6 +4,7 @@
 // loops the compiler vectorizes), with transcendentals vectorized.
 #include "block_reduce.hpp"
 #include "eigen_maps.hpp"
+#include "elementwise_math.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "support/internal_error.hpp"
@@ -32,108 +33,24 @@ const Array& as_dtype(const Array& a, DType d, Array& storage) {
 }
 
 [[noreturn]] void no_kernel(OpKind kind, DType d) {
-  EQSAT_ASSERT(false) << "no elementwise kernel for " << ops::op_name(kind) << " on "
-                      << ops::dtype_name(d);
+  throw InternalError(fmt::format("no elementwise kernel for {} on {}", ops::op_name(kind),
+                                  ops::dtype_name(d)));
 }
 
-constexpr std::int64_t kBlock = 512;
 constexpr std::int64_t kShortRow = 64;
 
-// softplus(x) = max(x, 0) + log1p(exp(-|x|)): never overflows, and exact
-// for very negative x (where it is exp(x)).
-template <class T>
-void softplus(const T* x, T* y, std::int64_t n) {
-  alignas(64) T t[kBlock];
-  for (std::int64_t s = 0; s < n; s += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - s);
-    Out<T> tm(t, m);
-    tm = -In<T>(x + s, m).abs();
-    vmath::exp(t, t, m);
-    vmath::log1p(t, t, m);
-    Out<T>(y + s, m) = In<T>(x + s, m).max(T(0)) + tm;
-  }
-}
-
-// log(1 − eˣ) (PyTensor's log1mexp): log(−expm1 x) near 0, log1p(−eˣ)
-// below −ln 2, where each is accurate.
-template <class T>
-T log1mexp(T x) {
-  return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
-}
-
-// log(eᵃ + eᵇ) = max + log1p(e^−|a−b|); equal operands (±∞ included) give
-// a + ln 2.
-template <class T>
-T logaddexp(T a, T b) {
-  if (a == b) return a + T(0.6931471805599453);
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
-}
-
+// UnaryMath<K>'s block for the unary op `kind` on T.
 template <class T>
 void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {
-  In<T> a(x, n);
-  Out<T> o(y, n);
-  switch (kind) {
-    case OpKind::Neg:
-      o = -a;
-      return;
-    case OpKind::Abs:
-      o = a.abs();
-      return;
-    case OpKind::Sign:
-      // NaN stays NaN, as in NumPy.
-      for (std::int64_t i = 0; i < n; ++i) {
-        const T v = x[i];
-        y[i] = v > T(0) ? T(1) : v < T(0) ? T(-1) : v;
-      }
-      return;
-    case OpKind::Square:
-      o = a.square();
-      return;
-    default:
-      break;
-  }
-  if constexpr (std::is_floating_point_v<T>) {
-    switch (kind) {
-      case OpKind::Exp:
-        return vmath::exp(x, y, n);
-      case OpKind::Log:
-        return vmath::log(x, y, n);
-      case OpKind::Expm1:
-        return vmath::expm1(x, y, n);
-      case OpKind::Log1p:
-        return vmath::log1p(x, y, n);
-      case OpKind::Sin:
-        return vmath::sin(x, y, n);
-      case OpKind::Cos:
-        return vmath::cos(x, y, n);
-      case OpKind::Tanh:
-        return vmath::tanh(x, y, n);
-      case OpKind::Sigmoid:
-        return vmath::sigmoid(x, y, n);
-      case OpKind::Softplus:
-        return softplus(x, y, n);
-      case OpKind::Sqrt:
-        o = a.sqrt();
-        return;
-      case OpKind::Reciprocal:
-        o = a.inverse();
-        return;
-      case OpKind::Floor:
-        o = a.floor();
-        return;
-      case OpKind::Ceil:
-        o = a.ceil();
-        return;
-      case OpKind::Log1mexp:
-        for (std::int64_t i = 0; i < n; ++i) y[i] = log1mexp(x[i]);
-        return;
-      default:
-        break;
+  ops::dispatch_op(kind, [&]<OpKind K>(std::integral_constant<OpKind, K>) {
+    if constexpr (ops::group_of(K) == ops::OpGroup::Unary) {
+      using M = UnaryMath<K>;
+      static_assert(sizeof(M) > 0, "every unary op has its UnaryMath");
+      if constexpr (requires { M::template block<T>(x, y, n); } && has_kernel<M, T>())
+        return M::template block<T>(x, y, n);
     }
-  }
-  no_kernel(kind, ops::dtype_of<T>());
+    no_kernel(kind, ops::dtype_of<T>());
+  });
 }
 
 void run_unary(TermRef op, Operands in, Array& out) {
@@ -143,20 +60,9 @@ void run_unary(TermRef op, Operands in, Array& out) {
     return;
   }
   Array storage;
-  if (kind == OpKind::LogicalNot) {
-    const Array& x = as_dtype(*in[0], DType::Bool, storage);
-    const bool* p = x.data<bool>();
-    bool* q = out.data<bool>();
-    for (std::int64_t i = 0, n = x.size(); i < n; ++i) q[i] = !p[i];
-    return;
-  }
   const Array& x = as_dtype(*in[0], out.dtype(), storage);
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, bool>) {
-      no_kernel(kind, DType::Bool);
-    } else {
-      unary_block<T>(kind, x.data<T>(), out.data<T>(), x.size());
-    }
+    unary_block<T>(kind, x.data<T>(), out.data<T>(), x.size());
   });
 }
 
@@ -204,78 +110,27 @@ void binary_scalar(const Broadcast<2>& plan, const T* a, const T* b, R* out, F f
   });
 }
 
-template <class T>
-T integer_power(TermRef op, T base, T exponent) {
-  if (exponent < 0) fail(op, "integers to negative integer powers are not allowed");
-  using U = std::make_unsigned_t<T>;
-  U result = 1, b = static_cast<U>(base);
-  for (auto e = static_cast<U>(exponent); e; e >>= 1) {
-    if (e & 1u) result *= b;
-    b *= b;
-  }
-  return static_cast<T>(result);
+// Calls f(M) with M = BinaryMath<K> for the binary op `kind`, when M has a
+// kernel for T; no kernel is an internal error.
+template <class T, class F>
+void with_binary_math(OpKind kind, F&& f) {
+  ops::dispatch_op(kind, [&]<OpKind K>(std::integral_constant<OpKind, K>) {
+    if constexpr (ops::group_of(K) == ops::OpGroup::Binary) {
+      using M = BinaryMath<K>;
+      static_assert(sizeof(M) > 0, "every binary op has its BinaryMath");
+      if constexpr (has_kernel<M, T>()) return f(M{});
+    }
+    no_kernel(kind, ops::dtype_of<T>());
+  });
 }
 
-template <class T>
-void arithmetic(TermRef op, const Broadcast<2>& plan, const T* a, const T* b, T* out) {
-  using Eigen::PropagateNaN;
-  using Eigen::internal::scalar_max_op;
-  using Eigen::internal::scalar_min_op;
-  switch (op->kind()) {
-    case OpKind::Add:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) { return x + y; });
-    case OpKind::Sub:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) { return x - y; });
-    case OpKind::Mul:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) { return x * y; });
-    case OpKind::Div:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) { return x / y; });
-    case OpKind::Maximum:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) {
-        return x.binaryExpr(y, scalar_max_op<T, T, PropagateNaN>());
-      });
-    case OpKind::Minimum:
-      return binary_eigen(plan, a, b, out, [](const auto& x, const auto& y) {
-        return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
-      });
-    case OpKind::Logaddexp:
-      if constexpr (std::is_floating_point_v<T>)
-        return binary_scalar(plan, a, b, out, [](T x, T y) { return logaddexp(x, y); });
-      no_kernel(op->kind(), ops::dtype_of<T>());
-    case OpKind::Hypot:
-      if constexpr (std::is_floating_point_v<T>)
-        return binary_scalar(plan, a, b, out, [](T x, T y) { return std::hypot(x, y); });
-      no_kernel(op->kind(), ops::dtype_of<T>());
-    case OpKind::Pow:
-      if constexpr (std::is_floating_point_v<T>) {
-        return binary_scalar(plan, a, b, out, [](T x, T y) { return std::pow(x, y); });
-      } else {
-        return binary_scalar(plan, a, b, out, [op](T x, T y) { return integer_power(op, x, y); });
-      }
-    default:
-      no_kernel(op->kind(), ops::dtype_of<T>());
-  }
-}
+template <class M, class T>
+using BinaryResult = decltype(M::scalar(T{}, T{}));
 
-template <class T>
-void comparison(OpKind kind, const Broadcast<2>& plan, const T* a, const T* b, bool* out) {
-  switch (kind) {
-    case OpKind::Eq:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x == y; });
-    case OpKind::Ne:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x != y; });
-    case OpKind::Lt:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x < y; });
-    case OpKind::Le:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x <= y; });
-    case OpKind::Gt:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x > y; });
-    case OpKind::Ge:
-      return binary_scalar(plan, a, b, out, [](T x, T y) { return x >= y; });
-    default:
-      no_kernel(kind, ops::dtype_of<T>());
-  }
-}
+template <class M, class T>
+concept HasArrayForm = !std::is_same_v<T, bool> && requires(const T* p) {
+  M::array(In<T>(p, 1), In<T>(p, 1));
+};
 
 void run_binary(TermRef op, Operands in, Array& out) {
   const OpKind kind = op->kind();
@@ -289,23 +144,18 @@ void run_binary(TermRef op, Operands in, Array& out) {
   ops::visit_dtype(compute, [&]<class T>(std::type_identity<T>) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
-    if (ops::is_comparison(kind)) {
-      comparison(kind, plan, pa, pb, out.data<bool>());
-    } else if constexpr (std::is_same_v<T, bool>) {
-      bool* po = out.data<bool>();
-      switch (kind) {
-        case OpKind::LogicalAnd:
-        case OpKind::Minimum:
-          return binary_scalar(plan, pa, pb, po, [](bool x, bool y) { return x && y; });
-        case OpKind::LogicalOr:
-        case OpKind::Maximum:
-          return binary_scalar(plan, pa, pb, po, [](bool x, bool y) { return x || y; });
-        default:
-          no_kernel(kind, DType::Bool);
-      }
-    } else {
-      arithmetic(op, plan, pa, pb, out.data<T>());
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (kind == OpKind::Pow && out.size() > 0 && std::any_of(pb, pb + b.size(), [](T e) { return e < 0; }))
+        fail(op, "integers to negative integer powers are not allowed");
     }
+    with_binary_math<T>(kind, [&]<class M>(M) {
+      using R = BinaryResult<M, T>;
+      if constexpr (HasArrayForm<M, T>)
+        binary_eigen(plan, pa, pb, out.data<R>(),
+                     [](const auto& x, const auto& y) { return M::array(x, y); });
+      else
+        binary_scalar(plan, pa, pb, out.data<R>(), [](T x, T y) { return M::scalar(x, y); });
+    });
   });
 }
 
@@ -339,44 +189,24 @@ void run_where(Operands in, Array& out) {
 template <class T>
 void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_const, T* out,
                   std::int64_t n) {
-  using Eigen::PropagateNaN;
-  using Eigen::internal::scalar_max_op;
-  using Eigen::internal::scalar_min_op;
-  auto run = [&](auto f) {
-    Out<T> o(out, n);
-    if (!a_const && !b_const)
-      o = f(In<T>(a, n), In<T>(b, n));
-    else if (!a_const)
-      o = f(In<T>(a, n), Vec<T>::Constant(n, *b));
-    else if (!b_const)
-      o = f(Vec<T>::Constant(n, *a), In<T>(b, n));
-    else
-      o.setConstant(f(In<T>(a, 1), In<T>(b, 1)).coeff(0));
-  };
-  switch (kind) {
-    case OpKind::Add:
-      return run([](const auto& x, const auto& y) { return x + y; });
-    case OpKind::Sub:
-      return run([](const auto& x, const auto& y) { return x - y; });
-    case OpKind::Mul:
-      return run([](const auto& x, const auto& y) { return x * y; });
-    case OpKind::Div:
-      return run([](const auto& x, const auto& y) { return x / y; });
-    case OpKind::Maximum:
-      return run([](const auto& x, const auto& y) {
-        return x.binaryExpr(y, scalar_max_op<T, T, PropagateNaN>());
-      });
-    case OpKind::Minimum:
-      return run([](const auto& x, const auto& y) {
-        return x.binaryExpr(y, scalar_min_op<T, T, PropagateNaN>());
-      });
-    case OpKind::Pow:
-      for (std::int64_t i = 0; i < n; ++i)
-        out[i] = std::pow(a[a_const ? 0 : i], b[b_const ? 0 : i]);
-      return;
-    default:
+  with_binary_math<T>(kind, [&]<class M>(M) {
+    if constexpr (!std::is_same_v<BinaryResult<M, T>, T>) {
       no_kernel(kind, ops::dtype_of<T>());
-  }
+    } else if constexpr (HasArrayForm<M, T>) {
+      Out<T> o(out, n);
+      auto f = [](const auto& x, const auto& y) { return M::array(x, y); };
+      if (!a_const && !b_const)
+        o = f(In<T>(a, n), In<T>(b, n));
+      else if (!a_const)
+        o = f(In<T>(a, n), Vec<T>::Constant(n, *b));
+      else if (!b_const)
+        o = f(Vec<T>::Constant(n, *a), In<T>(b, n));
+      else
+        o.setConstant(f(In<T>(a, 1), In<T>(b, 1)).coeff(0));
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) out[i] = M::scalar(a[a_const ? 0 : i], b[b_const ? 0 : i]);
+    }
+  });
 }
 
 // Where each leaf's elements for one block of the result are.
@@ -391,29 +221,9 @@ struct LeafAt {
 template <class T>
 void mask_block(OpKind kind, LeafAt<T> a, LeafAt<T> b, T* out, std::int64_t m) {
   const std::int64_t sa = a.is_const ? 0 : 1, sb = b.is_const ? 0 : 1;
-  auto each = [&](auto f) {
-    for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<T>(f(a.p[i * sa], b.p[i * sb]));
-  };
-  switch (kind) {
-    case OpKind::Eq:
-      return each([](T x, T y) { return x == y; });
-    case OpKind::Ne:
-      return each([](T x, T y) { return x != y; });
-    case OpKind::Lt:
-      return each([](T x, T y) { return x < y; });
-    case OpKind::Le:
-      return each([](T x, T y) { return x <= y; });
-    case OpKind::Gt:
-      return each([](T x, T y) { return x > y; });
-    case OpKind::Ge:
-      return each([](T x, T y) { return x >= y; });
-    case OpKind::LogicalAnd:
-      return each([](T x, T y) { return x != T(0) && y != T(0); });
-    case OpKind::LogicalOr:
-      return each([](T x, T y) { return x != T(0) || y != T(0); });
-    default:  // logical_not
-      return each([](T x, T) { return x == T(0); });
-  }
+  with_binary_math<T>(kind, [&]<class M>(M) {
+    for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<T>(M::scalar(a.p[i * sa], b.p[i * sb]));
+  });
 }
 
 // Evaluates `program` on block [start, start + m) of row r of the result
@@ -461,19 +271,18 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
       const LeafAt<T> x = source(op.src[1], 1), y = source(op.src[2], 2);
       const std::int64_t sc = a.is_const ? 0 : 1, sx = x.is_const ? 0 : 1, sy = y.is_const ? 0 : 1;
       for (std::int64_t i = 0; i < m; ++i) out[i] = a.p[i * sc] != T(0) ? x.p[i * sx] : y.p[i * sy];
-    } else if (carries_booleans(op.kind)) {
-      mask_block<T>(op.kind, a, op.arity == 2 ? source(op.src[1], 1) : a, out, m);
-    } else if constexpr (!std::is_same_v<T, bool>) {
-      if (op.arity == 1) {
-        if (a.is_const) {
-          std::fill_n(out, m, *a.p);
-          a.p = out;
-        }
-        unary_block<T>(op.kind, a.p, out, m);
-      } else {
-        const LeafAt<T> b = source(op.src[1], 1);
-        binary_block<T>(op.kind, a.p, a.is_const, b.p, b.is_const, out, m);
+    } else if (op.arity == 1) {
+      if (a.is_const) {
+        std::fill_n(out, m, *a.p);
+        a.p = out;
       }
+      unary_block<T>(op.kind, a.p, out, m);
+    } else {
+      const LeafAt<T> b = source(op.src[1], 1);
+      if (carries_booleans(op.kind))
+        mask_block<T>(op.kind, a, b, out, m);
+      else
+        binary_block<T>(op.kind, a.p, a.is_const, b.p, b.is_const, out, m);
     }
   }
 }
@@ -553,21 +362,14 @@ T apply_unary(OpKind kind, T x) {
 
 template <class T>
 T apply_binary(OpKind kind, T a, T b) {
-  switch (kind) {  // the common ones without the block machinery
-    case OpKind::Add:
-      return a + b;
-    case OpKind::Sub:
-      return a - b;
-    case OpKind::Mul:
-      return a * b;
-    case OpKind::Div:
-      return a / b;
-    default: {
-      T y;
-      binary_block<T>(kind, &a, false, &b, false, &y, 1);
-      return y;
-    }
-  }
+  T y{};
+  with_binary_math<T>(kind, [&]<class M>(M) {
+    if constexpr (std::is_same_v<BinaryResult<M, T>, T>)
+      y = M::scalar(a, b);
+    else
+      no_kernel(kind, ops::dtype_of<T>());
+  });
+  return y;
 }
 
 template float apply_unary<float>(OpKind, float);
@@ -587,9 +389,10 @@ bool fusable(OpKind kind, DType dtype) {
       [[fallthrough]];
     case ops::Fusion::FuseF:
       return dtype == DType::F32 || dtype == DType::F64;
-    default:
+    case ops::Fusion::NoFuse:
       return false;
   }
+  return false;
 }
 
 bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len) {
@@ -637,7 +440,7 @@ void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLay
       return run_fused_typed<std::int32_t>(program, leaves, layout, out);
     case DType::I64:
       return run_fused_typed<std::int64_t>(program, leaves, layout, out);
-    default:
+    case DType::F64:
       return run_fused_typed<double>(program, leaves, layout, out);
   }
 }
@@ -669,14 +472,11 @@ void elementwise_shape(TermRef op, Operands in, Dims& shape) {
 }
 
 void run_elementwise(TermRef op, Operands in, Array& out) {
-  switch (op->info().group) {
-    case ops::OpGroup::Unary:
-      return run_unary(op, in, out);
-    case ops::OpGroup::Binary:
-      return run_binary(op, in, out);
-    default:
-      return run_where(in, out);
-  }
+  const ops::OpGroup group = op->info().group;
+  if (group == ops::OpGroup::Unary) return run_unary(op, in, out);
+  if (group == ops::OpGroup::Binary) return run_binary(op, in, out);
+  EQSAT_ASSERT(group == ops::OpGroup::Select) << "no elementwise kernel for " << op->info().name;
+  run_where(in, out);
 }
 
 }  // namespace eqsat::backend::detail

@@ -5,11 +5,10 @@
 #include "kernels.hpp"
 #include "runtime_error.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 
 #include <fmt/format.h>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -48,33 +47,14 @@ std::span<const TermRef> value_operands(TermRef t) {
   return t->operands().subspan(has_body ? 1 : 0);
 }
 
-// Every term `outputs` reach without entering bodies, in a topological
-// order (operands first), computed with Boost.Graph. Deterministic: the
-// vertices are numbered in discovery order from the outputs.
+// Every term `outputs` reach without entering bodies, operands first: the
+// order a left-to-right recursive evaluation finishes them (ops/post_order.hpp,
+// the one traversal), so a value is computed close to where it is read.
 std::vector<TermRef> evaluation_order(const std::vector<TermRef>& outputs) {
-  std::vector<TermRef> nodes;
-  std::unordered_map<TermRef, std::size_t> index;
-  std::vector<std::pair<std::size_t, std::size_t>> edges;
-  auto discover = [&](TermRef t) {
-    auto [it, fresh] = index.emplace(t, nodes.size());
-    if (fresh) nodes.push_back(t);
-    return std::pair{it->second, fresh};
-  };
-  for (TermRef t : outputs) discover(t);
-  for (std::size_t next = 0; next < nodes.size(); ++next) {
-    for (TermRef operand : value_operands(nodes[next])) {
-      const auto [i, fresh] = discover(operand);
-      edges.emplace_back(i, next);
-    }
-  }
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  Graph g(nodes.size());
-  for (const auto& [from, to] : edges) boost::add_edge(from, to, g);
-  std::vector<std::size_t> reversed;
-  boost::topological_sort(g, std::back_inserter(reversed));
   std::vector<TermRef> order;
-  order.reserve(nodes.size());
-  for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) order.push_back(nodes[*it]);
+  ops::for_each_post_order(outputs, ops::Bodies::Skip, [&](TermRef t) {
+    if (t->kind() != OpKind::Fn) order.push_back(t);
+  });
   return order;
 }
 

@@ -133,67 +133,102 @@ void update(TermRef op, const Array& x, const Region& r, const Array& value, boo
   });
 }
 
+// The indexing kernels, one entry per indexing op: `shape` checks the
+// operands (an index in range, a value that fits) and gives the result's
+// shape, `run` fills it.
+template <OpKind K>
+struct IndexingKernel;
+
+template <>
+struct IndexingKernel<OpKind::Index> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Array& x = *in[0];
+    resolve_index(op, x, *in[1]);
+    shape.assign(x.shape().begin() + 1, x.shape().end());
+  }
+  static void run(TermRef op, Operands in, Array& out) {
+    const Array& x = *in[0];
+    const Region r = index_region(x.shape(), resolve_index(op, x, *in[1]));
+    if (out.nbytes() > 0)
+      std::memcpy(out.bytes(), x.bytes() + r.offset * ops::dtype_size(x.dtype()), out.nbytes());
+  }
+};
+
+template <>
+struct IndexingKernel<OpKind::Slice> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    shape = slice_region(op, in[0]->shape()).shape;
+  }
+  static void run(TermRef op, Operands in, Array& out) {
+    const Region r = slice_region(op, in[0]->shape());
+    strided_copy(*in[0], r.offset, r.shape, r.strides, out);
+  }
+};
+
+// x's first n rows, then zero rows.
+template <>
+struct IndexingKernel<OpKind::ResizeRows> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Array& x = *in[0];
+    if (x.rank() == 0) fail(op, "cannot resize a scalar");
+    const auto n = in[1]->integer_element(0);
+    if (!n || *n < 0)
+      fail(op, fmt::format("the number of rows must be >= 0, got {}", in[1]->element(0)));
+    shape = x.shape();
+    shape[0] = *n;
+  }
+  static void run(TermRef, Operands in, Array& out) {
+    const Array& x = *in[0];
+    const std::size_t kept = std::min(x.nbytes(), out.nbytes());
+    if (kept > 0) std::memcpy(out.bytes(), x.bytes(), kept);
+    if (out.nbytes() > kept) std::memset(out.bytes() + kept, 0, out.nbytes() - kept);
+  }
+};
+
+// set_index, inc_index: x with row i set to (or incremented by) v.
+template <bool Add>
+struct IndexUpdate {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Array& x = *in[0];
+    check_fits(op, in[2]->shape(), index_region(x.shape(), resolve_index(op, x, *in[1])).shape);
+    shape = x.shape();
+  }
+  static void run(TermRef op, Operands in, Array& out) {
+    const Array& x = *in[0];
+    update(op, x, index_region(x.shape(), resolve_index(op, x, *in[1])), *in[2], Add, out);
+  }
+};
+template <>
+struct IndexingKernel<OpKind::SetIndex> : IndexUpdate<false> {};
+template <>
+struct IndexingKernel<OpKind::IncIndex> : IndexUpdate<true> {};
+
+// set_slice, inc_slice: x with a slice set to (or incremented by) v.
+template <bool Add>
+struct SliceUpdate {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    check_fits(op, in[1]->shape(), slice_region(op, in[0]->shape()).shape);
+    shape = in[0]->shape();
+  }
+  static void run(TermRef op, Operands in, Array& out) {
+    update(op, *in[0], slice_region(op, in[0]->shape()), *in[1], Add, out);
+  }
+};
+template <>
+struct IndexingKernel<OpKind::SetSlice> : SliceUpdate<false> {};
+template <>
+struct IndexingKernel<OpKind::IncSlice> : SliceUpdate<true> {};
+
 }  // namespace
 
 void indexing_shape(TermRef op, Operands in, Dims& shape) {
-  const Array& x = *in[0];
-  switch (op->kind()) {
-    case OpKind::Index:
-      resolve_index(op, x, *in[1]);
-      shape.assign(x.shape().begin() + 1, x.shape().end());
-      return;
-    case OpKind::Slice:
-      shape = slice_region(op, x.shape()).shape;
-      return;
-    case OpKind::ResizeRows: {
-      if (x.rank() == 0) fail(op, "cannot resize a scalar");
-      const auto n = in[1]->integer_element(0);
-      if (!n || *n < 0)
-        fail(op, fmt::format("the number of rows must be >= 0, got {}", in[1]->element(0)));
-      shape = x.shape();
-      shape[0] = *n;
-      return;
-    }
-    case OpKind::SetIndex:
-    case OpKind::IncIndex:
-      check_fits(op, in[2]->shape(), index_region(x.shape(), resolve_index(op, x, *in[1])).shape);
-      shape = x.shape();
-      return;
-    default:  // set_slice, inc_slice
-      check_fits(op, in[1]->shape(), slice_region(op, x.shape()).shape);
-      shape = x.shape();
-      return;
-  }
+  with_family_kernel<IndexingKernel, ops::OpGroup::Indexing>(
+      op->kind(), [&]<class K>(K) { K::shape(op, in, shape); });
 }
 
 void run_indexing(TermRef op, Operands in, Array& out) {
-  const Array& x = *in[0];
-  switch (op->kind()) {
-    case OpKind::Index: {
-      const Region r = index_region(x.shape(), resolve_index(op, x, *in[1]));
-      if (out.nbytes() > 0)
-        std::memcpy(out.bytes(), x.bytes() + r.offset * ops::dtype_size(x.dtype()), out.nbytes());
-      return;
-    }
-    case OpKind::Slice: {
-      const Region r = slice_region(op, x.shape());
-      return strided_copy(x, r.offset, r.shape, r.strides, out);
-    }
-    case OpKind::ResizeRows: {  // x's first rows, then zero rows
-      const std::size_t kept = std::min(x.nbytes(), out.nbytes());
-      if (kept > 0) std::memcpy(out.bytes(), x.bytes(), kept);
-      if (out.nbytes() > kept) std::memset(out.bytes() + kept, 0, out.nbytes() - kept);
-      return;
-    }
-    case OpKind::SetIndex:
-    case OpKind::IncIndex: {
-      const Region r = index_region(x.shape(), resolve_index(op, x, *in[1]));
-      return update(op, x, r, *in[2], op->kind() == OpKind::IncIndex, out);
-    }
-    default:
-      return update(op, x, slice_region(op, x.shape()), *in[1], op->kind() == OpKind::IncSlice,
-                    out);
-  }
+  with_family_kernel<IndexingKernel, ops::OpGroup::Indexing>(
+      op->kind(), [&]<class K>(K) { K::run(op, in, out); });
 }
 
 }  // namespace eqsat::backend::detail

@@ -6,6 +6,8 @@
 #include "kernels.hpp"
 #include "runtime_error.hpp"
 
+#include "ops/op_dispatch.hpp"
+
 #include <absl/container/inlined_vector.h>
 #include <fmt/format.h>
 
@@ -22,6 +24,21 @@ using ops::DType;
 
 // Throws RuntimeError("OP: MESSAGE").
 [[noreturn]] void fail(ops::TermRef op, const std::string& message);
+
+// Calls f(Table<K>{}) with K = kind, for a family of kernels written as one
+// table of specializations per op group (ShapeKernel<K>, CreationKernel<K>,
+// ...): an op of group G without its entry does not compile, and no
+// `default:` can hand it another op's kernel.
+template <template <ops::OpKind> class Table, ops::OpGroup G, class F>
+void with_family_kernel(ops::OpKind kind, F&& f) {
+  ops::dispatch_op(kind, [&]<ops::OpKind K>(std::integral_constant<ops::OpKind, K>) {
+    if constexpr (ops::group_of(K) == G) {
+      static_assert(sizeof(Table<K>) > 0, "every op of the group has its kernel");
+      return f(Table<K>{});
+    }
+    EQSAT_ASSERT(false) << ops::op_name(kind) << " has no kernel in this family";
+  });
+}
 
 // `a` itself when it already has dtype `d`, else a converted copy.
 Array converted(const Array& a, DType d);

@@ -70,6 +70,7 @@ std::vector<ops::Array> run_state(detail::ProgramState& state, std::vector<ops::
 }  // namespace
 
 std::vector<ops::Array> Program::run(std::vector<ops::Array> inputs) {
+  state_->context.pool.begin_run();
   return run_state(*state_, inputs);
 }
 
@@ -104,6 +105,10 @@ const std::vector<OpTiming>& Program::op_timings() const {
 
 void Program::release_memory() {
   state_->context.pool.clear();
+}
+
+void Program::set_memory_limit(std::optional<std::uint64_t> bytes) {
+  state_->context.pool.set_limit(bytes);
 }
 
 std::size_t Program::num_instructions() const {

@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ class Program {
   // Frees the buffers the program keeps for reuse between runs (the next
   // run allocates them again).
   void release_memory();
+  // Refuses a run whose values need new buffers of more than `bytes` in
+  // all (nullopt: no limit), checked as each size becomes known: a
+  // RuntimeError at the op that would pass it (`--memory-limit`).
+  void set_memory_limit(std::optional<std::uint64_t> bytes);
   // Bytes of the buffers allocated from the system so far (values and
   // outputs the program computed; inputs and kernels' temporaries
   // excluded): with buffers reused across runs, the program's peak.

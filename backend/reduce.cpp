@@ -81,53 +81,39 @@ void reduce_column_range(OpKind kind, const T* block, T* out, std::int64_t r, st
                          std::int64_t n) {
   using Eigen::PropagateNaN;
   using Eigen::internal::scalar_max_op;
-  using Eigen::internal::scalar_min_op;
   Out<T> acc(out, n);
   auto row = [&](std::int64_t i) { return In<T>(block + i * stride, n); };
-  switch (kind) {
-    case OpKind::Sum:
-    case OpKind::Mean:
-      acc.setZero();
-      for (std::int64_t i = 0; i < r; ++i) acc += row(i);
-      if constexpr (std::is_floating_point_v<T>)
-        if (kind == OpKind::Mean) acc /= T(r);
-      break;
-    case OpKind::Prod:
-      acc.setOnes();
-      for (std::int64_t i = 0; i < r; ++i) acc *= row(i);
-      break;
-    case OpKind::Max:
-      acc = row(0);
-      for (std::int64_t i = 1; i < r; ++i)
-        acc = acc.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
-      break;
-    case OpKind::Min:
-      acc = row(0);
-      for (std::int64_t i = 1; i < r; ++i)
-        acc = acc.binaryExpr(row(i), scalar_min_op<T, T, PropagateNaN>());
-      break;
-    case OpKind::Logsumexp:
-      if constexpr (std::is_floating_point_v<T>) {
-        if (r == 0) {
-          acc.setConstant(-std::numeric_limits<T>::infinity());
-          break;
-        }
-        Vec<T> shift = row(0), term(n);
-        for (std::int64_t i = 1; i < r; ++i)
-          shift = shift.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
-        shift = shift.unaryExpr([](T m) { return shift_of(m); });
-        acc.setZero();
-        for (std::int64_t i = 0; i < r; ++i) {
-          term = row(i) - shift;
-          vmath::exp(term.data(), term.data(), n);
-          acc += term;
-        }
-        acc = acc.log() + shift;
+  if (kind == OpKind::Logsumexp) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (r == 0) {
+        acc.setConstant(-std::numeric_limits<T>::infinity());
+        return;
       }
-      break;
-    default:
-      break;
+      Vec<T> shift = row(0), term(n);
+      for (std::int64_t i = 1; i < r; ++i)
+        shift = shift.binaryExpr(row(i), scalar_max_op<T, T, PropagateNaN>());
+      shift = shift.unaryExpr([](T m) { return shift_of(m); });
+      acc.setZero();
+      for (std::int64_t i = 0; i < r; ++i) {
+        term = row(i) - shift;
+        vmath::exp(term.data(), term.data(), n);
+        acc += term;
+      }
+      acc = acc.log() + shift;
+    }
+    return;
   }
+  with_reduce_math(kind, [&]<class M>(M) {
+    std::int64_t i = 0;
+    if constexpr (requires { M::template identity<T>(); }) {
+      acc.setConstant(M::template identity<T>());
+    } else {
+      acc = row(0);
+      i = 1;
+    }
+    for (; i < r; ++i) acc = M::array(acc, row(i));
+    for (std::int64_t j = 0; j < n; ++j) M::finish(acc[j], r);
+  });
 }
 
 template <class T>

@@ -85,114 +85,145 @@ void run_join(TermRef op, Operands in, Array& out) {
   join_blocks(parts, product(out.shape(), 0, axis), chunk, out);
 }
 
+// The shape kernels, one entry per shape op: `shape` checks the operands
+// and gives the result's shape, `run` fills the result.
+template <OpKind K>
+struct ShapeKernel;
+
+// Views: the executor shares the operand's buffer; a copy only when not.
+struct ViewCopy {
+  static void run(TermRef, Operands in, Array& out) {
+    const Array& x = *in[0];
+    if (x.nbytes() > 0 && out.bytes() != x.bytes()) std::memcpy(out.bytes(), x.bytes(), x.nbytes());
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::Reshape> : ViewCopy {
+  static void shape(TermRef op, Operands in, Dims& shape) { reshape_shape(op, in[0]->shape(), shape); }
+};
+
+template <>
+struct ShapeKernel<OpKind::ExpandDims> : ViewCopy {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    shape = in[0]->shape();
+    shape.insert(shape.begin() + op->attrs().get<std::int64_t>(AttrKey::Axis), 1);
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::Squeeze> : ViewCopy {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Dims& d = in[0]->shape();
+    const IntList& axes = op->attrs().get<IntList>(AttrKey::Axis);
+    shape.clear();
+    for (int i = 0; i < static_cast<int>(d.size()); ++i) {
+      if (!std::ranges::binary_search(axes, i)) {
+        shape.push_back(d[i]);
+      } else if (d[i] != 1) {
+        fail(op, fmt::format("axis {} has length {}, not 1", i, d[i]));
+      }
+    }
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::Transpose> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    shape.clear();
+    for (auto p : op->attrs().get<IntList>(AttrKey::Perm)) shape.push_back(in[0]->shape()[p]);
+  }
+  static void run(TermRef op, Operands in, Array& out) {
+    const Dims strides = contiguous_strides(in[0]->shape());
+    Dims s;
+    for (auto p : op->attrs().get<IntList>(AttrKey::Perm)) s.push_back(strides[p]);
+    strided_copy(*in[0], 0, out.shape(), s, out);
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::BroadcastTo> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    broadcast_to_shape(op, in[0]->shape(), shape);
+  }
+  static void run(TermRef, Operands in, Array& out) {
+    const Dims& d = in[0]->shape();
+    const Dims strides = contiguous_strides(d);
+    const Dims& target = out.shape();
+    Dims s(target.size(), 0);
+    const std::size_t shift = target.size() - d.size();
+    for (std::size_t i = 0; i < d.size(); ++i) s[shift + i] = d[i] == 1 ? 0 : strides[i];
+    strided_copy(*in[0], 0, target, s, out);
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::Flip> {
+  static void shape(TermRef, Operands in, Dims& shape) { shape = in[0]->shape(); }
+  static void run(TermRef op, Operands in, Array& out) {
+    const Dims& d = in[0]->shape();
+    const Dims strides = contiguous_strides(d);
+    Dims s = strides;
+    std::int64_t offset = 0;
+    for (auto a : op->attrs().get<IntList>(AttrKey::Axis)) {
+      if (d[a] > 0) offset += (d[a] - 1) * strides[a];
+      s[a] = -strides[a];
+    }
+    strided_copy(*in[0], offset, d, s, out);
+  }
+};
+
+template <>
+struct ShapeKernel<OpKind::Concat> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Dims& d = in[0]->shape();
+    const auto axis = static_cast<std::size_t>(op->attrs().get<std::int64_t>(AttrKey::Axis));
+    shape = d;
+    for (std::size_t i = 1; i < in.size(); ++i) {
+      const Dims& e = in[i]->shape();
+      for (std::size_t k = 0; k < d.size(); ++k)
+        if (k != axis && e[k] != d[k])
+          fail(op, fmt::format("shapes {} and {} differ off axis {}", ops::dims_to_string(d),
+                               ops::dims_to_string(e), axis));
+      shape[axis] += e[axis];
+    }
+  }
+  static void run(TermRef op, Operands in, Array& out) { run_join(op, in, out); }
+};
+
+template <>
+struct ShapeKernel<OpKind::Stack> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const Dims& d = in[0]->shape();
+    for (std::size_t i = 1; i < in.size(); ++i)
+      if (in[i]->shape() != d)
+        fail(op, fmt::format("operand {} has shape {}, expected {}", i + 1,
+                             ops::dims_to_string(in[i]->shape()), ops::dims_to_string(d)));
+    shape = d;
+    shape.insert(shape.begin() + op->attrs().get<std::int64_t>(AttrKey::Axis),
+                 static_cast<std::int64_t>(in.size()));
+  }
+  static void run(TermRef op, Operands in, Array& out) { run_join(op, in, out); }
+};
+
+template <>
+struct ShapeKernel<OpKind::Dim> {
+  static void shape(TermRef, Operands, Dims& shape) { shape.clear(); }
+  static void run(TermRef op, Operands in, Array& out) {
+    out.data<std::int64_t>()[0] = in[0]->shape()[op->attrs().get<std::int64_t>(AttrKey::Axis)];
+  }
+};
+
 }  // namespace
 
 void shape_op_shape(TermRef op, Operands in, Dims& shape) {
-  const Dims& d = in[0]->shape();
-  const ops::Attrs& attrs = op->attrs();
-  switch (op->kind()) {
-    case OpKind::Reshape:
-      return reshape_shape(op, d, shape);
-    case OpKind::Transpose: {
-      const IntList& perm = attrs.get<IntList>(AttrKey::Perm);
-      shape.clear();
-      for (auto p : perm) shape.push_back(d[p]);
-      return;
-    }
-    case OpKind::ExpandDims:
-      shape = d;
-      shape.insert(shape.begin() + attrs.get<std::int64_t>(AttrKey::Axis), 1);
-      return;
-    case OpKind::Squeeze: {
-      const IntList& axes = attrs.get<IntList>(AttrKey::Axis);
-      shape.clear();
-      for (int i = 0; i < static_cast<int>(d.size()); ++i) {
-        if (!std::ranges::binary_search(axes, i)) {
-          shape.push_back(d[i]);
-        } else if (d[i] != 1) {
-          fail(op, fmt::format("axis {} has length {}, not 1", i, d[i]));
-        }
-      }
-      return;
-    }
-    case OpKind::BroadcastTo:
-      return broadcast_to_shape(op, d, shape);
-    case OpKind::Flip:
-      shape = d;
-      return;
-    case OpKind::Concat: {
-      const auto axis = static_cast<std::size_t>(attrs.get<std::int64_t>(AttrKey::Axis));
-      shape = d;
-      for (std::size_t i = 1; i < in.size(); ++i) {
-        const Dims& e = in[i]->shape();
-        for (std::size_t k = 0; k < d.size(); ++k)
-          if (k != axis && e[k] != d[k])
-            fail(op, fmt::format("shapes {} and {} differ off axis {}", ops::dims_to_string(d),
-                                 ops::dims_to_string(e), axis));
-        shape[axis] += e[axis];
-      }
-      return;
-    }
-    case OpKind::Stack: {
-      for (std::size_t i = 1; i < in.size(); ++i)
-        if (in[i]->shape() != d)
-          fail(op, fmt::format("operand {} has shape {}, expected {}", i + 1,
-                               ops::dims_to_string(in[i]->shape()), ops::dims_to_string(d)));
-      shape = d;
-      shape.insert(shape.begin() + attrs.get<std::int64_t>(AttrKey::Axis),
-                   static_cast<std::int64_t>(in.size()));
-      return;
-    }
-    case OpKind::Dim:
-      shape.clear();
-      return;
-    default:
-      EQSAT_ASSERT(false) << op->info().name << " is not a shape op";
-  }
+  with_family_kernel<ShapeKernel, ops::OpGroup::Shape>(
+      op->kind(), [&]<class K>(K) { K::shape(op, in, shape); });
 }
 
 void run_shape_op(TermRef op, Operands in, Array& out) {
-  const Array& x = *in[0];
-  const Dims& d = x.shape();
-  const ops::Attrs& attrs = op->attrs();
-  const Dims strides = contiguous_strides(d);
-  switch (op->kind()) {
-    case OpKind::Reshape:
-    case OpKind::ExpandDims:
-    case OpKind::Squeeze:
-      if (x.nbytes() > 0 && out.bytes() != x.bytes())
-        std::memcpy(out.bytes(), x.bytes(), x.nbytes());
-      return;
-    case OpKind::Transpose: {
-      Dims s;
-      for (auto p : attrs.get<IntList>(AttrKey::Perm)) s.push_back(strides[p]);
-      return strided_copy(x, 0, out.shape(), s, out);
-    }
-    case OpKind::BroadcastTo: {
-      const Dims& target = out.shape();
-      Dims s(target.size(), 0);
-      const std::size_t shift = target.size() - d.size();
-      for (std::size_t i = 0; i < d.size(); ++i) s[shift + i] = d[i] == 1 ? 0 : strides[i];
-      return strided_copy(x, 0, target, s, out);
-    }
-    case OpKind::Flip: {
-      Dims s = strides;
-      std::int64_t offset = 0;
-      for (auto a : attrs.get<IntList>(AttrKey::Axis)) {
-        if (d[a] > 0) offset += (d[a] - 1) * strides[a];
-        s[a] = -strides[a];
-      }
-      return strided_copy(x, offset, d, s, out);
-    }
-    case OpKind::Concat:
-    case OpKind::Stack:
-      return run_join(op, in, out);
-    case OpKind::Dim:
-      out.data<std::int64_t>()[0] = d[attrs.get<std::int64_t>(AttrKey::Axis)];
-      return;
-    default:
-      EQSAT_ASSERT(false) << op->info().name << " is not a shape op";
-  }
+  with_family_kernel<ShapeKernel, ops::OpGroup::Shape>(
+      op->kind(), [&]<class K>(K) { K::run(op, in, out); });
 }
 
 }  // namespace eqsat::backend::detail

@@ -1,25 +1,37 @@
 #include "thread_pool.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+
+#ifdef EQSAT_HAVE_OPENBLAS
+extern "C" void openblas_set_num_threads(int);
+#endif
 
 namespace eqsat::backend {
 
 namespace {
 
-int threads_from_environment() {
-  int n = static_cast<int>(std::thread::hardware_concurrency());
-  if (const char* s = std::getenv("EQSAT_NUM_THREADS")) {
-    char* end = nullptr;
-    const long v = std::strtol(s, &end, 10);
-    if (end != s && *end == '\0' && v >= 1) n = static_cast<int>(std::min<long>(v, 1024));
+// The smaller of the address-space and data limits (ulimit -v, -d), or
+// nullopt when neither is set.
+[[maybe_unused]] std::optional<std::uint64_t> address_space_limit() {
+  std::optional<std::uint64_t> limit;
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit r {};
+    if (::getrlimit(resource, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+      limit = std::min<std::uint64_t>(limit.value_or(UINT64_MAX), r.rlim_cur);
   }
-  return std::max(n, 1);
+  return limit;
 }
 
 // Set while a thread runs a part of a parallel_for: nested ones run inline.
@@ -31,8 +43,11 @@ thread_local bool t_inside = false;
 class Pool {
  public:
   explicit Pool(int threads) {
-    for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    workers_.reserve(static_cast<std::size_t>(threads - 1));
+    detail::spawn_up_to(threads - 1, [this] { workers_.emplace_back([this] { work(); }); });
   }
+  // The threads jobs run on, the caller included.
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
   ~Pool() {
     {
       std::lock_guard lock(mutex_);
@@ -114,18 +129,55 @@ class Pool {
 };
 
 Pool& pool() {
-  static Pool p(num_threads());
+  static Pool p(detail::requested_threads(std::getenv("EQSAT_NUM_THREADS"),
+                                          std::thread::hardware_concurrency()));
   return p;
 }
 
 }  // namespace
 
 int num_threads() {
-  static const int n = threads_from_environment();  // OpenBLAS's: dot.cpp
+  static const int n = [] {
+    const int threads = pool().threads();
+#ifdef EQSAT_HAVE_OPENBLAS
+    if (!detail::own_blas())  // the executable's own: one thread (dot.cpp)
+      openblas_set_num_threads(detail::blas_threads(threads, address_space_limit()));
+#endif
+    return threads;
+  }();
   return n;
 }
 
 namespace detail {
+
+int requested_threads(const char* env, unsigned cores) {
+  const long n = std::max<long>(cores, 1);
+  if (env == nullptr) return static_cast<int>(n);
+  long v = 0;
+  const char* end = env + std::strlen(env);
+  const auto [at, error] = std::from_chars(env, end, v);
+  if (error == std::errc::result_out_of_range && *env != '-') return static_cast<int>(4 * n);
+  if (error != std::errc() || at != end || v < 1) return static_cast<int>(n);
+  return static_cast<int>(std::min(v, 4 * n));
+}
+
+int blas_threads(int threads, std::optional<std::uint64_t> address_limit) {
+  constexpr std::uint64_t kBufferBytes = std::uint64_t{128} << 20;
+  if (!address_limit) return threads;
+  const std::uint64_t fit = *address_limit / 4 / kBufferBytes;
+  return static_cast<int>(std::clamp<std::uint64_t>(fit, 1, static_cast<std::uint64_t>(threads)));
+}
+
+int spawn_up_to(int n, const std::function<void()>& spawn) {
+  for (int i = 0; i < n; ++i) {
+    try {
+      spawn();
+    } catch (const std::system_error&) {
+      return i;
+    }
+  }
+  return std::max(n, 0);
+}
 
 void run_parallel(RangeTask task, const void* context, std::int64_t n, int parts) {
   if (t_inside || !pool().run(task, context, n, parts)) task(context, 0, n);

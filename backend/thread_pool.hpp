@@ -1,10 +1,13 @@
 // The executor's worker threads: one pool per process, created on first
 // use, of `num_threads()` threads in all (the caller included), which
 // elementwise, reduction, softmax and matrix kernels share.
-// EQSAT_NUM_THREADS=N limits it (1: everything on the calling thread); the
-// default is the number of cores. OpenBLAS's and oneDNN's thread counts
-// are set by dot.cpp (one, their work split on this pool, where the
-// executable owns its OpenBLAS).
+// EQSAT_NUM_THREADS=N sets it (1: everything on the calling thread), at
+// most 4 threads a core; the default is the number of cores. A thread the
+// OS refuses to create (a process or address-space limit) is done without:
+// the pool runs with those it has. OpenBLAS, when the executor uses it, is
+// limited to the same number, and fewer under an address-space limit
+// (blas_threads), unless it is the executable's own copy (own_blas): then
+// dot.cpp runs it single-threaded and splits its work on this pool.
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
@@ -17,6 +20,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <type_traits>
 
 namespace eqsat::backend {
@@ -25,6 +30,23 @@ namespace eqsat::backend {
 int num_threads();
 
 namespace detail {
+// The number of threads EQSAT_NUM_THREADS (`env`, null when unset) asks
+// for on a machine of `cores` cores: a whole number from 1 up, capped at 4
+// per core; anything else (unset, 0, negative, not a number) gives `cores`.
+int requested_threads(const char* env, unsigned cores);
+// The threads OpenBLAS may use, of the pool's `threads`, when the
+// process's address space is limited to `address_limit` bytes (nullopt:
+// unlimited): each OpenBLAS thread maps a buffer of 128 MiB and retries
+// forever when it cannot, so the threads get a quarter of the limit at
+// most (at least 1).
+int blas_threads(int threads, std::optional<std::uint64_t> address_limit);
+// Whether OpenBLAS is linked into the executable (dot.cpp), not a shared
+// library the process may share with others (NumPy).
+bool own_blas();
+// Calls `spawn` up to `n` times and stops at the first that throws
+// std::system_error (the OS refused a thread); returns how many succeeded.
+int spawn_up_to(int n, const std::function<void()>& spawn);
+
 using RangeTask = void (*)(const void* context, std::int64_t begin, std::int64_t end);
 // Runs task(context, ranges[i], ranges[i + 1]) for i < parts on the pool.
 void run_parallel(RangeTask task, const void* context, std::int64_t n, int parts);

@@ -23,4 +23,11 @@ std::string join(const std::vector<Diagnostic>& ds) {
 DiagnosticError::DiagnosticError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(join(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
+std::string capped_quote(std::string_view text) {
+  if (text.size() <= 64) return std::string(text);
+  std::size_t cut = 48;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return fmt::format("{}...({} bytes)", text.substr(0, cut), text.size());
+}
+
 }  // namespace eqsat::ops

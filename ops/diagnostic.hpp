@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eqsat::ops {
@@ -37,5 +38,10 @@ class DiagnosticError : public std::runtime_error {
  private:
   std::vector<Diagnostic> diagnostics_;
 };
+
+// `text` as a message quotes a user's name or string: whole up to 64
+// bytes, else its first 48 (cut at a character boundary) and its length,
+// `abc...(10485760 bytes)`, so that a huge name makes a short message.
+std::string capped_quote(std::string_view text);
 
 }  // namespace eqsat::ops

@@ -2,6 +2,7 @@
 
 #include "attr_literal.hpp"
 #include "graph_parser_scan.hpp"
+#include "loaded_files.hpp"
 #include "npy.hpp"
 #include "scan_form.hpp"
 #include "sexpr.hpp"
@@ -75,9 +76,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 // "; did you mean 'x'?" for the closest candidate within about a third of
 // the name's length in edits, or "" (always for names shorter than 3, where
-// any other short name would be close). Ties go to the first candidate.
+// any other short name would be close, and longer than 64, which no
+// candidate is near: the search stays bounded). Ties go to the first.
 std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
-  if (name.size() < 3) return {};
+  if (name.size() < 3 || name.size() > 64) return {};
   const std::size_t limit = (name.size() + 1) / 3;
   const std::string* best = nullptr;
   std::size_t best_distance = limit + 1;
@@ -152,7 +154,7 @@ class Parser {
     if (form.is_list() && !head.empty())
       fail(form.items[0], fmt::format("unknown top-level form '{}'; expected input, let, def or "
                                       "output",
-                                      head));
+                                      capped_quote(head)));
     fail(form, fmt::format("expected a top-level form (input, let, def or output), got {}",
                            form.describe()));
   }
@@ -312,7 +314,7 @@ class Parser {
       for (int k = 0; k < kNumOps; ++k)
         if (parse_op(op_info(static_cast<OpKind>(k)).name))
           ops.emplace_back(op_info(static_cast<OpKind>(k)).name);
-      fail(e.items[0], fmt::format("unknown op '{}'{}", head, suggestion(head, ops)));
+      fail(e.items[0], fmt::format("unknown op '{}'{}", capped_quote(head), suggestion(head, ops)));
     }
     return {op_expr(e, *kind, scope), {}};
   }
@@ -335,7 +337,7 @@ class Parser {
     std::vector<std::string> visible;
     for (const auto& [n, binding] : scope.names) visible.push_back(n);
     std::ranges::sort(visible);
-    fail(e, fmt::format("unknown name '{}'{}", name, suggestion(name, visible)));
+    fail(e, fmt::format("unknown name '{}'{}", capped_quote(name), suggestion(name, visible)));
   }
 
   static std::string outer_value_message(const std::string& name, const Scope& scope) {
@@ -358,7 +360,7 @@ class Parser {
     if (declared_.contains(e.text)) fail(e, fmt::format("'{}' is not a def", e.text));
     std::vector<std::string> defs;
     for (const auto& d : graph_.defs) defs.push_back(d.name);
-    fail(e, fmt::format("unknown def '{}'{}", e.text, suggestion(e.text, defs)));
+    fail(e, fmt::format("unknown def '{}'{}", capped_quote(e.text), suggestion(e.text, defs)));
   }
 
   // Interns an application; a TypeError points at the operand or attribute
@@ -474,9 +476,7 @@ class Parser {
     if (e.items.size() != 2 || e.items[1].kind != SExpr::Kind::String)
       fail(e, "load takes a file name: (load \"FILE.npy\")");
     const std::string& path = e.items[1].text;
-    const std::filesystem::path p(path);
-    const std::string full =
-        p.is_absolute() ? path : (std::filesystem::path(base_dir_) / p).string();
+    const std::string full = load_path(base_dir_, path);
     try {
       return Term::make(OpKind::Const, {{AttrKey::Value, read_npy(full)}, {AttrKey::Path, path}},
                         {});
@@ -579,12 +579,12 @@ TensorType parse_type(const SExpr& e) {
     if (auto d = parse_dtype(e.text)) return {*d, {}};
     fail_at(e, fmt::format("unknown type '{}'; expected a dtype (bool i32 i64 f32 f64) or "
                            "(DTYPE DIM...)",
-                           e.text));
+                           capped_quote(e.text)));
   }
   if (!e.is_list() || e.items.empty() || !e.items[0].is_symbol())
     fail_at(e, fmt::format("expected a type such as f64 or (f32 3 ?), got {}", e.describe()));
   const auto d = parse_dtype(e.items[0].text);
-  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", e.items[0].text));
+  if (!d) fail_at(e.items[0], fmt::format("unknown dtype '{}'", capped_quote(e.items[0].text)));
   TensorType t{*d, {}};
   for (std::size_t i = 1; i < e.items.size(); ++i) {
     const SExpr& dim = e.items[i];

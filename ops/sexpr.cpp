@@ -16,11 +16,11 @@ std::string_view SExpr::head() const {
 std::string SExpr::describe() const {
   switch (kind) {
     case Kind::List:
-      return head().empty() ? "a list" : fmt::format("({} ...)", head());
+      return head().empty() ? "a list" : fmt::format("({} ...)", capped_quote(head()));
     case Kind::Keyword:
-      return ":" + text;
+      return ":" + capped_quote(text);
     case Kind::String:
-      return fmt::format("\"{}\"", text);
+      return fmt::format("\"{}\"", capped_quote(text));
     case Kind::Int:
       return std::to_string(int_value);
     case Kind::Float:
@@ -30,7 +30,7 @@ std::string SExpr::describe() const {
     case Kind::Symbol:
       break;
   }
-  return text;
+  return capped_quote(text);
 }
 
 namespace {

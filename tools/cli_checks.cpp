@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -20,6 +21,19 @@ CLI::Validator whole_number_in(std::int64_t min, std::int64_t max) {
         return std::string();
       },
       fmt::format("INT in {}..{}", min, max));
+}
+
+CLI::Validator seed_number() {
+  return CLI::Validator(
+      [](const std::string& text) {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [at, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || error != std::errc() || at != end)
+          return fmt::format("expected a whole number from 0 to {}, got {}", UINT64_MAX, text);
+        return std::string();
+      },
+      "UINT64");
 }
 
 CLI::Validator positive_seconds() {

@@ -13,6 +13,10 @@ namespace eqsat::tools {
 // A whole number from `min` to `max` (no sign where min >= 0, no fraction).
 CLI::Validator whole_number_in(std::int64_t min, std::int64_t max);
 
+// A seed: a whole number from 0 to 2^64 - 1, written in digits (not -1,
+// which CLI11 would wrap around, nor 1e23, which it would round).
+CLI::Validator seed_number();
+
 // A finite number of seconds greater than 0: not NaN, inf, 0 or negative.
 CLI::Validator positive_seconds();
 

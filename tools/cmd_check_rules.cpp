@@ -7,9 +7,9 @@
 #include "cli_checks.hpp"
 #include "command.hpp"
 
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <iostream>
 #include <memory>
@@ -57,11 +57,11 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("check-rules",
                                      "Check rule files, then test every rewrite on random inputs");
   cmd->add_option("FILE", args->files, "rule files (.rules), checked together")->required();
-  cmd->add_option("--seed", args->seed, "random seed (default 1)");
+  cmd->add_option("--seed", args->seed, "random seed (default 1)")->check(seed_number());
   // Bounded, so that a typo cannot start a run that never ends.
   cmd->add_option("--attempts", args->attempts,
                   "random instances per rule direction, 1 to 100000 (default 300)")
-      ->check(whole_number_in(1, 100000));
+      ->check(whole_number_in(1, rules::kMaxCheckAttempts));
   cmd->callback([args, &action] {
     action = [args] {
       try {

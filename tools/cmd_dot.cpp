@@ -14,6 +14,7 @@
 
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,8 @@ int run_dot(DotArgs& args) {
   } catch (const egraph::ExtractionError&) {
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return UserError;
+  } catch (const std::bad_alloc&) {
+    return args.saturation.out_of_memory(args.graph);
   }
   if (args.out.empty()) {
     std::cout << text;

@@ -4,7 +4,8 @@
 // line each on stdout (rank, estimated cost, the ops whose counts differ
 // from rank 1), followed by the graph itself unless --out is given, in
 // which case each goes to DIR/rank-N.eg (the directory is created; paths
-// are checked before any work; files are written atomically).
+// are checked before any work; files are written atomically; rank files
+// past this run's, left by an earlier run, are removed).
 #include "cli_checks.hpp"
 #include "command.hpp"
 #include "optimize_flags.hpp"
@@ -20,9 +21,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -68,6 +73,27 @@ std::string rank_file(const std::string& dir, std::size_t i) {
   return output_file_in(dir, fmt::format("rank-{}", i + 1), ".eg");
 }
 
+// Removes the DIR/rank-N.eg files past the `written` ones, left by an
+// earlier run with a larger --top, so that DIR holds this run's list only.
+// Only names of that exact form, and never one of the command's inputs.
+void remove_stale_ranks(const std::string& dir, std::size_t written,
+                        const std::vector<InputFile>& inputs) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with("rank-") || !name.ends_with(".eg")) continue;
+    const std::string digits = name.substr(5, name.size() - 8);
+    std::size_t n = 0;
+    const auto [at, error] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || digits[0] == '0' || error != std::errc() ||
+        at != digits.data() + digits.size() || n <= written)
+      continue;
+    const bool is_input = std::ranges::any_of(
+        inputs, [&](const InputFile& in) { return same_file(it->path().string(), in.path); });
+    if (!is_input && it->is_regular_file(ec)) std::filesystem::remove(it->path(), ec);
+  }
+}
+
 int run_explore(ExploreArgs& args) {
   if (!args.out_dir.empty()) {
     prepare_output_dir(args.out_dir, "--out");
@@ -95,6 +121,8 @@ int run_explore(ExploreArgs& args) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return UserError;
+  } catch (const std::bad_alloc&) {
+    return args.saturation.out_of_memory(args.graph);
   }
   args.saturation.finish(report);
   const auto first = op_counts(found.front().graph);
@@ -113,6 +141,9 @@ int run_explore(ExploreArgs& args) {
       std::cout << line << "  -> " << path << "\n";
     }
   }
+  if (!args.out_dir.empty())
+    remove_stale_ranks(args.out_dir, found.size(),
+                       optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
   return Success;
 }
 

@@ -25,6 +25,7 @@
 
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,16 @@ int run_html(HtmlArgs& args) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return UserError;
+  } catch (const std::bad_alloc&) {
+    return args.saturation.out_of_memory(args.graph);
   }
   args.saturation.finish(report);
+  if (const auto shown = data["egraph"].find("shown"); shown != data["egraph"].end())
+    std::cerr << fmt::format(
+        "note: the page shows {} of the {} e-nodes ({} of {} e-classes): the extracted graph's "
+        "classes first, then the others in id order\n",
+        (*shown)["nodes"].get<std::size_t>(), (*shown)["of_nodes"].get<std::size_t>(),
+        (*shown)["classes"].get<std::size_t>(), (*shown)["of_classes"].get<std::size_t>());
   data["report"] = report_json(report);
   data["alternatives"] = alternatives_json(found, graph);
   ops::write_file_atomically(args.out, {html_page(data)});

@@ -25,14 +25,15 @@
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
-#include "rules/tensor/extract_graph.hpp"
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
+#include "rules/tensor/extract_graph.hpp"
 
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,6 +104,8 @@ int run_optimize(OptimizeArgs& args) {
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
     return UserError;
+  } catch (const std::bad_alloc&) {
+    return args.saturation.out_of_memory(args.graph);
   } catch (const std::length_error& e) {  // an explanation past its cap
     args.saturation.finish(report);
     std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";

@@ -73,6 +73,8 @@ int profile(const ProfileOptions& o) {
       });
   if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
+  if (const auto limit = o.memory_limit.bytes())
+    program.set_memory_limit(static_cast<std::uint64_t>(*limit));
   program.run(*inputs);  // warm-up: buffers allocated, pages touched
   program.set_profiling(true);
   std::vector<double> seconds;

@@ -101,6 +101,8 @@ int run(const RunOptions& o) {
       });
   if (!inputs) return UserError;
   backend::Program program = backend::compile(graph);
+  if (const auto limit = o.memory_limit.bytes())
+    program.set_memory_limit(static_cast<std::uint64_t>(*limit));
   const std::vector<ops::Array> outputs = program.run(std::move(*inputs));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string& name = program.output_names()[i];

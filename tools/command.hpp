@@ -10,8 +10,9 @@
 
 namespace eqsat::tools {
 
-// Exit status of the program (docs/language.md): 0 success, 1 user error, 2 bad usage.
-enum ExitCode : int { Success = 0, UserError = 1, BadUsage = 2 };
+// Exit status of the program (docs/language.md): 0 success, 1 user error,
+// 2 bad usage, 3 an internal error (a bug in eqsat; exit_status.hpp).
+enum ExitCode : int { Success = 0, UserError = 1, BadUsage = 2, InternalBug = 3 };
 
 // What a chosen subcommand runs after parsing; returns the exit status.
 using Action = std::function<int()>;

@@ -56,7 +56,7 @@ nlohmann::json attr_json(const ops::AttrValue& v) {
 }  // namespace
 
 nlohmann::json egraph_json(const rules::TensorEGraph& g, const rules::EGraphPicture& picture,
-                           const ops::Graph& graph) {
+                           const ops::Graph& graph, std::size_t max_nodes) {
   const egraph::EGraphProblem& p = picture.problem;
   nlohmann::json roots = nlohmann::json::array();
   const auto root_classes = p.problem.roots();
@@ -66,13 +66,53 @@ nlohmann::json egraph_json(const rules::TensorEGraph& g, const rules::EGraphPict
   nlohmann::json bodies = nlohmann::json::array();
   for (const auto& b : picture.bodies)
     bodies.push_back({{"parent", b.parent}, {"fn", p.eclass[b.fn.value].index()}});
-  nlohmann::json classes = nlohmann::json::array();
-  for (std::uint32_t ci = 0; ci < p.problem.num_classes(); ++ci) {
+  // The classes the extractor's choices reach from the roots (the drawing
+  // needs them all), then the other reached classes in id order while the
+  // budget of e-nodes lasts.
+  const std::uint32_t num_classes = p.problem.num_classes();
+  std::vector<bool> shown(num_classes, false);
+  std::vector<ProblemClassId> stack(root_classes.begin(), root_classes.end());
+  std::size_t budget = max_nodes;
+  auto nodes_shown = [&](ProblemClassId c) {
+    return std::min<std::size_t>(p.problem.nodes_of(c).size(), kMaxNodesPerClass);
+  };
+  while (!stack.empty()) {
+    const ProblemClassId c = stack.back();
+    stack.pop_back();
+    if (shown[c.value] || !picture.reached(c)) continue;
+    shown[c.value] = true;
+    budget -= std::min(budget, nodes_shown(c));
+    for (ProblemNodeId n : p.problem.nodes_of(c))
+      if (picture.chosen(c, n))
+        for (ProblemClassId k : p.problem.node(n).children) stack.push_back(k);
+  }
+  std::size_t reached_classes = 0, reached_nodes = 0, shown_classes = 0, shown_nodes = 0;
+  for (std::uint32_t ci = 0; ci < num_classes; ++ci) {
     const ProblemClassId c{ci};
     if (!picture.reached(c)) continue;
+    ++reached_classes;
+    reached_nodes += p.problem.nodes_of(c).size();
+    if (!shown[ci] && nodes_shown(c) <= budget) {
+      shown[ci] = true;
+      budget -= nodes_shown(c);
+    }
+  }
+  nlohmann::json classes = nlohmann::json::array();
+  for (std::uint32_t ci = 0; ci < num_classes; ++ci) {
+    const ProblemClassId c{ci};
+    if (!shown[ci]) continue;
     nlohmann::json nodes = nlohmann::json::array();
     nlohmann::json chosen = nullptr;
-    for (ProblemNodeId n : p.problem.nodes_of(c)) {
+    const auto all = p.problem.nodes_of(c);
+    const bool has_choice = picture.choice.choices[ci].has_value();
+    std::size_t left = kMaxNodesPerClass;
+    for (ProblemNodeId n : all) {
+      // The chosen e-node is always shown (room is kept for it until it
+      // comes); the others while room is left.
+      const bool is_chosen = picture.chosen(c, n);
+      const std::size_t kept = has_choice && chosen.is_null() && !is_chosen ? 1 : 0;
+      if (left <= kept) continue;
+      --left;
       const egraph::ENodeId en = p.enode[n.value];
       nlohmann::json attrs = nlohmann::json::object();
       for (const auto& [key, value] : g.attrs(en).entries())
@@ -80,21 +120,32 @@ nlohmann::json egraph_json(const rules::TensorEGraph& g, const rules::EGraphPict
       nlohmann::json children = nlohmann::json::array();
       for (ProblemClassId k : p.problem.node(n).children)
         children.push_back(p.eclass[k.value].index());
-      if (picture.chosen(c, n)) chosen = nodes.size();
+      if (is_chosen) chosen = nodes.size();
       nodes.push_back({{"op", ops::op_name(g.kind(en))},
                        {"label", rules::op_label(g.kind(en), g.attrs(en))},
                        {"attrs", std::move(attrs)},
                        {"children", std::move(children)},
                        {"cost", p.problem.node(n).cost}});
     }
-    classes.push_back({{"id", p.eclass[ci].index()},
-                       {"type", ops::to_string(g.type(p.eclass[ci]))},
-                       {"body", picture.body_of[ci]},
-                       {"chosen", chosen},
-                       {"nodes", std::move(nodes)}});
+    ++shown_classes;
+    shown_nodes += nodes.size();
+    nlohmann::json entry = {{"id", p.eclass[ci].index()},
+                            {"type", ops::to_string(g.type(p.eclass[ci]))},
+                            {"body", picture.body_of[ci]},
+                            {"chosen", chosen},
+                            {"nodes", std::move(nodes)}};
+    if (all.size() > entry["nodes"].size())
+      entry["hidden_nodes"] = all.size() - entry["nodes"].size();
+    classes.push_back(std::move(entry));
   }
-  return {
+  nlohmann::json out = {
       {"roots", std::move(roots)}, {"bodies", std::move(bodies)}, {"classes", std::move(classes)}};
+  if (shown_nodes < reached_nodes)
+    out["shown"] = {{"classes", shown_classes},
+                    {"of_classes", reached_classes},
+                    {"nodes", shown_nodes},
+                    {"of_nodes", reached_nodes}};
+  return out;
 }
 
 nlohmann::json report_json(const rules::OptimizeReport& report) {

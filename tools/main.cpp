@@ -1,6 +1,7 @@
 // The `eqsat` program: a thin shell over the library. Parses the command
 // line, runs the chosen subcommand, and maps errors to exit codes.
 #include "command.hpp"
+#include "exit_status.hpp"
 
 #include <exception>
 #include <iostream>
@@ -22,10 +23,9 @@ int main(int argc, char** argv) {
   }
   try {
     return action();
-  } catch (const std::exception& e) {
-    // Commands report user errors themselves; anything reaching here is a
-    // bug, reported rather than crashing.
-    std::cerr << "eqsat: internal error: " << e.what() << "\n";
-    return UserError;
+  } catch (...) {
+    // Commands report user errors themselves; anything reaching here is
+    // out of memory or a bug, reported rather than crashing.
+    return report_escaped_error(std::current_exception(), std::cerr);
   }
 }

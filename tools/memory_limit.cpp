@@ -25,6 +25,14 @@ std::optional<std::int64_t> available_memory_bytes() {
   return std::nullopt;
 }
 
+std::optional<std::int64_t> resident_memory_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::int64_t size = 0, resident = 0;
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (!(statm >> size >> resident) || page <= 0) return std::nullopt;
+  return resident * page;
+}
+
 std::optional<std::int64_t> parse_byte_size(const std::string& text) {
   std::istringstream in(text);
   double value = 0;
@@ -65,10 +73,13 @@ void MemoryLimitFlag::add_to(CLI::App& cmd) {
       });
 }
 
+std::optional<std::int64_t> MemoryLimitFlag::bytes() const {
+  return text.empty() ? available_memory_bytes() : parse_byte_size(text);
+}
+
 void MemoryLimitFlag::check(const std::string& graph_file, const ops::Graph& graph,
                             const std::vector<ops::TensorType>& input_types) const {
-  const std::optional<std::int64_t> limit =
-      text.empty() ? available_memory_bytes() : parse_byte_size(text);
+  const std::optional<std::int64_t> limit = bytes();
   if (!limit) return;
   const std::int64_t planned = backend::planned_bytes(graph, input_types);
   if (planned <= *limit) return;

@@ -1,6 +1,7 @@
 // The memory limit of `eqsat run` and `eqsat profile` (`--memory-limit`): a
 // run whose planned memory (backend/memory_plan.hpp) exceeds it fails
-// before it starts.
+// before it starts, and one whose values, as their sizes become known at
+// run time, would need more fails at the op that would pass it.
 #pragma once
 
 #include "ops/graph.hpp"
@@ -17,6 +18,10 @@ namespace eqsat::tools {
 // The memory the machine can give now: MemAvailable of /proc/meminfo, else
 // the free physical pages; nullopt when neither is known.
 std::optional<std::int64_t> available_memory_bytes();
+
+// The memory the process holds now (its resident set, from
+// /proc/self/statm); nullopt when unknown.
+std::optional<std::int64_t> resident_memory_bytes();
 
 // Parses a size: bytes, or a number with a binary suffix K, M, G or T
 // (`512M`, `1.5G`). Nullopt when malformed, negative or over 2^63.
@@ -35,6 +40,10 @@ struct MemoryLimitFlag {
   // need more memory than the limit.
   void check(const std::string& graph_file, const ops::Graph& graph,
              const std::vector<ops::TensorType>& input_types) const;
+  // The limit in bytes: the --memory-limit or the memory available now;
+  // nullopt when neither is known. The executor checks the sizes only
+  // known at run time against it (backend::Program::set_memory_limit).
+  std::optional<std::int64_t> bytes() const;
 };
 
 }  // namespace eqsat::tools

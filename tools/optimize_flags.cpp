@@ -1,6 +1,10 @@
 #include "optimize_flags.hpp"
 
 #include "cli_checks.hpp"
+#include "command.hpp"
+#include "memory_limit.hpp"
+
+#include "ops/loaded_files.hpp"
 
 #include <fmt/format.h>
 
@@ -8,6 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <optional>
 #include <string>
 
 namespace eqsat::tools {
@@ -16,12 +22,35 @@ namespace {
 // Bounds far past any run, small enough to read in a message.
 constexpr std::int64_t kMaxNodeLimit = 1'000'000'000'000;
 constexpr std::int64_t kMaxIterLimit = 1'000'000'000;
+
+// Thrown from the progress callback when the process holds more than
+// --memory-limit: a std::bad_alloc, so that the one catch reports both.
+struct MemoryLimitReached : std::bad_alloc {
+  const char* what() const noexcept override { return "the --memory-limit was reached"; }
+};
 }  // namespace
 
-// Prints progress lines once the optimization has run a second.
+// Prints progress lines once the optimization has run a second; checks
+// the memory after each iteration and keeps the e-graph's last size.
 struct SaturationFlags::Display {
   bool terminal = isatty(STDERR_FILENO) != 0;
   bool shown = false;  // a line was written (in place on a terminal)
+  bool quiet = false;
+  std::optional<std::int64_t> limit;
+  bool limit_given = false;  // --memory-limit, not the available memory
+  std::optional<rules::OptimizeProgress> last;
+  std::int64_t held = 0;  // the resident memory that passed the limit
+
+  void observe(const rules::OptimizeProgress& p) {
+    last = p;
+    last->rulesets = {};  // not kept past the call
+    if (!quiet) show(p);
+    const std::optional<std::int64_t> now = limit ? resident_memory_bytes() : std::nullopt;
+    if (now && *now > *limit) {
+      held = *now;
+      throw MemoryLimitReached();
+    }
+  }
 
   void show(const rules::OptimizeProgress& p) {
     if (p.seconds < 1.0) return;
@@ -60,7 +89,9 @@ void add_cost_profile_flag(CLI::App& cmd, std::string& path) {
 std::vector<InputFile> optimizer_inputs(const std::string& graph,
                                         const std::vector<std::string>& rule_files,
                                         const std::string& cost_profile) {
-  std::vector<InputFile> inputs{{"the input graph", graph}};
+  std::vector<InputFile> inputs{{"the input graph", graph, /*rewritable=*/true}};
+  for (std::string& f : ops::files_loaded_by(graph))
+    inputs.push_back({"a file the graph loads", std::move(f)});
   for (const std::string& f : rule_files) inputs.push_back({"a --rules file", f});
   if (!cost_profile.empty()) inputs.push_back({"the --cost-profile file", cost_profile});
   return inputs;
@@ -77,16 +108,54 @@ void SaturationFlags::add_to(CLI::App& cmd) {
                  "stop a schedule step after this many seconds (overrides its :time)")
       ->check(positive_seconds());
   cmd.add_flag("--quiet", quiet, "no progress lines and no limit warnings on stderr");
+  cmd.add_option("--memory-limit", memory_limit,
+                 "stop with an error when saturation holds more memory: bytes, or with K/M/G/T "
+                 "(default: the memory available at the start)")
+      ->check([](const std::string& text) {
+        return parse_byte_size(text) ? std::string()
+                                     : std::string("expected a size such as 4096, 512M or 2G");
+      });
 }
 
 void SaturationFlags::apply(rules::OptimizeOptions& options) {
   options.node_limit = node_limit;
   options.iter_limit = iter_limit;
   options.time_limit = time_limit;
-  if (quiet) return;
   auto d = std::make_shared<Display>();
+  d->quiet = quiet;
+  d->limit_given = !memory_limit.empty();
+  if (d->limit_given) {
+    d->limit = parse_byte_size(memory_limit);
+  } else if (const auto available = available_memory_bytes()) {
+    d->limit = *available + resident_memory_bytes().value_or(0);
+  }
   display_ = d;
-  options.progress = [d](const rules::OptimizeProgress& p) { d->show(p); };
+  options.progress = [d](const rules::OptimizeProgress& p) { d->observe(p); };
+}
+
+int SaturationFlags::out_of_memory(const std::string& graph_file) const {
+  if (display_) display_->end();
+  const Display* d = display_.get();
+  const std::string where =
+      d && d->last
+          ? fmt::format("at {} e-nodes and {} e-classes (step {} iteration {})", d->last->enodes,
+                        d->last->eclasses, d->last->step + 1, d->last->iteration)
+          : std::string("while loading the graph into the e-graph");
+  const std::string lower = d && d->last ? fmt::format("set --node-limit below {}", d->last->enodes)
+                                         : std::string("give it smaller constants");
+  if (d && d->held > 0 && d->limit)
+    std::cerr << fmt::format(
+        "{}: error: out of memory: saturation holds {} ({} bytes), more than the {} of {} "
+        "({} bytes), {}; {}, or raise --memory-limit\n",
+        graph_file, human_bytes(d->held), d->held,
+        d->limit_given ? "--memory-limit" : "memory available at the start", human_bytes(*d->limit),
+        *d->limit, where, lower);
+  else
+    std::cerr << fmt::format(
+        "{}: error: out of memory: the system refused an allocation during saturation {}; {}, "
+        "or set --memory-limit below what the system gives\n",
+        graph_file, where, lower);
+  return UserError;
 }
 
 void SaturationFlags::finish(const rules::OptimizeReport& report) const {

@@ -4,7 +4,11 @@
 //
 // The saturation flags every command that optimizes shares (`optimize`,
 // `explore`, `dot --egraph`, `html`): `--node-limit`, `--iter-limit`,
-// `--time-limit` override the schedule's limits, `--quiet` hides progress.
+// `--time-limit` override the schedule's limits, `--quiet` hides progress,
+// `--memory-limit SIZE` (default: the memory available when saturation
+// starts) stops a saturation whose process holds more after an iteration.
+// That, or an allocation the system refuses, is reported as running out of
+// memory (out_of_memory): the e-graph's size and the limits to set.
 // Progress: once an optimization has run for a second, each iteration of
 // each schedule step is shown on stderr (one line rewritten in place on a
 // terminal, one line per iteration otherwise). After the run, a step that a
@@ -38,7 +42,8 @@ struct RuleFileFlags {
 void add_cost_profile_flag(CLI::App& cmd, std::string& path);
 
 // The files a command that optimizes reads, for check_outputs: the graph,
-// the `rule_files` and the cost profile (when given).
+// the files it loads (`(load "w.npy")`), the `rule_files` and the cost
+// profile (when given).
 std::vector<InputFile> optimizer_inputs(const std::string& graph,
                                         const std::vector<std::string>& rule_files,
                                         const std::string& cost_profile);
@@ -47,13 +52,18 @@ struct SaturationFlags {
   std::optional<std::size_t> node_limit, iter_limit;
   std::optional<double> time_limit;
   bool quiet = false;
+  std::string memory_limit;  // empty: the memory available at the start
 
-  // Adds the four options to `cmd`.
+  // Adds the five options to `cmd`.
   void add_to(CLI::App& cmd);
   // Sets the overrides and (unless quiet) the progress display in `options`.
   void apply(rules::OptimizeOptions& options);
   // Ends the progress display and prints the limit warnings (unless quiet).
   void finish(const rules::OptimizeReport& report) const;
+  // Ends the progress display and reports that the saturation of
+  // `graph_file` ran out of memory (the std::bad_alloc caught around the
+  // optimization, or the --memory-limit reached): exit status 1.
+  int out_of_memory(const std::string& graph_file) const;
 
  private:
   struct Display;

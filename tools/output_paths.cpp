@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -34,14 +35,40 @@ void probe_directory(const fs::path& dir, std::string_view option, const std::st
   ::unlink(probe.c_str());
 }
 
+// `path` as quoted in a message: at most 200 bytes.
+std::string shorten(const std::string& path) {
+  if (path.size() <= 200) return path;
+  return path.substr(0, 100) + fmt::format("...({} bytes)...", path.size()) +
+         path.substr(path.size() - 60);
+}
+
 }  // namespace
 
 void check_output_file(const std::string& path, std::string_view option) {
-  std::error_code ec;
   if (path.empty()) fail(option, "''", "an empty path");
-  if (fs::is_directory(path, ec)) fail(option, path, "it is a directory");
+  if (path.size() >= PATH_MAX)
+    fail(option, shorten(path),
+         fmt::format("the path is {} bytes, longer than the system allows ({})", path.size(),
+                     PATH_MAX - 1));
+  if (struct stat st{}; ::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail(option, path, "it is a directory");
+    // A device or pipe is written through, never replaced
+    // (ops/output_file.hpp): it needs no new file in its directory.
+    if (S_ISSOCK(st.st_mode)) fail(option, path, "it is a socket");
+    if (!S_ISREG(st.st_mode)) {
+      if (::access(path.c_str(), W_OK) != 0) fail(option, path, std::strerror(errno));
+      return;
+    }
+  }
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
+  const std::string name = fs::path(path).filename().string();
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const std::size_t most = name_max > 0 ? static_cast<std::size_t>(name_max) : NAME_MAX;
+  if (name.size() > most)
+    fail(option, shorten(path),
+         fmt::format("the file name is {} bytes, longer than the file system allows ({})",
+                     name.size(), most));
   // The errno of stat itself: ENOTDIR for `afile/sub`, EACCES, ELOOP...
   struct stat st {};
   const int error = ::stat(dir.c_str(), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
@@ -53,10 +80,9 @@ void check_output_file(const std::string& path, std::string_view option) {
 void check_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const OutputFile& out = outputs[i];
-    if (!out.replaces_inputs_last)
-      for (const InputFile& in : inputs)
-        if (same_file(out.path, in.path))
-          fail(out.option, out.path, fmt::format("is {}; it would be lost", in.what));
+    for (const InputFile& in : inputs)
+      if (!(out.replaces_inputs_last && in.rewritable) && same_file(out.path, in.path))
+        fail(out.option, out.path, fmt::format("is {}; it would be lost", in.what));
     for (std::size_t j = 0; j < i; ++j)
       if (same_file(out.path, outputs[j].path))
         fail(out.option, out.path,

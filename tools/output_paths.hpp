@@ -25,7 +25,7 @@ void check_output_file(const std::string& path, std::string_view option);
 
 // A file a command writes: the option naming it (`--report`) and its path.
 // `replaces_inputs_last`: it is written only once the work succeeded, so it
-// may be one of the inputs (optimize's `-o g.eg` on g.eg).
+// may be an input marked `rewritable` (optimize's `-o g.eg` on g.eg).
 struct OutputFile {
   std::string_view option;
   std::string path;
@@ -33,10 +33,12 @@ struct OutputFile {
 };
 
 // A file a command reads: what it is in messages (`the input graph`) and
-// its path.
+// its path. `rewritable`: an output written last may replace it (the graph
+// itself, never the data it loads).
 struct InputFile {
   std::string what;
   std::string path;
+  bool rewritable = false;
 };
 
 // The check every command makes before any work, on every file it will

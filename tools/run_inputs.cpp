@@ -1,5 +1,7 @@
 #include "run_inputs.hpp"
 
+#include "cli_checks.hpp"
+
 #include "ops/npy.hpp"
 
 #include <fmt/format.h>
@@ -92,7 +94,17 @@ void InputFlags::add_to(CLI::App& cmd) {
                                                 : std::string();
       });
   cmd.add_option("--random", seed,
-                 "fill missing inputs with reproducible random values (unknown dims: 8)");
+                 "fill missing inputs with reproducible random values (unknown dims: 8)")
+      ->check(seed_number());
+  // A name given twice is a usage error, not a silent choice of the last.
+  cmd.parse_complete_callback([this] {
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (specs[i].substr(0, specs[i].find('=')) == specs[j].substr(0, specs[j].find('=')))
+          throw CLI::ValidationError(
+              "--input", fmt::format("{} gives input {} a second value (first: --input {})",
+                                     specs[i], specs[i].substr(0, specs[i].find('=')), specs[j]));
+  });
 }
 
 void InputFlags::add_files_to(std::vector<InputFile>& inputs) const {

@@ -162,12 +162,15 @@ std::vector<TermRef> reduction_pullback(TermRef y, TermRef g) {
       return {mk(OpKind::Mul, {gk, mk(OpKind::Exp, {mk(OpKind::Sub, {x, yk})})})};
     case OpKind::Prod:
       return {mk(OpKind::Mul, {gk, prod_of_others(x, axes)})};
-    default: {  // max, min: the cotangent shared equally by the extreme elements
+    case OpKind::Max:
+    case OpKind::Min: {  // the cotangent shared equally by the extreme elements
       TermRef mask =
           mk(OpKind::Cast, {mk(OpKind::Eq, {x, yk})}, {{AttrKey::Dtype, type_of(g).dtype}});
       TermRef ties = mk(OpKind::Sum, {mask}, {{AttrKey::Axis, axes}, {AttrKey::Keepdims, true}});
       return {mk(OpKind::Mul, {gk, mk(OpKind::Div, {mask, ties})})};
     }
+    default:
+      EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
 }
 
@@ -331,7 +334,7 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
       return out;
     }
     default:
-      return {nullptr};
+      EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
 }
 
@@ -370,7 +373,7 @@ std::vector<TermRef> indexing_pullback(TermRef y, TermRef g) {
     case OpKind::IncSlice:
       return {fit(g, x), fit(mk(OpKind::Slice, {g}, sa), y->operand(1))};
     default:
-      return {nullptr};
+      EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
   }
 }
 
@@ -442,9 +445,13 @@ std::vector<TermRef> pullback(TermRef y, TermRef gy) {
       if (!is_float_term(v)) return {nullptr};
       return {unbroadcast(mk(OpKind::Sum, {gy}), type_of(v))};
     }
-    default:
-      return std::vector<TermRef>(y->arity(), nullptr);
+    case OpGroup::Leaf:
+    case OpGroup::Control:
+    case OpGroup::Gradient:
+      break;
   }
+  EQSAT_ASSERT(false) << y->info().name << " is Smooth but has no pullback";
+  return {};
 }
 
 }  // namespace eqsat::ops

@@ -12,7 +12,8 @@ namespace eqsat::rules {
 
 // Argument kinds, one character each in a signature:
 //   t  a term variable bound by the left side (`?x`)
-//   i  an integer literal
+//   i  an integer literal from 0 to kMaxConditionInt (a rank: the rule
+//      checker draws operands of that rank, so it is bounded)
 //   d  a dtype name (`bool i32 i64 f32 f64`)
 // Every predicate is conservative: it holds only when the analysis proves it,
 // so "unknown" reads as false and the guarded rule does not fire.
@@ -37,6 +38,9 @@ namespace eqsat::rules {
   X(Dtype,        "dtype",         "td", "its dtype is exactly the named one")                 \
   X(Closed,       "closed",        "t",  "it uses no nominal of an enclosing body (loop-invariant)")
 // clang-format on
+
+// The largest integer argument of a condition (`(ndim ?x 16)`).
+inline constexpr std::int64_t kMaxConditionInt = 16;
 
 enum class Predicate : std::uint8_t {
 #define EQSAT_PREDICATE_ENUM(id, name, args, doc) id,

@@ -363,6 +363,7 @@ std::optional<Sides> random_sides(const Rewrite& r, const Pattern& from, const P
 void check_direction(const Rewrite& r, const Pattern& from, const Pattern& to,
                      const RuleCheckOptions& options, Rng& rng, RuleVerdict& verdict) {
   for (std::size_t attempt = 0; attempt < options.attempts; ++attempt) {
+    if (options.before_attempt) options.before_attempt();
     auto sides = random_sides(r, from, to, options, rng);
     if (!sides) continue;
     const Instance& inst = sides->inst;

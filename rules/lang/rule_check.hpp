@@ -22,6 +22,7 @@
 #include "ops/graph.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,16 @@ struct RuleVerdict {
   std::string counterexample;  // for Unsound: the operands and both values
 };
 
+// The most random instances a check may try per direction (the command
+// line's and Python's bound: a typo cannot start a run of days).
+inline constexpr std::size_t kMaxCheckAttempts = 100'000;
+
 struct RuleCheckOptions {
   std::uint64_t seed = 1;
   std::size_t attempts = 300;  // random instances tried per direction
+  // Called before each attempt: an interrupt check (Python's Ctrl-C), which
+  // stops the check by throwing. Empty: nothing.
+  std::function<void()> before_attempt = {};
   // Operands are graph inputs (or their absolute values) unless a condition
   // asks for a constant or an identity matrix: instances whose left side
   // does not fold away while optimizing.

@@ -101,7 +101,8 @@ class RuleParser {
 
   RuleProgram finish() {
     for (const auto& [name, where] : ruleset_refs_)
-      if (!program_.has_ruleset(name)) add_error(where, fmt::format("unknown rule set '{}'", name));
+      if (!program_.has_ruleset(name))
+        add_error(where, fmt::format("unknown rule set '{}'", ops::capped_quote(name)));
     if (!errors_.empty()) {
       // Files in the order given, then by position.
       auto file_rank = [&](const std::string& f) {
@@ -137,13 +138,20 @@ class RuleParser {
     if (!e.is_list() || head.empty())
       return error(e, fmt::format("expected a form like (rewrite ...), got {}", e.describe()));
     error(e, fmt::format("unknown form '{}': expected ruleset, rewrite, birewrite, use or schedule",
-                         head));
+                         ops::capped_quote(head)));
   }
 
+  // (ruleset NAME) declares a rule set; (ruleset NAME :default true) also
+  // makes it the set of the file's later rules that name none, so a file
+  // holding one topic says its set once.
   void ruleset_form(const SExpr& e) {
-    if (e.items.size() != 2 || !e.items[1].is_symbol() || is_variable(e.items[1]))
-      return error(e, "ruleset takes one name: (ruleset NAME)");
+    const bool file_default = e.items.size() == 4 && e.items[2].is_keyword() &&
+                              e.items[2].text == "default" && e.items[3].kind == SExpr::Kind::Bool;
+    if ((e.items.size() != 2 && !file_default) || !e.items[1].is_symbol() ||
+        is_variable(e.items[1]))
+      return error(e, "ruleset takes one name: (ruleset NAME) or (ruleset NAME :default true)");
     const SExpr& name = e.items[1];
+    if (file_default && e.items[3].bool_value) default_ruleset_ = name.text;
     for (auto& set : program_.rulesets_) {
       if (set.name != name.text) continue;
       if (set.where.line == 0) {  // `default` and `user` may be declared explicitly
@@ -191,9 +199,11 @@ class RuleParser {
                                 what, r.name));
         continue;
       }
-      if (item.text == "comm") {
+      if (item.text == "comm") {  // `:comm` or `:comm true` / `:comm false`
         if (r.commutative) error(item, ":comm given twice");
         r.commutative = true;
+        if (i + 1 < e.items.size() && e.items[i + 1].kind == SExpr::Kind::Bool)
+          r.commutative = e.items[++i].bool_value;
         continue;
       }
       if (item.text != "when" && item.text != "ruleset" && item.text != "domain") {
@@ -298,7 +308,7 @@ class RuleParser {
       }
       const auto pred = parse_predicate(head);
       if (!pred) {
-        error(c.items[0], fmt::format("unknown predicate '{}'", head));
+        error(c.items[0], fmt::format("unknown predicate '{}'", ops::capped_quote(head)));
         continue;
       }
       const PredicateInfo& info = predicate_info(*pred);
@@ -323,9 +333,9 @@ class RuleParser {
             arg.var = a.text;
             break;
           case 'i':
-            if (a.kind != SExpr::Kind::Int) {
-              error(a, fmt::format("{}: argument {} must be an integer, got {}", info.name, k + 1,
-                                   a.describe()));
+            if (a.kind != SExpr::Kind::Int || a.int_value < 0 || a.int_value > kMaxConditionInt) {
+              error(a, fmt::format("{}: argument {} must be an integer from 0 to {}, got {}",
+                                   info.name, k + 1, kMaxConditionInt, a.describe()));
               ok = false;
             }
             arg.kind = ConditionArg::Kind::Int;
@@ -382,7 +392,7 @@ class RuleParser {
           p.number = *special;
         } else {
           error(e, fmt::format("unexpected symbol '{}' in a pattern: variables start with '?'",
-                               e.text));
+                               ops::capped_quote(e.text)));
         }
         break;
       case SExpr::Kind::Keyword:
@@ -407,7 +417,7 @@ class RuleParser {
     }
     p.kind = Pattern::Kind::Op;
     const auto op = ops::parse_op(head);
-    if (!op) error(e.items[0], fmt::format("unknown op '{}'", head));
+    if (!op) error(e.items[0], fmt::format("unknown op '{}'", ops::capped_quote(head)));
     p.op = op.value_or(ops::OpKind::Neg);
     std::size_t first = 1;
     if (op == ops::OpKind::Get) {  // (get I TUPLE): the index is the :index attribute
@@ -487,7 +497,7 @@ class RuleParser {
     Use u{name.text, default_ruleset_, e.where};
     bool ok = true;
     if (std::ranges::find(appliers_, name.text) == appliers_.end()) {
-      error(name, fmt::format("unknown applier '{}'", name.text));
+      error(name, fmt::format("unknown applier '{}'", ops::capped_quote(name.text)));
       ok = false;
     }
     for (std::size_t i = 2; i < e.items.size(); ++i) {

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -47,4 +49,44 @@ TEST_CASE("an exception in a part reaches the caller and the pool stays usable")
   std::atomic<std::int64_t> total = 0;
   backend::parallel_for(1 << 16, 1, [&](std::int64_t b, std::int64_t e) { total += e - b; });
   CHECK(total.load() == 1 << 16);
+}
+
+TEST_CASE("EQSAT_NUM_THREADS is capped at four threads a core - bad values give the cores") {
+  using backend::detail::requested_threads;
+  CHECK(requested_threads(nullptr, 2) == 2);
+  CHECK(requested_threads("1", 2) == 1);
+  CHECK(requested_threads("6", 2) == 6);
+  CHECK(requested_threads("64", 2) == 8);
+  CHECK(requested_threads("1000000", 16) == 64);
+  CHECK(requested_threads("99999999999999999999999", 2) == 8);
+  for (const char* bad : {"0", "-3", "-99999999999999999999999", "", "4x", "two", " 4"})
+    CHECK(requested_threads(bad, 3) == 3);
+  CHECK(requested_threads(nullptr, 0) == 1);  // cores unknown
+}
+
+TEST_CASE("a thread the OS refuses stops the pool's growth - it runs with those it has") {
+  using backend::detail::spawn_up_to;
+  int made = 0;
+  const auto refuse_after = [&](int k) {
+    return [&made, k] {
+      if (made == k)
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+      ++made;
+    };
+  };
+  CHECK(spawn_up_to(63, refuse_after(5)) == 5);
+  made = 0;
+  CHECK(spawn_up_to(63, refuse_after(0)) == 0);
+  made = 0;
+  CHECK(spawn_up_to(4, refuse_after(100)) == 4);
+  CHECK(made == 4);
+}
+
+TEST_CASE("under an address-space limit OpenBLAS gets the threads whose buffers fit a quarter") {
+  using backend::detail::blas_threads;
+  CHECK(blas_threads(8, std::nullopt) == 8);
+  CHECK(blas_threads(8, std::uint64_t{600} << 20) == 1);  // ulimit -v 600000: at least one
+  CHECK(blas_threads(8, std::uint64_t{2} << 30) == 4);
+  CHECK(blas_threads(8, std::uint64_t{6} << 30) == 8);
+  CHECK(blas_threads(64, std::uint64_t{6} << 30) == 12);
 }

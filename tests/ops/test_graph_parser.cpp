@@ -308,6 +308,25 @@ TEST_CASE("errors in several top-level forms are all reported, without cascades"
   }
 }
 
+TEST_CASE("a huge unknown name is quoted shortened - with no suggestion search over it") {
+  const std::string name(10'000'000, 'q');
+  for (const std::string& text : {"(input x (f64 3))\n(output (" + name + " x))\n",
+                                  "(output " + name + ")\n", "(output (e" + name + "p 1))\n"}) {
+    const std::string message = error_of(text);
+    CHECK(message.size() < 200);
+    CHECK_THAT(message, Catch::Contains(std::string(47, 'q')));
+    CHECK_THAT(message, Catch::Contains("bytes)'"));
+    CHECK_THAT(message, !Catch::Contains("did you mean"));
+  }
+  // Near a name, within 64 bytes: the suggestion stays.
+  CHECK_THAT(error_of("(input x (f64 3))\n(output (expp x))\n"),
+             Catch::EndsWith("unknown op 'expp'; did you mean 'exp'?"));
+  CHECK(capped_quote(std::string(64, 'a')) == std::string(64, 'a'));
+  CHECK(capped_quote(std::string(65, 'a')) == std::string(48, 'a') + "...(65 bytes)");
+  CHECK(capped_quote(std::string(47, 'a') + "\u00e9" + std::string(30, 'b')) ==
+        std::string(47, 'a') + "...(79 bytes)");  // never half a character
+}
+
 TEST_CASE("a missing graph file is a located error") {
   CHECK_THROWS_WITH(parse_graph_file("/nonexistent/g.eg"),
                     "/nonexistent/g.eg: error: cannot read file: No such file or directory");

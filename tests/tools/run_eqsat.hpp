@@ -52,11 +52,12 @@ struct RunResult {
 };
 
 // Runs `eqsat ARGS` (a shell-quoted argument string) with `scratch` as the
-// working directory.
-inline RunResult run_eqsat(const Scratch& scratch, const std::string& args) {
+// working directory; `env` (`NAME=VALUE ...`) is set for it.
+inline RunResult run_eqsat(const Scratch& scratch, const std::string& args,
+                           const std::string& env = "") {
   const std::string out = scratch.path(".stdout"), err = scratch.path(".stderr");
-  const std::string command = "cd '" + scratch.dir().string() + "' && '" EQSAT_BINARY "' " + args +
-                              " >'" + out + "' 2>'" + err + "'";
+  const std::string command = "cd '" + scratch.dir().string() + "' && " + env +
+                              " '" EQSAT_BINARY "' " + args + " >'" + out + "' 2>'" + err + "'";
   const int raw = std::system(command.c_str());
   RunResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

@@ -74,3 +74,24 @@ TEST_CASE("explore: a rank file of --out may not be the input graph") {
   CHECK(read_file(s.path("alt/rank-2.eg")) == kChain);
   CHECK_FALSE(std::filesystem::exists(s.path("alt/rank-1.eg")));
 }
+
+TEST_CASE("explore: --out removes the rank files an earlier run with a larger --top left") {
+  Scratch s;
+  s.write("chain.eg", kChain);
+  REQUIRE(run_eqsat(s, "explore chain.eg --top 5 --out alt").status == 0);
+  REQUIRE(std::filesystem::exists(s.path("alt/rank-4.eg")));
+  s.write("alt/rank-07.eg", "not a name explore writes");
+  s.write("alt/rank-9.eg.bak", "nor this");
+  s.write("alt/notes.txt", "the user's");
+  REQUIRE(run_eqsat(s, "explore chain.eg --top 2 --out alt").status == 0);
+  CHECK(std::filesystem::exists(s.path("alt/rank-1.eg")));
+  CHECK(std::filesystem::exists(s.path("alt/rank-2.eg")));
+  for (const char* stale : {"alt/rank-3.eg", "alt/rank-4.eg", "alt/rank-5.eg"})
+    CHECK_FALSE(std::filesystem::exists(s.path(stale)));
+  for (const char* kept : {"alt/rank-07.eg", "alt/rank-9.eg.bak", "alt/notes.txt"})
+    CHECK(std::filesystem::exists(s.path(kept)));
+  // A stale rank that is the graph being explored stays: it is an input.
+  s.write("alt/rank-6.eg", kChain);
+  REQUIRE(run_eqsat(s, "explore alt/rank-6.eg --top 2 --out alt").status == 0);
+  CHECK(read_file(s.path("alt/rank-6.eg")) == kChain);
+}

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <regex>
 
 using eqsat::testing::read_file;
 using eqsat::testing::run_eqsat;
@@ -156,4 +157,28 @@ TEST_CASE("optimize: an unreadable --cost-profile or an -o under a file says the
   r = run_eqsat(s, "optimize g.eg -o afile/sub/o.eg");
   CHECK(r.status == 1);
   CHECK(r.err == "error: -o afile/sub/o.eg: cannot create it: afile/sub: Not a directory\n");
+}
+
+TEST_CASE("optimize: saturation past --memory-limit is out of memory - with the e-graph's size") {
+  Scratch s;
+  s.write("g.eg", kGraph);
+  // Any process holds more than 1 MiB: the first iteration passes it.
+  for (const std::string command :
+       {"optimize g.eg", "explore g.eg", "html g.eg -o p.html", "dot g.eg --egraph"}) {
+    INFO(command);
+    const auto r = run_eqsat(s, command + " --memory-limit 1M");
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    const std::regex message(
+        "g\\.eg: error: out of memory: saturation holds [0-9.]+ MiB \\([0-9]+ bytes\\), more "
+        "than the --memory-limit of 1\\.0 MiB \\(1048576 bytes\\), at ([0-9]+) e-nodes and "
+        "[0-9]+ e-classes \\(step 1 iteration 1\\); set --node-limit below ([0-9]+), or raise "
+        "--memory-limit\n");
+    std::smatch m;
+    REQUIRE(std::regex_match(r.err, m, message));
+    CHECK(m[1] == m[2]);
+    CHECK_FALSE(std::filesystem::exists(s.path("p.html")));
+  }
+  CHECK(run_eqsat(s, "optimize g.eg --memory-limit 64G").status == 0);
+  CHECK(run_eqsat(s, "optimize g.eg --memory-limit lots").status == 2);
 }

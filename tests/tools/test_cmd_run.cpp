@@ -3,10 +3,18 @@
 // and sizes past any machine refused without a crash.
 #include "run_eqsat.hpp"
 
+#include "ops/npy.hpp"
+
 #include <catch2/catch.hpp>
 
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EQSAT_TEST_UNDER_ASAN 1
+#endif
+#endif
 
 namespace {
 const char* kSmall = "(input x (f64 3))\n(output y (exp x))\n";
@@ -94,4 +102,70 @@ TEST_CASE("run: the sizes of the reported SIGSEGVs are located errors") {
   CHECK(r.err ==
         "big.npy: error: .npy shape (f64 4611686018427387905 4) is too large: its size in bytes "
         "does not fit in 64 bits\n");
+}
+
+TEST_CASE("run: a seed out of 0..2^64-1 or an input given twice is bad usage") {
+  Scratch s;
+  s.write("g.eg", kSmall);
+  for (const std::string seed : {"-1", "18446744073709551616", "1e23", "1.5", "x"}) {
+    INFO(seed);
+    const auto r = run_eqsat(s, "run g.eg --random " + seed);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+  }
+  CHECK(run_eqsat(s, "run g.eg --random 18446744073709551615").status == 0);
+  eqsat::ops::write_npy(s.path("a.npy"), eqsat::ops::Array::filled(eqsat::ops::DType::F64, {3}, 1));
+  eqsat::ops::write_npy(s.path("b.npy"), eqsat::ops::Array::filled(eqsat::ops::DType::F64, {3}, 2));
+  for (const std::string command : {"run", "profile --repeat 1"}) {
+    const auto r = run_eqsat(s, command + " g.eg --input x=a.npy --input x=b.npy");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("x=b.npy gives input x a second value (first: --input "
+                                      "x=a.npy)"));
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("run: --memory-limit holds for sizes only known at run time") {
+  Scratch s;
+  s.write("g.eg", "(input n i64)\n(output (mul (arange n) 2))\n");
+  eqsat::ops::write_npy(s.path("n.npy"), eqsat::ops::Array::scalar(eqsat::ops::DType::I64, 1e6));
+  for (const std::string command : {"run", "profile --repeat 1"}) {
+    INFO(command);
+    // The plan cannot see arange's length: 8 MB appear only at run time.
+    auto r = run_eqsat(s, command + " g.eg --input n=n.npy --memory-limit 1M --no-opt");
+    CHECK(r.status == 1);
+    CHECK(r.err ==
+          "g.eg:2:14: error: out of memory: a value of 8000000 bytes would bring the run's "
+          "values to 8000000 bytes, past the memory limit of 1048576 bytes; raise "
+          "--memory-limit\n");
+    r = run_eqsat(s, command + " g.eg --input n=n.npy --memory-limit 100M --no-opt");
+    CHECK(r.status == 0);
+  }
+}
+
+TEST_CASE("run: EQSAT_NUM_THREADS past any machine is capped - the run completes") {
+  Scratch s;
+  s.write("g.eg",
+          "(input x (f64 200000)) (input a (f64 300 300))\n"
+          "(output (sum (exp x)))\n(output (sum (dot a a)))\n");
+  const auto one = run_eqsat(s, "run g.eg --random 3");
+  REQUIRE(one.status == 0);
+  for (const std::string n : {"100000", "99999999999999999999", "-4", "lots"}) {
+    INFO(n);
+    const auto r = run_eqsat(s, "run g.eg --random 3", "EQSAT_NUM_THREADS=" + n);
+    CHECK(r.status == 0);
+    CHECK(r.out == one.out);
+  }
+  // Under an address-space limit: threads and OpenBLAS buffers that do not
+  // fit are done without (this hung at exit). A sanitizer's shadow memory
+  // needs more address space than any such limit leaves.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(EQSAT_TEST_UNDER_ASAN)
+  for (const std::string n : {"8", "64"}) {
+    INFO(n);
+    const auto r = run_eqsat(s, "run g.eg --random 3",
+                             "ulimit -v 600000; EQSAT_NUM_THREADS=" + n + " timeout 60");
+    CHECK(r.status == 0);
+    CHECK(r.out == one.out);
+  }
+#endif
 }

@@ -4,9 +4,15 @@
 
 #include "run_eqsat.hpp"
 
+#include "ops/npy.hpp"
+#include "ops/source_file.hpp"
+
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 using namespace eqsat::tools;
+using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
 
 TEST_CASE("an output directory is created - one that cannot be is refused with the reason") {
@@ -42,12 +48,17 @@ TEST_CASE("an output file needs an existing directory that accepts files") {
 TEST_CASE("outputs are checked against the inputs and each other") {
   Scratch s;
   const std::string g = s.write("g.eg", "(output 1)");
-  const std::vector<InputFile> inputs{{"the input graph", g}};
+  const std::vector<InputFile> inputs{{"the input graph", g, /*rewritable=*/true},
+                                      {"a file the graph loads", s.path("w.npy")}};
   CHECK_NOTHROW(check_outputs({{"-o", s.path("a")}, {"--report", s.path("b")}}, inputs));
   CHECK_THROWS_WITH(
       check_outputs({{"--report", s.path("./g.eg")}}, inputs),
       "error: --report " + s.path("./g.eg") + ": is the input graph; it would be lost");
   CHECK_NOTHROW(check_outputs({{"-o", g, /*replaces_inputs_last=*/true}}, inputs));
+  // Written last or not, an output never replaces data the graph reads.
+  CHECK_THROWS_WITH(
+      check_outputs({{"-o", s.path("w.npy"), /*replaces_inputs_last=*/true}}, inputs),
+      "error: -o " + s.path("w.npy") + ": is a file the graph loads; it would be lost");
   CHECK_THROWS_WITH(check_outputs({{"-o", s.path("a")}, {"--json", s.path("a")}}, inputs),
                     "error: --json " + s.path("a") + ": is also the -o file; one would be lost");
   CHECK_THROWS_WITH(check_outputs({{"--json", s.path("no/a")}}, inputs),
@@ -72,4 +83,78 @@ TEST_CASE("same_file sees through spellings - whether or not the file exists") {
   // Relative, missing, no existing prefix on one side (`-o b.eg --report ./b.eg`).
   CHECK(same_file("eqsat-no-such-file.eg", "./eqsat-no-such-file.eg"));
   CHECK_FALSE(same_file(g, s.path("h.eg")));
+}
+
+TEST_CASE("files a graph loads are inputs - no output of any command replaces them") {
+  Scratch s;
+  eqsat::ops::write_npy(s.path("w.npy"), eqsat::ops::Array::filled(eqsat::ops::DType::F64, {3}, 1));
+  const std::string weights = eqsat::ops::read_source_file(s.path("w.npy"));
+  // Its output is named like the file it loads: `--out .` would write w.npy.
+  s.write("g.eg", "(output w (mul (load \"w.npy\") 100))\n");
+  for (const std::string command :
+       {"run g.eg --out .", "optimize g.eg --report w.npy", "optimize g.eg -o w.npy",
+        "optimize g.eg --egraph-json ./w.npy", "dot g.eg -o w.npy", "html g.eg -o w.npy",
+        "profile g.eg --json w.npy"}) {
+    INFO(command);
+    const auto r = run_eqsat(s, command);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.err, Catch::Contains("w.npy: is a file the graph loads; it would be lost"));
+    CHECK(r.out.empty());
+    CHECK(eqsat::ops::read_source_file(s.path("w.npy")) == weights);
+  }
+  // A loaded file in another folder, named from a graph elsewhere.
+  std::filesystem::create_directory(s.path("sub"));
+  s.write("sub/h.eg", "(output (load \"../w.npy\"))\n");
+  CHECK(run_eqsat(s, "optimize sub/h.eg -o w.npy").status == 1);
+  CHECK(eqsat::ops::read_source_file(s.path("w.npy")) == weights);
+}
+
+TEST_CASE("a special file named as an output is written through - never replaced") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output (exp x))\n");
+  for (const std::string command :
+       {"optimize g.eg -o /dev/null", "optimize g.eg -o o.eg --report /dev/null",
+        "dot g.eg -o /dev/null", "html g.eg -o /dev/null"}) {
+    INFO(command);
+    const auto r = run_eqsat(s, command);
+    CHECK(r.status == 0);
+    CHECK(r.out.empty());
+    struct stat st {};
+    REQUIRE(::stat("/dev/null", &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+  }
+  auto r = run_eqsat(s, "optimize g.eg -o /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.err == "/dev/full: error: cannot write file: No space left on device\n");
+  REQUIRE(::mkfifo(s.path("pipe").c_str(), 0600) == 0);
+  r = run_eqsat(s, "optimize g.eg --report pipe");
+  CHECK(r.status == 1);
+  CHECK(r.err == "pipe: error: cannot write file: it is a named pipe that no process reads\n");
+  struct stat st {};
+  REQUIRE(::stat(s.path("pipe").c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+}
+
+TEST_CASE("an output name longer than the file system allows is refused before any work") {
+  Scratch s;
+  const std::string long_name(300, 'n');
+  CHECK_THROWS_WITH(check_output_file(s.path(long_name), "-o"),
+                    Catch::EndsWith(": the file name is 300 bytes, longer than the file system "
+                                    "allows (255)"));
+  CHECK_NOTHROW(check_output_file(s.path(std::string(255, 'n')), "-o"));
+  CHECK_THROWS_WITH(check_output_file(std::string(5000, 'd'), "-o"),
+                    Catch::Contains("the path is 5000 bytes, longer than the system allows"));
+  // run: the first output would be written, the second cannot: neither is.
+  s.write("g.eg",
+          "(input x (f64 3))\n(output first (exp x))\n(output " + long_name + " (neg x))\n");
+  auto r = run_eqsat(s, "run g.eg --random 0 --out out");
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_FALSE(std::filesystem::exists(s.path("out/first.npy")));
+  // optimize -o: refused before the optimization, which prints nothing.
+  r = run_eqsat(s, "optimize g.eg -o " + long_name + ".eg");
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("longer than the file system allows (255)"));
+  CHECK(r.err.size() < 400);  // the name is shortened in the message
 }

@@ -16,9 +16,9 @@
 #include "ops/post_order.hpp"
 #include "ops/type_error.hpp"
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -277,7 +277,10 @@ void bind_pipeline(py::module_& m) {
 
   m.def(
       "check_rules",
-      [](const py::object& paths, std::uint64_t seed, std::size_t attempts) {
+      [](const py::object& paths, std::uint64_t seed, long long attempts) {
+        if (attempts < 1 || attempts > static_cast<long long>(rules::kMaxCheckAttempts))
+          throw py::value_error(fmt::format("check_rules: attempts must be from 1 to {}, got {}",
+                                            rules::kMaxCheckAttempts, attempts));
         std::vector<std::string> files;
         if (py::isinstance<py::str>(paths))
           files.push_back(paths.cast<std::string>());
@@ -288,8 +291,20 @@ void bind_pipeline(py::module_& m) {
         const rules::RuleProgram program =
             rules::parse_rules(sources, rules::builtin_applier_names());
         py::list out;
+        // Checked without the GIL; Ctrl-C (a pending signal) stops it
+        // within 64 attempts.
+        rules::RuleCheckOptions options{seed, static_cast<std::size_t>(attempts)};
+        std::size_t calls = 0;
+        options.before_attempt = [&calls] {
+          if (++calls % 64 != 0) return;
+          py::gil_scoped_acquire locked;
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        };
         for (const rules::ast::Rewrite& r : program.rewrites()) {
-          const rules::RuleVerdict v = rules::check_rule(r, {seed, attempts});
+          const rules::RuleVerdict v = [&] {
+            py::gil_scoped_release unlocked;
+            return rules::check_rule(r, options);
+          }();
           py::dict d;
           d["name"] = r.name;
           d["verdict"] = std::string(rules::to_string(v.kind));
@@ -300,8 +315,9 @@ void bind_pipeline(py::module_& m) {
         return out;
       },
       py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300,
-      "Tests every rewrite of the rule files on random inputs: one dict per rule with "
-      "name, verdict (sound, unsound, untested), instances and counterexample.");
+      "Tests every rewrite of the rule files on random inputs (attempts: 1 to 100000 per rule "
+      "direction; Ctrl-C stops it): one dict per rule with name, verdict (sound, unsound, "
+      "untested), instances and counterexample.");
 }
 
 }  // namespace
