@@ -59,7 +59,17 @@ T fold_lanes(const T* x, std::int64_t n, T identity, Op op) {
 template <ops::OpKind K>
 struct ReduceMath;
 
-struct SumFold {
+// What most folds share: nothing to finish, 0 for no element.
+struct FoldDefaults {
+  template <class T>
+  static T empty() {
+    return T(0);
+  }
+  template <class T>
+  static void finish(T&, std::int64_t) {}
+};
+
+struct SumFold : FoldDefaults {
   template <class T>
   static T identity() {
     return T(0);
@@ -73,12 +83,6 @@ struct SumFold {
     return a + b;
   }
   static auto array(const auto& acc, const auto& row) { return acc + row; }
-  template <class T>
-  static T empty() {
-    return T(0);
-  }
-  template <class T>
-  static void finish(T&, std::int64_t) {}
 };
 template <>
 struct ReduceMath<ops::OpKind::Sum> : SumFold {};
@@ -94,7 +98,7 @@ struct ReduceMath<ops::OpKind::Mean> : SumFold {
   }
 };
 template <>
-struct ReduceMath<ops::OpKind::Prod> {
+struct ReduceMath<ops::OpKind::Prod> : FoldDefaults {
   template <class T>
   static T identity() {
     return T(1);
@@ -112,12 +116,10 @@ struct ReduceMath<ops::OpKind::Prod> {
   static T empty() {
     return T(1);
   }
-  template <class T>
-  static void finish(T&, std::int64_t) {}
 };
 // max and min propagate NaN, as NumPy's.
 template <bool IsMax>
-struct ExtremumFold {
+struct ExtremumFold : FoldDefaults {
   template <class T>
   static T block(const T* x, std::int64_t n) {
     if constexpr (IsMax)
@@ -140,12 +142,6 @@ struct ExtremumFold {
     else
       return acc.binaryExpr(row, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>());
   }
-  template <class T>
-  static T empty() {
-    return T(0);
-  }
-  template <class T>
-  static void finish(T&, std::int64_t) {}
 };
 template <>
 struct ReduceMath<ops::OpKind::Max> : ExtremumFold<true> {};

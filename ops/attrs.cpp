@@ -24,33 +24,6 @@ constexpr std::string_view member_name() {
   return hana::to<const char*>(hana::first(hana::at_c<I>(hana::accessors<AttrSchema>())));
 }
 
-// Whether enumerator `id` (CamelCase) names member `member` (snake_case, a
-// trailing `_` for a C++ keyword): `NSteps` names `n_steps`.
-constexpr bool names_member(std::string_view id, std::string_view member) {
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  std::size_t j = 0;
-  for (char c : id) {
-    while (j < member.size() && member[j] == '_') ++j;
-    if (j == member.size() || lower(c) != member[j]) return false;
-    ++j;
-  }
-  while (j < member.size() && member[j] == '_') ++j;
-  return j == member.size();
-}
-
-constexpr std::array kKeyIds = {
-#define EQSAT_ATTR_ID(id) std::string_view(#id),
-    EQSAT_ATTR_KEYS(EQSAT_ATTR_ID)
-#undef EQSAT_ATTR_ID
-};
-
-template <std::size_t... I>
-constexpr bool keys_name_schema(std::index_sequence<I...>) {
-  return ((names_member(kKeyIds[I], member_name<I>())) && ...);
-}
-static_assert(kKeyIds.size() == kNumKeys && keys_name_schema(std::make_index_sequence<kNumKeys>()),
-              "EQSAT_ATTR_KEYS must name AttrSchema's members, in order");
-
 // The number of members of aggregate T: the most initializers T{...} takes.
 struct AnyMember {
   template <class T>

@@ -5,12 +5,14 @@
 #pragma once
 
 #include "array.hpp"
+#include "support/internal_error.hpp"
 #include "type.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -37,26 +39,78 @@ struct ScanSpec {
   friend bool operator==(const ScanSpec&, const ScanSpec&) = default;
 };
 
-// The attribute keys. Each key's keyword and value type are declared once,
-// in AttrSchema (attr_schema.hpp); the enumerators name its members in
-// order, so code can switch on a key (attrs.cpp checks each name).
+// One axis or several (`:axis 1`, `:axis (0 2)`).
+using AxisAttr = std::variant<std::int64_t, IntList>;
+
+// The attributes, declared once: per key its enumerator, the member of
+// AttrSchema (attr_schema.hpp) whose name is its keyword (`_` written `-`,
+// a trailing `_` dropped: `inline_` is `:inline`), and its value type. The
+// AttrKey enum, AttrValue (the variant of every value type), Hana's view
+// of the schema and from it hashing, equality, printing, the literal
+// parser and check-rules' random values all follow from this list. Keys
+// whose type has no literal form (a name, an array, a scan's layout,
+// types) are internal: set by the parsers, never written after a keyword.
 // clang-format off
-#define EQSAT_ATTR_KEYS(X) \
-  X(Axis) X(Keepdims) X(Shape) X(Perm) X(Dtype) X(Start) X(Stop) X(Step) X(Index) X(Inline) \
-  X(Name) X(Slot) X(Value) X(Path) X(Params) X(Scan) X(Type) X(Checkpoint)
+#define EQSAT_ATTRS(X)                                  \
+  X(Axis,       axis,       AxisAttr)                   \
+  X(Keepdims,   keepdims,   bool)                       \
+  X(Shape,      shape,      IntList)                    \
+  X(Perm,       perm,       IntList)                    \
+  X(Dtype,      dtype,      DType)                      \
+  X(Start,      start,      std::int64_t)               \
+  X(Stop,       stop,       std::int64_t)               \
+  X(Step,       step,       std::int64_t)               \
+  X(Index,      index,      std::int64_t)               \
+  X(Inline,     inline_,    bool)                       \
+  X(Name,       name,       std::string)                \
+  X(Slot,       slot,       std::int64_t)               \
+  X(Value,      value,      Array)                      \
+  X(Path,       path,       std::string)                \
+  X(Params,     params,     std::vector<TensorType>)    \
+  X(Scan,       scan,       ScanSpec)                   \
+  X(Type,       type,       TensorType)                 \
+  X(Checkpoint, checkpoint, std::int64_t)
 // clang-format on
 
 enum class AttrKey : std::uint8_t {
-#define EQSAT_ATTR_ENUM(id) id,
-  EQSAT_ATTR_KEYS(EQSAT_ATTR_ENUM)
+#define EQSAT_ATTR_ENUM(id, member, type) id,
+  EQSAT_ATTRS(EQSAT_ATTR_ENUM)
 #undef EQSAT_ATTR_ENUM
 };
 
 std::string_view attr_key_name(AttrKey key);
 std::optional<AttrKey> parse_attr_key(std::string_view name);
 
-using AttrValue = std::variant<bool, std::int64_t, double, std::string, DType, IntList, TensorType,
-                               std::vector<TensorType>, ScanSpec, Array>;
+namespace detail {
+// The variant of the distinct alternatives of Ts..., a variant among them
+// contributing its own alternatives, in order of first appearance.
+template <class... Ts>
+struct TypeList {};
+template <class Out, class... In>
+struct FlatUnique;
+template <class... Out>
+struct FlatUnique<TypeList<Out...>> {
+  using type = std::variant<Out...>;
+};
+template <class... Out, class T, class... In>
+struct FlatUnique<TypeList<Out...>, T, In...> {
+  using type = std::conditional_t<(std::is_same_v<T, Out> || ...),
+                                  typename FlatUnique<TypeList<Out...>, In...>::type,
+                                  typename FlatUnique<TypeList<Out..., T>, In...>::type>;
+};
+template <class... Out, class... Vs, class... In>
+struct FlatUnique<TypeList<Out...>, std::variant<Vs...>, In...> {
+  using type = typename FlatUnique<TypeList<Out...>, Vs..., In...>::type;
+};
+}  // namespace detail
+
+// Any attribute's value: one alternative per distinct value type of
+// EQSAT_ATTRS (an AxisAttr is stored as its integer or list).
+using AttrValue = typename detail::FlatUnique<detail::TypeList<>
+#define EQSAT_ATTR_TYPE(id, member, type) , type
+                                              EQSAT_ATTRS(EQSAT_ATTR_TYPE)
+#undef EQSAT_ATTR_TYPE
+                                              >::type;
 
 bool attr_value_equal(const AttrValue& a, const AttrValue& b);
 std::size_t attr_value_hash(const AttrValue& v);
@@ -74,10 +128,14 @@ class Attrs {
   bool has(AttrKey key) const { return find(key) != nullptr; }
   const AttrValue* find(AttrKey key) const;
 
-  // The value of `key` as T; the key must be present with that type.
+  // The value of `key` as T; the key must be present with that type (a
+  // missing key or another type is an internal error, never a null read).
   template <class T>
   const T& get(AttrKey key) const {
-    return std::get<T>(*find(key));
+    const AttrValue* v = find(key);
+    EQSAT_ASSERT(v && std::holds_alternative<T>(*v))
+        << "attribute :" << attr_key_name(key) << (v ? " has another type" : " is missing");
+    return std::get<T>(*v);
   }
   // The value of `key` as T, or `fallback` when absent.
   template <class T>

@@ -3,6 +3,7 @@
 // saturation: e-classes as clusters, the extractor's choices filled,
 // costs on e-nodes, bodies as nested clusters (rules/pipeline/dot_picture.hpp).
 #include "command.hpp"
+#include "read_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
@@ -34,7 +35,7 @@ int run_dot(DotArgs& args) {
     check_outputs({{"-o", args.out}}, optimizer_inputs(args.graph, args.rules.files, ""));
   std::string text;
   try {
-    const ops::Graph graph = ops::parse_graph_file(args.graph);
+    const ops::Graph graph = read_graph(args.graph);
     if (!args.egraph) {
       text = rules::graph_dot(graph);
     } else {
@@ -71,7 +72,7 @@ void add_dot_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<DotArgs>();
   CLI::App* cmd = app.add_subcommand(
       "dot", "Write Graphviz of a graph, or of its e-graph after saturation (--egraph)");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   cmd->add_flag("--egraph", args->egraph,
                 "draw the saturated e-graph: classes as clusters, chosen e-nodes filled");
   args->rules.add_to(*cmd);

@@ -7,8 +7,10 @@
 // limits: STOP REASON" when saturation ends with them in two e-classes.
 #include "command.hpp"
 #include "optimize_flags.hpp"
+#include "read_graph.hpp"
 
 #include "ops/graph_parser.hpp"
+#include "ops/graph_printer.hpp"
 #include "rules/pipeline/prove_equal.hpp"
 
 #include <fmt/format.h>
@@ -38,11 +40,16 @@ constexpr std::string_view kRhsOutput = "(output __explain_rhs ";
 // The graph with LHS and RHS as two more outputs, the last two. Errors in
 // them are reported at `LHS:1:COL` / `RHS:1:COL`.
 ops::Graph parse_with_sides(const ExplainArgs& args) {
-  ops::parse_graph_file(args.graph);  // the graph's own errors, at its own positions
-  std::ifstream in(args.graph, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  const ops::Graph graph = read_graph(args.graph);  // the graph's own errors, at its own positions
+  std::string text;
+  if (onnx::is_onnx_model(args.graph)) {
+    text = ops::print_graph(graph);  // names of the model (onnx/value_names.hpp)
+  } else {
+    std::ifstream in(args.graph, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
   if (!text.empty() && text.back() != '\n') text += '\n';
   const int lhs_line = static_cast<int>(std::ranges::count(text, '\n')) + 1;
   text += fmt::format("{}{})\n{}{})\n", kLhsOutput, args.lhs, kRhsOutput, args.rhs);
@@ -88,7 +95,7 @@ void add_explain_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<ExplainArgs>();
   CLI::App* cmd = app.add_subcommand(
       "explain", "Print the rewrite steps proving two expressions over a graph's names equal");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   cmd->add_option("LHS", args->lhs, "an expression over the graph's names")->required();
   cmd->add_option("RHS", args->rhs, "an expression over the graph's names")->required();
   args->rules.add_to(*cmd);

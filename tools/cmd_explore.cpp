@@ -8,6 +8,7 @@
 // past this run's, left by an earlier run, are removed).
 #include "cli_checks.hpp"
 #include "command.hpp"
+#include "read_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
 
@@ -18,6 +19,7 @@
 #include "ops/output_file.hpp"
 #include "ops/post_order.hpp"
 #include "rules/pipeline/explore.hpp"
+#include "rules/pipeline/shown_cost.hpp"
 
 #include <fmt/format.h>
 
@@ -102,7 +104,7 @@ int run_explore(ExploreArgs& args) {
       outputs.push_back({"--out", rank_file(args.out_dir, i)});
     check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
   }
-  const ops::Graph graph = ops::parse_graph_file(args.graph);
+  const ops::Graph graph = read_graph(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
@@ -131,7 +133,8 @@ int run_explore(ExploreArgs& args) {
     std::string what = i == 0 ? "" : differences(first, op_counts(found[i].graph));
     if (found[i].graph.outputs == graph.outputs)
       what += what.empty() ? "the input graph" : " (the input graph)";
-    const std::string line = fmt::format("rank {}  cost {:.1f}{}{}", i + 1, found[i].cost,
+    const std::string line = fmt::format("rank {}  cost {}{}{}", i + 1,
+                                         rules::describe(rules::shown_cost(found[i].cost)),
                                          what.empty() ? "" : "  ", what);
     if (args.out_dir.empty()) {
       std::cout << "; " << line << "\n" << text << "\n";
@@ -151,7 +154,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<ExploreArgs>();
   CLI::App* cmd = app.add_subcommand(
       "explore", "List the cheapest distinct equivalent graphs the rules reach, with their costs");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
       ->check(whole_number_in(1, 1000));

@@ -9,6 +9,7 @@
 // atomically. Saturation flags (limits, --quiet): optimize_flags.hpp.
 #include "cli_checks.hpp"
 #include "command.hpp"
+#include "read_graph.hpp"
 #include "html_data.hpp"
 #include "html_page.hpp"
 #include "optimize_flags.hpp"
@@ -44,7 +45,7 @@ struct HtmlArgs {
 int run_html(HtmlArgs& args) {
   check_outputs({{"-o", args.out}},
                 optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
-  const ops::Graph graph = ops::parse_graph_file(args.graph);
+  const ops::Graph graph = read_graph(args.graph);
   rules::LoadedRules loaded = rules::load_rules(args.rules.options());
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
@@ -88,7 +89,7 @@ void add_html_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<HtmlArgs>();
   CLI::App* cmd =
       app.add_subcommand("html", "Write one self-contained page to browse the saturated e-graph");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   cmd->add_option("-o", args->out, "the page to write (.html)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many alternative graphs to show (default 5)")

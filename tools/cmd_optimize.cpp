@@ -1,13 +1,13 @@
 // `eqsat optimize GRAPH [--rules FILE]... [--no-default-rules] [--trust-rules]
-// [--report FILE.json] [-o OUT.eg]`: loads a graph into the tensor e-graph,
+// [--report FILE.json] [-o OUT.eg|OUT.onnx]`: loads a graph into the tensor e-graph,
 // runs the schedule of the shipped rules plus the given rule files (only
 // those with --no-default-rules; a user's rewrite failing check-rules' quick
 // numeric check is a warning unless --trust-rules), extracts the cheapest equivalent graph
 // with the backend's cost model and prints it as a valid `.eg` file (to
-// OUT.eg with -o). The JSON report (docs/language.md) goes to FILE.json. Both
-// paths are checked before any work; the report may not be the graph or
-// OUT.eg; OUT.eg may be the graph itself, replaced only once the
-// optimization succeeded (files are written atomically).
+// OUT.eg with -o; as an ONNX model with -o OUT.onnx). The JSON report (docs/language.md) goes to
+// FILE.json. Both paths are checked before any work; the report may not be the graph or OUT.eg;
+// OUT.eg may be the graph itself, replaced only once the optimization succeeded (files are written
+// atomically).
 // `--egraph-json F.json` writes the saturated e-graph as egraph-serialize
 // JSON (readable by `eqsat extract`), with the extractor's costs.
 // `--explain` prints on stderr, after the work, why each output of the
@@ -15,13 +15,16 @@
 // naming its rule), so that stdout stays a valid `.eg` file.
 // Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
 #include "command.hpp"
+#include "empty_graph.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
+#include "read_graph.hpp"
 
 #include "backend/cost_profile.hpp"
 #include "egraph/extract/extraction.hpp"
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/serialize.hpp"
+#include "onnx/export.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
@@ -67,7 +70,8 @@ int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
   rules::RuleProgram program = [&] {
-    graph = ops::parse_graph_file(args.graph);
+    graph = read_graph(args.graph);
+    warn_if_no_outputs(graph, args.graph);
     rules::LoadedRules loaded = rules::load_rules(args.rules.options());
     for (const auto& w : loaded.warnings) std::cerr << w << "\n";
     return std::move(loaded.program);
@@ -113,7 +117,16 @@ int run_optimize(OptimizeArgs& args) {
   }
   args.saturation.finish(report);
   if (!exported) return UserError;
-  const std::string text = ops::print_graph(best);
+  // `-o OUT.onnx` writes an ONNX model (onnx/export.hpp), any other name a graph file.
+  const bool to_onnx =
+      args.out.size() >= 5 && args.out.compare(args.out.size() - 5, 5, ".onnx") == 0;
+  std::string text;
+  try {
+    text = to_onnx ? onnx::export_model(best) : ops::print_graph(best);
+  } catch (const onnx::ExportError& e) {
+    std::cerr << args.out << ": error: " << e.what() << "\n";
+    return UserError;
+  }
   try {
     if (!args.report.empty())
       ops::write_file_atomically(args.report, {report.to_json().dump(2) + "\n"});
@@ -132,7 +145,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<OptimizeArgs>();
   CLI::App* cmd = app.add_subcommand(
       "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
-  cmd->add_option("GRAPH", args->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   args->rules.add_to(*cmd);
   cmd->add_option("--report", args->report, "write the JSON report to this file");
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");

@@ -16,6 +16,8 @@
 // `--memory-limit` before the inputs are allocated, as in `run`.
 #include "cli_checks.hpp"
 #include "command.hpp"
+#include "empty_graph.hpp"
+#include "read_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -25,6 +27,7 @@
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
+#include "ops/post_order.hpp"
 #include "rules/pipeline/optimize.hpp"
 
 #include <fmt/format.h>
@@ -50,13 +53,30 @@ struct ProfileOptions {
   MemoryLimitFlag memory_limit;
 };
 
+// Gives each top-level term of `best` the optimizer built (so the written
+// graph has no location for it) the location of the first output that
+// reads it, written as `(output ...)`: every profile row is then located,
+// two loops feeding different outputs told apart.
+void locate_rewritten_terms(const ops::Graph& written, ops::Graph& best) {
+  for (std::size_t i = 0; i < best.outputs.size() && i < written.outputs.size(); ++i) {
+    // `best.locations` holds the written graph's locations (merged into it).
+    const ops::SourceLocation* where = best.location(written.outputs[i].term);
+    if (!where) continue;
+    const ops::SourceLocation at = *where;
+    ops::for_each_post_order(best.outputs[i].term, ops::Bodies::Skip,
+                             [&](ops::TermRef t) { best.locations.try_emplace(t, at); });
+  }
+}
+
 ops::Graph graph_to_profile(const ProfileOptions& o) {
-  ops::Graph written = ops::parse_graph_file(o.graph);
+  ops::Graph written = read_graph(o.graph);
+  warn_if_no_outputs(written, o.graph);
   if (o.no_opt) return written;
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
   ops::Graph best = rules::optimize(written, rules::load_default_rules(), nullptr, options);
   best.locations.merge(written.locations);
+  locate_rewritten_terms(written, best);
   return best;
 }
 
@@ -118,7 +138,7 @@ int profile(const ProfileOptions& o) {
 void add_profile_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<ProfileOptions>();
   CLI::App* cmd = app.add_subcommand("profile", "Time a graph on the CPU executor, op by op");
-  cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", o->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   o->input.add_to(*cmd);
   cmd->add_option("--repeat", o->repeat, "timed runs after the warm-up (default 10)")
       ->check(whole_number_in(1, 1000000));

@@ -8,6 +8,8 @@
 // output's file name checked; before running, the planned memory is
 // compared with `--memory-limit` (default: the machine's available memory).
 #include "command.hpp"
+#include "empty_graph.hpp"
+#include "read_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
@@ -84,7 +86,8 @@ ops::Graph graph_to_run(const RunOptions& o, ops::Graph written) {
 }
 
 int run(const RunOptions& o) {
-  ops::Graph written = ops::parse_graph_file(o.graph);
+  ops::Graph written = read_graph(o.graph);
+  warn_if_no_outputs(written, o.graph);
   if (!o.out_dir.empty()) {
     prepare_output_dir(o.out_dir, "--out");
     std::vector<OutputFile> outputs;
@@ -116,7 +119,7 @@ int run(const RunOptions& o) {
 void add_run_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a graph on the CPU executor");
-  cmd->add_option("GRAPH", o->graph, "the graph file (.eg)")->required();
+  cmd->add_option("GRAPH", o->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   o->input.add_to(*cmd);
   cmd->add_option("--out", o->out_dir, "write DIR/NAME.npy for each output");
   o->rules.add_to(*cmd);

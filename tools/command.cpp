@@ -3,6 +3,7 @@
 #include "output_paths.hpp"
 
 #include "backend/runtime_error.hpp"
+#include "onnx/import_error.hpp"
 #include "ops/diagnostic.hpp"
 
 #include <iostream>
@@ -35,6 +36,8 @@ void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<i
         std::cerr << e.what() << "\n";
       } catch (const OutputPathError& e) {
         std::cerr << e.what() << "\n";
+      } catch (const onnx::ImportError& e) {
+        std::cerr << e.what() << "\n";
       } catch (const std::length_error& e) {
         std::cerr << "error: " << e.what() << "\n";
       }
@@ -54,6 +57,8 @@ void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<in
     } catch (const ops::DiagnosticError&) {
       throw;  // reported by on_run_reporting_user_errors
     } catch (const OutputPathError&) {
+      throw;  // likewise
+    } catch (const onnx::ImportError&) {
       throw;                                 // likewise
     } catch (const std::runtime_error& e) {  // an unreadable cost profile
       std::cerr << "error: " << e.what() << "\n";

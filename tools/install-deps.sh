@@ -11,6 +11,9 @@ packages=(
   chromium  # renders `eqsat html`'s page headless in tests/tools/test_cmd_html.cpp
   python3-numpy python3-numexpr python3-threadpoolctl python3-dev pybind11-dev python3-pytest
   clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer targets (.ci/sanitize)
+  libonnx-dev libprotobuf-dev protobuf-compiler  # onnx/: reading and writing ONNX models
+  libonnx-testdata  # ONNX's backend node tests (tests/onnx/conformance)
+  python3-onnx python3-torch  # onnx.checker on exports; examples/onnx/export_models.py
 )
 missing=()
 for p in "${packages[@]}"; do

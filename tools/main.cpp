@@ -1,8 +1,10 @@
 // The `eqsat` program: a thin shell over the library. Parses the command
 // line, runs the chosen subcommand, and maps errors to exit codes.
 #include "command.hpp"
+#include "command_suggestion.hpp"
 #include "exit_status.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
@@ -13,6 +15,20 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   Action action;
   add_registered_commands(app, action);
+  // A first argument that is neither an option nor a subcommand is a
+  // mistyped subcommand: name it, and the closest one.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      names.push_back(sub->get_name());
+    if (std::ranges::find(names, argv[1]) == names.end()) {
+      std::cerr << "eqsat: unknown command '" << argv[1] << "'";
+      if (const auto near = closest_command(argv[1], names))
+        std::cerr << "; did you mean '" << *near << "'?";
+      std::cerr << "\nRun with --help for the commands.\n";
+      return BadUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -58,8 +58,6 @@ std::string op_label(ops::OpKind kind, const ops::Attrs& attrs) {
     label += " " + std::get<std::string>(*v);
   if (const auto* v = attrs.find(ops::AttrKey::Slot); v && std::holds_alternative<std::int64_t>(*v))
     label += fmt::format(" {}", std::get<std::int64_t>(*v));
-  if (const auto* v = attrs.find(ops::AttrKey::Value); v && std::holds_alternative<double>(*v))
-    label += fmt::format(" {}", std::get<double>(*v));
   return label;
 }
 

@@ -1,4 +1,5 @@
 #include "rules/pipeline/optimize.hpp"
+#include "rules/pipeline/shown_cost.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
 #include "rules/tensor/extract_graph.hpp"
@@ -223,8 +224,14 @@ nlohmann::json OptimizeReport::to_json() const {
   j["stop_reason"] = stop_reason;
   j["enodes"] = enodes;
   j["eclasses"] = eclasses;
-  j["cost_before"] = cost_before;
-  j["cost_after"] = cost_after;
+  // Shown without the extractor's penalties (shown_cost.hpp): the unstable
+  // forms are counted apart, and a graph holding a grad has no estimate (null).
+  const auto shown = [](double cost) {
+    const std::optional<double> ns = shown_cost(cost).ns;
+    return ns ? nlohmann::json(*ns) : nlohmann::json(nullptr);
+  };
+  j["cost_before"] = shown(cost_before);
+  j["cost_after"] = shown(cost_after);
   j["unstable_before"] = unstable_before;
   j["unstable_after"] = unstable_after;
   j["seconds"] = {{"load", load_seconds},

@@ -64,7 +64,8 @@ struct OptimizeReport {
   std::vector<TermExplanation> explanations;
 
   // The JSON report: iterations, stop_reason, enodes, eclasses, cost_before,
-  // cost_after, unstable_before, unstable_after, seconds {load, rewrite, extract, total}, phases
+  // cost_after (estimated ns without the extractor's penalties, null while a
+  // graph holds a grad: shown_cost.hpp), unstable_before, unstable_after, seconds {load, rewrite, extract, total}, phases
   // [...] and rules {NAME: {ruleset, matches, applications, refused}}.
   nlohmann::json to_json() const;
 };

@@ -1,6 +1,10 @@
 #include "arrays.hpp"
 
+#include "errors.hpp"
+
 #include "support/internal_error.hpp"
+
+#include <fmt/format.h>
 
 #include <cstring>
 #include <memory>
@@ -26,14 +30,53 @@ py::dtype numpy_dtype(ops::DType d) {
   return py::dtype::of<double>();
 }
 
-ops::Array from_numpy(const py::handle& value, ops::DType want) {
+namespace {
+
+// Refuses a cast of `given` to `cast` (already made) that changed a value:
+// an integer that does not fit or is not exact in a float. A float beyond
+// f32's range is refused before casting (range_error).
+void check_value_kept(const py::module_& np, const py::array& given, const py::array& cast,
+                      const std::string& name, ops::DType want) {
+  const char kind = given.dtype().kind();
+  if (kind != 'i' && kind != 'u') return;
+  const py::object changed = np.attr("not_equal")(cast.attr("astype")(given.dtype()), given);
+  const py::array where = np.attr("flatnonzero")(changed);
+  if (where.size() == 0) return;
+  const py::object value = given.attr("flat")[where.attr("__getitem__")(0)];
+  throw Error(fmt::format("input '{}': the value {} of its {} array does not fit {}", name,
+                          py::str(value).cast<std::string>(),
+                          py::str(given.dtype()).cast<std::string>(), ops::dtype_name(want)));
+}
+
+// A finite float of `given` beyond f32's range (it would become inf), as
+// an error naming the input, or nothing.
+void check_f32_range(const py::module_& np, const py::array& given, const std::string& name) {
+  const py::object beyond = np.attr("logical_and")(
+      np.attr("isfinite")(given),
+      np.attr("greater")(np.attr("abs")(given), np.attr("finfo")(np.attr("float32")).attr("max")));
+  const py::array where = np.attr("flatnonzero")(beyond);
+  if (where.size() == 0) return;
+  const py::object value = given.attr("flat")[where.attr("__getitem__")(0)];
+  throw Error(fmt::format(
+      "input '{}': the value {} of its {} array does not fit f32 (beyond its "
+      "range)",
+      name, py::str(value).cast<std::string>(), py::str(given.dtype()).cast<std::string>()));
+}
+
+}  // namespace
+
+ops::Array from_numpy(const py::handle& value, ops::DType want, const std::string& name) {
   py::module_ np = py::module_::import("numpy");
   py::array given = np.attr("asarray")(value);
   if (!np.attr("can_cast")(given.dtype(), numpy_dtype(want), "same_kind").cast<bool>())
-    throw py::type_error("cannot cast an array of " + py::str(given.dtype()).cast<std::string>() +
-                         " to " + std::string(ops::dtype_name(want)));
+    throw Error(fmt::format("input '{}': cannot cast an array of {} to {}", name,
+                            py::str(given.dtype()).cast<std::string>(), ops::dtype_name(want)));
+  const bool same = given.dtype().equal(numpy_dtype(want));
+  if (!same && want == ops::DType::F32 && given.dtype().kind() == 'f')
+    check_f32_range(np, given, name);
   // asarray, not ascontiguousarray: the latter turns a 0-d array into 1-d.
   py::array a = np.attr("asarray")(given, numpy_dtype(want), py::arg("order") = "C");
+  if (!same) check_value_kept(np, given, a, name, want);
   ops::Dims shape(a.shape(), a.shape() + a.ndim());
   ops::Array out(want, shape);
   if (out.nbytes() > 0) std::memcpy(out.bytes(), a.data(), out.nbytes());

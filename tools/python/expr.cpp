@@ -1,5 +1,6 @@
 #include "expr.hpp"
 
+#include "dtype_names.hpp"
 #include "errors.hpp"
 
 #include "ops/attrs.hpp"
@@ -31,11 +32,37 @@ std::string attr_text(const py::handle& v) {
               py::str(v.get_type()).cast<std::string>());
 }
 
-ops::AttrValue attr_value(const std::string& key_name, ops::AttrKey key, const py::handle& v) {
-  const std::string text = attr_text(v);
-  const std::vector<ops::SExpr> read = ops::read_sexprs(text, "<" + key_name + ">");
-  if (read.size() != 1) throw Error(fmt::format("{}: cannot read the value {}", key_name, text));
-  return ops::parse_attr_value(read[0], key);
+// The value of attribute `key` of an application of `kind`, read by the
+// graph parser's reader (dtypes in any spelling dtype_of accepts).
+ops::AttrValue attr_value(ops::OpKind kind, const std::string& key_name, ops::AttrKey key,
+                          const py::handle& v) {
+  const std::string what = fmt::format("{}: {}=", ops::op_name(kind), key_name);
+  const std::string text =
+      key == ops::AttrKey::Dtype ? std::string(ops::dtype_name(dtype_of(v, what))) : attr_text(v);
+  try {
+    const std::vector<ops::SExpr> read = ops::read_sexprs(text, "<" + key_name + ">");
+    if (read.size() != 1) throw Error(fmt::format("{}{}: cannot read the value", what, text));
+    return ops::parse_attr_value(read[0], key);
+  } catch (const ops::DiagnosticError& e) {
+    throw Error(fmt::format("{}{}: {}", what, text, e.diagnostics().front().message));
+  }
+}
+
+// "OP of (T1) and (T2): MESSAGE", the op named once however the type rule
+// worded its message.
+std::string type_error_message(ops::OpKind kind, const std::vector<ops::TermRef>& operands,
+                               const std::string& message) {
+  const std::string op(ops::op_name(kind));
+  std::string_view rest = message;
+  if (rest.starts_with(op + ": ")) rest.remove_prefix(op.size() + 2);
+  std::string types;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (kind == ops::OpKind::Call && i == 0) continue;  // the body, not an argument
+    if (!types.empty()) types += i + 1 == operands.size() ? " and " : ", ";
+    types += operands[i]->is_tuple() ? "a tuple" : ops::to_string(operands[i]->type());
+  }
+  return types.empty() ? fmt::format("{}: {}", op, rest)
+                       : fmt::format("{} of {}: {}", op, types, rest);
 }
 
 }  // namespace
@@ -47,7 +74,7 @@ Expr apply(ops::OpKind kind, const py::args& args, const py::kwargs& kwargs) {
     if (v.is_none()) continue;
     const auto key = ops::parse_attr_key(name);
     if (!key) throw Error(fmt::format("{}: unknown attribute '{}'", ops::op_name(kind), name));
-    attrs.set(*key, attr_value(name, *key, v));
+    attrs.set(*key, attr_value(kind, name, *key, v));
   }
   std::vector<ops::PendingOperand> pending;
   std::vector<ops::WeakLiteral> literals(args.size());
@@ -75,26 +102,30 @@ Expr apply(ops::OpKind kind, const py::args& args, const py::kwargs& kwargs) {
                            ? pending[i].term
                            : literals[i].to_term(ops::weak_literal_dtype(kind, attrs, pending, i)));
   try {
-    return {ops::Term::make(kind, std::move(attrs), std::move(operands))};
+    return {ops::Term::make(kind, std::move(attrs), operands)};
   } catch (const ops::TypeError& e) {
-    throw Error(fmt::format("{}: {}", ops::op_name(kind), e.what()));
+    throw Error(type_error_message(kind, operands, e.what()));
   }
 }
 
-Expr input(const std::string& name, const std::string& dtype, const py::handle& shape) {
-  const auto d = ops::parse_dtype(dtype);
-  if (!d) throw Error(fmt::format("input {}: unknown dtype '{}'", name, dtype));
+ops::TensorType tensor_type(const py::handle& dtype, const py::handle& shape,
+                            const std::string& what) {
+  const ops::DType d = dtype_of(dtype, what);
   ops::Dims dims;
   for (const py::handle& x : shape) {
     if (x.is_none()) {
       dims.push_back(ops::kUnknownDim);
     } else {
       const auto n = x.cast<std::int64_t>();
-      if (n < 0) throw Error(fmt::format("input {}: dimensions are >= 0 or None", name));
+      if (n < 0) throw Error(fmt::format("{}: dimensions are >= 0 or None", what));
       dims.push_back(n);
     }
   }
-  return {ops::Term::input(name, {*d, dims})};
+  return {d, dims};
+}
+
+Expr input(const std::string& name, const py::handle& dtype, const py::handle& shape) {
+  return {ops::Term::input(name, tensor_type(dtype, shape, "input " + name))};
 }
 
 }  // namespace eqsat::python

@@ -24,8 +24,13 @@ struct Expr {
 // `shape=(2, 3)`, ...). Throws eqsat.Error for an ill-typed application.
 Expr apply(ops::OpKind kind, const pybind11::args& args, const pybind11::kwargs& kwargs);
 
-// `(input NAME TYPE)` with a dtype name and a shape whose None entries are
-// unknown dimensions.
-Expr input(const std::string& name, const std::string& dtype, const pybind11::handle& shape);
+// The type of dtype `dtype` (any spelling dtype_of reads) and shape `shape`
+// (None for an unknown dimension); errors name `what`.
+ops::TensorType tensor_type(const pybind11::handle& dtype, const pybind11::handle& shape,
+                            const std::string& what);
+
+// `(input NAME TYPE)` with a dtype (any spelling dtype_of reads) and a shape
+// whose None entries are unknown dimensions.
+Expr input(const std::string& name, const pybind11::handle& dtype, const pybind11::handle& shape);
 
 }  // namespace eqsat::python

@@ -1,11 +1,17 @@
-// The Python module `eqsat` (docs/python.md): graphs parsed from text or
-// built with NumPy-style operators, the optimizer with the shipped and the
-// user's rules, programs compiled once and called on NumPy arrays, and the
-// rule checker. Every user error raises eqsat.Error with the same message
-// the command line prints.
+// The compiled core `eqsat._eqsat` of the Python package `eqsat`
+// (docs/python.md; the package's eqsat/*.py add NumPy-style methods, scan,
+// function and notebook display on top): graphs parsed from text or built
+// with NumPy-style operators, the optimizer with the shipped and the user's
+// rules, programs compiled once and called on NumPy arrays, and the rule
+// checker. Every user error raises eqsat.Error with the same message the
+// command line prints.
 #include "arrays.hpp"
+#include "bodies.hpp"
+#include "compiled_program.hpp"
+#include "dtype_names.hpp"
 #include "errors.hpp"
 #include "expr.hpp"
+#include "onnx_io.hpp"
 
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
@@ -18,7 +24,10 @@
 #include "rules/lang/builtin_appliers.hpp"
 #include "rules/lang/rule_check.hpp"
 #include "rules/lang/rule_parser.hpp"
+#include "rules/pipeline/dot_picture.hpp"
+#include "rules/pipeline/explore.hpp"
 #include "rules/pipeline/optimize.hpp"
+#include "rules/pipeline/shown_cost.hpp"
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -34,6 +43,9 @@ namespace py = pybind11;
 namespace eqsat::python {
 
 namespace {
+
+// For every binding that may build terms (docs: compiled_program.hpp).
+using BuildsTerms = py::call_guard<TermTableLock>;
 
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -69,6 +81,11 @@ ops::Graph graph_of(const py::object& outputs, const py::object& inputs) {
     for (const py::handle& e : outputs)
       g.outputs.push_back({"out" + std::to_string(g.outputs.size()), e.cast<Expr>().term});
   }
+  for (const auto& o : g.outputs)
+    if (o.term->is_tuple() || !o.term->free_nominals().empty())
+      throw Error("output '" + o.name + "' is " +
+                  (o.term->is_tuple() ? "a tuple (use eqsat.get)" : "a value inside a body"));
+  add_called_defs(g);
   if (!inputs.is_none()) {
     for (const py::handle& e : inputs) {
       const ops::TermRef t = e.cast<Expr>().term;
@@ -94,10 +111,37 @@ std::string describe_type(ops::TermRef t) {
   return ops::to_string(t->type());
 }
 
+const ops::TensorType& tensor_type_of(const Expr& x) {
+  if (x.term->is_tuple())
+    throw Error(
+        "a tuple (a loop's or a call's outputs) has no dtype or shape; read one output "
+        "with eqsat.get(t, index=i)");
+  return x.term->tensor_type();
+}
+
+// The graph as compiled from Python: refused with a Python hint while it
+// still contains `grad` (the executor's own message names the command line).
+std::unique_ptr<CompiledProgram> compile_graph(const ops::Graph& g) {
+  bool has_grad = false;
+  std::vector<ops::TermRef> roots;
+  for (const auto& o : g.outputs) roots.push_back(o.term);
+  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) {
+    has_grad = has_grad || t->kind() == ops::OpKind::Grad;
+  });
+  if (has_grad)
+    throw Error(
+        "compile: the graph still contains grad, which only the optimizer expands: "
+        "compile eqsat.optimize(graph)");
+  // CompiledProgram takes the term table itself, which is never waited for
+  // while holding the GIL (compiled_program.hpp).
+  const py::gil_scoped_release unlocked;
+  return std::make_unique<CompiledProgram>(g);
+}
+
 // Runs a compiled program on positional and keyword NumPy arrays (keywords
 // name the graph's inputs); one array per output, or the array alone when
 // the graph has one output.
-py::object call_program(backend::Program& prog, const py::args& args, const py::kwargs& kwargs) {
+py::object call_program(CompiledProgram& prog, const py::args& args, const py::kwargs& kwargs) {
   const auto& inputs = prog.inputs();
   if (args.size() > inputs.size())
     throw Error(fmt::format("the program takes {} inputs, got {}", inputs.size(), args.size()));
@@ -118,7 +162,7 @@ py::object call_program(backend::Program& prog, const py::args& args, const py::
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string& name = inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
     if (!given[i]) throw Error("missing input '" + name + "'");
-    arrays.push_back(from_numpy(given[i], inputs[i]->tensor_type().dtype));
+    arrays.push_back(from_numpy(given[i], inputs[i]->tensor_type().dtype, name));
   }
   std::vector<ops::Array> outs;
   {
@@ -136,12 +180,12 @@ void bind_expr(py::module_& m) {
   e.def_property_readonly("type", [](const Expr& x) { return describe_type(x.term); })
       .def_property_readonly(
           "dtype",
-          [](const Expr& x) { return std::string(ops::dtype_name(x.term->tensor_type().dtype)); })
+          [](const Expr& x) { return std::string(ops::dtype_name(tensor_type_of(x).dtype)); })
       .def_property_readonly(
           "shape",
           [](const Expr& x) {
             py::list dims;
-            for (auto d : x.term->tensor_type().dims)
+            for (auto d : tensor_type_of(x).dims)
               dims.append(d == ops::kUnknownDim ? py::object(py::none()) : py::object(py::int_(d)));
             return py::tuple(dims);
           })
@@ -150,17 +194,25 @@ void bind_expr(py::module_& m) {
           "True when both are the same hash-consed term.")
       .def("__hash__", [](const Expr& x) { return std::hash<ops::TermRef>()(x.term); })
       .def("__repr__", [](const Expr& x) {
+        if (x.term->is_tuple() || !x.term->free_nominals().empty())
+          return "<eqsat.Expr " + describe_type(x.term) + ">";
         ops::Graph g = graph_of(py::cast(x), py::none());
         return "<eqsat.Expr " + describe_type(x.term) + ">\n" + ops::print_graph(g);
       });
   auto binary = [&](const char* name, const char* rname, ops::OpKind kind) {
-    e.def(name, [kind](const Expr& a, const py::object& b) {
-      return apply(kind, py::make_tuple(a, b), py::kwargs());
-    });
+    e.def(
+        name,
+        [kind](const Expr& a, const py::object& b) {
+          return apply(kind, py::make_tuple(a, b), py::kwargs());
+        },
+        BuildsTerms());
     if (rname)
-      e.def(rname, [kind](const Expr& a, const py::object& b) {
-        return apply(kind, py::make_tuple(b, a), py::kwargs());
-      });
+      e.def(
+          rname,
+          [kind](const Expr& a, const py::object& b) {
+            return apply(kind, py::make_tuple(b, a), py::kwargs());
+          },
+          BuildsTerms());
   };
   using K = ops::OpKind;
   binary("__add__", "__radd__", K::Add);
@@ -175,15 +227,19 @@ void bind_expr(py::module_& m) {
   binary("__ge__", nullptr, K::Ge);
   binary("__and__", "__rand__", K::LogicalAnd);
   binary("__or__", "__ror__", K::LogicalOr);
-  e.def("__neg__", [](const Expr& a) { return apply(K::Neg, py::make_tuple(a), py::kwargs()); });
-  e.def("__abs__", [](const Expr& a) { return apply(K::Abs, py::make_tuple(a), py::kwargs()); });
-  e.def("__invert__",
-        [](const Expr& a) { return apply(K::LogicalNot, py::make_tuple(a), py::kwargs()); });
-  e.def("__getitem__", [](const Expr& a, const py::object& i) {
-    return apply(K::Index, py::make_tuple(a, i), py::kwargs());
-  });
+  e.def(
+      "__neg__", [](const Expr& a) { return apply(K::Neg, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
+  e.def(
+      "__abs__", [](const Expr& a) { return apply(K::Abs, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
+  e.def(
+      "__invert__",
+      [](const Expr& a) { return apply(K::LogicalNot, py::make_tuple(a), py::kwargs()); },
+      BuildsTerms());
 
   m.def("input", &input, py::arg("name"), py::arg("dtype"), py::arg("shape") = py::tuple(),
+        BuildsTerms(),
         "A graph input: eqsat.input('x', 'f64', (3, None)); None is an unknown dimension.");
   // One function per op of the catalogue that is written `(op ...)`.
   for (int k = 0; k < ops::kNumOps; ++k) {
@@ -197,8 +253,55 @@ void bind_expr(py::module_& m) {
         [kind](const py::args& args, const py::kwargs& kwargs) {
           return apply(kind, args, kwargs);
         },
-        ("The `" + name + "` op of the catalogue (docs/language.md).").c_str());
+        BuildsTerms(), ("The `" + name + "` op of the catalogue (docs/language.md).").c_str());
   }
+}
+
+void bind_bodies(py::module_& m) {
+  auto types_of = [](const py::list& params, const std::string& what) {
+    std::vector<ops::TensorType> types;
+    for (const py::handle& p : params) {
+      const auto pair = p.cast<py::tuple>();
+      types.push_back(tensor_type(pair[0], pair[1], what));
+    }
+    return types;
+  };
+  py::class_<Parameters>(m, "_Parameters", "The parameters of a body being built.")
+      .def_readonly("values", &Parameters::values);
+  m.def(
+      "_parameters",
+      [types_of](const py::list& params, const std::string& what) {
+        return parameters(types_of(params, what));
+      },
+      py::arg("params"), py::arg("what"), BuildsTerms(),
+      "The parameters of a body about to be built, from (dtype, shape) pairs.");
+  m.def(
+      "_body",
+      [](const Parameters& params, const py::list& outputs, const py::list& number_dtypes,
+         const std::string& what, bool inline_calls, const std::string& def_name) {
+        std::vector<ops::DType> dtypes;
+        for (const py::handle& d : number_dtypes) dtypes.push_back(dtype_of(d, what));
+        return body(params, outputs, dtypes, what, inline_calls, def_name);
+      },
+      py::arg("params"), py::arg("outputs"), py::arg("number_dtypes"), py::arg("what"),
+      py::arg("inline_calls") = true, py::arg("def_name") = "", BuildsTerms(),
+      "A fn term over _parameters; with def_name, a def of that name.");
+  m.def("_scan", &scan, py::arg("fn"), py::arg("sequences"), py::arg("mitsots"), py::arg("sitsots"),
+        py::arg("nonsequences"), py::arg("n_steps"), py::arg("num_nitsot"), py::arg("until"),
+        BuildsTerms(), "A scan term; eqsat.scan (scan.py) gives it PyTensor's signature.");
+  m.def(
+      "_call",
+      [](const Expr& fn, const py::args& args) {
+        py::list operands;
+        operands.append(fn);
+        for (const py::handle& a : args) operands.append(a);
+        return apply(ops::OpKind::Call, py::tuple(operands), py::kwargs());
+      },
+      BuildsTerms(), "Applies a def built by _body to arguments.");
+  m.def(
+      "_dtype_name",
+      [](const py::handle& d) { return std::string(ops::dtype_name(dtype_of(d, "dtype"))); },
+      "The eqsat name of a dtype written as eqsat or NumPy spell it.");
 }
 
 void bind_graph(py::module_& m) {
@@ -208,8 +311,10 @@ void bind_graph(py::module_& m) {
           [](const std::string& text, const std::string& file) {
             return ops::parse_graph(text, file, ".");
           },
-          py::arg("text"), py::arg("file") = "<string>", "A graph from the text of a .eg file.")
-      .def_static("load", &ops::parse_graph_file, py::arg("path"), "A graph from a .eg file.")
+          py::arg("text"), py::arg("file") = "<string>", BuildsTerms(),
+          "A graph from the text of a .eg file.")
+      .def_static("load", &ops::parse_graph_file, py::arg("path"), BuildsTerms(),
+                  "A graph from a .eg file.")
       .def_static("build", &graph_of, py::arg("outputs"), py::arg("inputs") = py::none(),
                   "A graph of built expressions: outputs is a dict name -> Expr, a list of "
                   "Exprs (named out0, out1, ...) or one Expr; inputs default to every input "
@@ -258,21 +363,48 @@ void bind_pipeline(py::module_& m) {
       },
       py::arg("graph"), py::arg("rules") = std::vector<std::string>{},
       py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("report") = false,
+      BuildsTerms(),
       "The cheapest equivalent graph under the shipped rules plus the given rule files "
       "(only the given ones with default_rules=False; trust_rules=True skips the quick "
       "numeric check of the given rules); with report=True, a pair (graph, report dict).");
 
-  py::class_<backend::Program>(m, "Program", "A graph compiled for the CPU executor.")
+  m.def(
+      "_explore",
+      [](const ops::Graph& g, std::size_t count, const std::vector<std::string>& rules,
+         bool default_rules, bool trust_rules) {
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules);
+        std::vector<rules::Alternative> found;
+        {
+          py::gil_scoped_release unlocked;
+          found = rules::explore(g, program, count);
+        }
+        py::list out;
+        for (const rules::Alternative& a : found) {
+          const rules::ShownCost cost = rules::shown_cost(a.cost);
+          out.append(py::make_tuple(a.graph, cost.ns ? py::cast(*cost.ns) : py::none(),
+                                    rules::describe(cost)));
+        }
+        return out;
+      },
+      py::arg("graph"), py::arg("count") = 5, py::arg("rules") = std::vector<std::string>{},
+      py::arg("default_rules") = true, py::arg("trust_rules") = false, BuildsTerms(),
+      "Up to count equivalent graphs, cheapest first: (graph, estimated ns or None, the "
+      "cost as text with its penalties named).");
+  m.def("_graph_dot", &rules::graph_dot, py::arg("graph"), "The graph's term DAG as DOT text.");
+
+  py::class_<CompiledProgram>(m, "Program",
+                              "A graph compiled for the CPU executor; calls from several "
+                              "threads run at once, each on its own executor state.")
       .def("__call__", &call_program)
       .def_property_readonly("inputs",
-                             [](const backend::Program& p) {
+                             [](const CompiledProgram& p) {
                                std::vector<std::string> names;
                                for (ops::TermRef t : p.inputs())
                                  names.push_back(t->attrs().get<std::string>(ops::AttrKey::Name));
                                return names;
                              })
-      .def_property_readonly("outputs", &backend::Program::output_names);
-  m.def("compile", &backend::compile, py::arg("graph"),
+      .def_property_readonly("outputs", &CompiledProgram::output_names);
+  m.def("compile", &compile_graph, py::arg("graph"),
         "Compiles a graph once; call the result on NumPy arrays.");
 
   m.def(
@@ -314,7 +446,7 @@ void bind_pipeline(py::module_& m) {
         }
         return out;
       },
-      py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300,
+      py::arg("paths"), py::arg("seed") = 1, py::arg("attempts") = 300, BuildsTerms(),
       "Tests every rewrite of the rule files on random inputs (attempts: 1 to 100000 per rule "
       "direction; Ctrl-C stops it): one dict per rule with name, verdict (sound, unsound, "
       "untested), instances and counterexample.");
@@ -322,7 +454,7 @@ void bind_pipeline(py::module_& m) {
 
 }  // namespace
 
-PYBIND11_MODULE(eqsat, m) {
+PYBIND11_MODULE(_eqsat, m) {
   m.doc() = "eqsat: optimize and run array programs by equality saturation";
   m.attr("__version__") = EQSAT_VERSION;
   static py::exception<Error> error = py::register_exception<Error>(m, "Error");
@@ -338,7 +470,9 @@ PYBIND11_MODULE(eqsat, m) {
     }
   });
   bind_expr(m);
+  bind_bodies(m);
   bind_graph(m);
+  bind_onnx(m);
   bind_pipeline(m);
 }
 

@@ -1,0 +1,21 @@
+# egraph/ stands alone: its sources include nothing of this project but
+# egraph/ and support/ (run with -DSOURCE=<repository root>). Its test
+# executable links only eqsat::egraph, which proves the same for symbols.
+file(GLOB_RECURSE files ${SOURCE}/egraph/*.cpp ${SOURCE}/egraph/*.hpp)
+set(bad "")
+foreach(file ${files})
+  file(STRINGS ${file} includes REGEX "^#include \"")
+  foreach(line ${includes})
+    if(NOT line MATCHES "^#include \"(egraph|support)/" AND line MATCHES "^#include \"[a-z_]+/")
+      string(APPEND bad "\n  ${file}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no sources found under ${SOURCE}/egraph")
+endif()
+if(bad)
+  message(FATAL_ERROR "egraph/ includes other parts of the project:${bad}")
+endif()
+message(STATUS "egraph/: ${count} files include only egraph/ and support/")
