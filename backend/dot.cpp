@@ -1,14 +1,18 @@
 // `dot` with numpy.matmul semantics: a 1-D left operand is a row vector and
 // a 1-D right operand a column vector (their unit dimension is dropped from
 // the result); leading dimensions are batch dimensions that broadcast.
-// Large f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a
-// vector, DOT when both are) when the build found it, else to Eigen's GEMM
-// split by rows between threads; small ones and integer ones to Eigen.
+// f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a vector,
+// DOT when both are) when the build found it, large f32 blocks to oneDNN's
+// GEMM when it found that too; integer ones (and all, without OpenBLAS) to
+// Eigen. Where the executable owns its OpenBLAS (own_blas), the libraries
+// run single-threaded and the executor's pool splits a large product's
+// rows or columns, or a batch's products, between threads.
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "onednn.hpp"
 
 #include "thread_pool.hpp"
 
@@ -16,7 +20,11 @@
 
 #ifdef EQSAT_HAVE_OPENBLAS
 #include <cblas.h>
+#include <dlfcn.h>
 #endif
+
+#include <cstdlib>
+#include <cstring>
 
 #include <vector>
 
@@ -65,79 +73,192 @@ MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
   return s;
 }
 
-// Products below this many multiply-adds run on one thread with Eigen
-// (batched ones: the batch is shared between threads); larger ones on
-// OpenBLAS, which uses every thread itself, or on Eigen split by rows.
-constexpr std::int64_t kSmallProduct = std::int64_t{1} << 18;
+// Products of at least this many multiply-adds are split between threads
+// (by rows, or by columns when there are few rows); a batch of smaller ones
+// is shared between threads a product at a time. Below it, a product runs
+// on one thread: splitting it would cost more than it saves.
+constexpr std::int64_t kSplitProduct = std::int64_t{1} << 18;
+// f32 blocks of at least this many multiply-adds go to oneDNN, smaller ones
+// to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
+constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 
 template <class T>
 using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// c = a b for rows [r0, r1) of a and c, with Eigen.
+// A block of the product: rows [r0, r1) and columns [c0, c1) of c.
+struct Block {
+  std::int64_t r0, r1, c0, c1;
+};
+
+// The block with Eigen (integers, or a build without OpenBLAS).
 template <class T>
-void eigen_product(const MatmulShape& s, const T* a, const T* b, T* c, std::int64_t r0,
-                   std::int64_t r1) {
+void eigen_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
   using Map = Eigen::Map<const RowMatrix<T>>;
-  Eigen::Map<RowMatrix<T>> out(c + r0 * s.n, r1 - r0, s.n);
+  using Stride = Eigen::OuterStride<>;
+  Eigen::Map<RowMatrix<T>, 0, Stride> out(c + blk.r0 * s.n + blk.c0, blk.r1 - blk.r0,
+                                          blk.c1 - blk.c0, Stride(s.n));
   auto times_b = [&](const auto& rows) {
     if (s.tb)
-      out.noalias() = rows * Map(b, s.n, s.k).transpose();
+      out.noalias() = rows * Map(b, s.n, s.k).middleRows(blk.c0, blk.c1 - blk.c0).transpose();
     else
-      out.noalias() = rows * Map(b, s.k, s.n);
+      out.noalias() = rows * Map(b, s.k, s.n).middleCols(blk.c0, blk.c1 - blk.c0);
   };
   if (s.ta)
-    times_b(Map(a, s.k, s.m).middleCols(r0, r1 - r0).transpose());
+    times_b(Map(a, s.k, s.m).middleCols(blk.r0, blk.r1 - blk.r0).transpose());
   else
-    times_b(Map(a + r0 * s.k, r1 - r0, s.k));
+    times_b(Map(a, s.m, s.k).middleRows(blk.r0, blk.r1 - blk.r0));
 }
 
-// One large product on all threads.
+#ifdef EQSAT_HAVE_OPENBLAS
+// OpenBLAS's entry points for one float type, so that the product below is
+// written once for f32 and f64.
 template <class T>
-void large_product(const MatmulShape& s, const T* a, const T* b, T* c) {
+struct Blas;
+template <>
+struct Blas<float> {
+  static constexpr auto gemm = cblas_sgemm;
+  static constexpr auto gemv = cblas_sgemv;
+  static constexpr auto dot = cblas_sdot;
+};
+template <>
+struct Blas<double> {
+  static constexpr auto gemm = cblas_dgemm;
+  static constexpr auto gemv = cblas_dgemv;
+  static constexpr auto dot = cblas_ddot;
+};
+
+}  // namespace
+
+// Whether OpenBLAS is this program's own copy, linked statically into the
+// executable (EQSAT_STATIC_SOLVERS). Only then do the libraries run
+// single-threaded under the executor's pool: a shared OpenBLAS (the Python
+// module's) is also NumPy's, whose products its thread count would slow,
+// and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
+// Otherwise products run as before this round: large ones on OpenBLAS's
+// own threads, one after another, small ones on Eigen. Declared in
+// thread_pool.hpp, whose num_threads() asks it.
+bool own_blas() {
+  static const bool own = [] {
+    Dl_info lib{}, self{};
+    if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
+        !dladdr(reinterpret_cast<void*>(&own_blas), &self) || !lib.dli_fname || !self.dli_fname)
+      return false;
+    return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
+  }();
+  return own;
+}
+
+namespace {
+
+// Before OpenBLAS's own start-up (a constructor of priority 101 runs before
+// the default ones): its copy in an executable starts without threads.
+// Else it starts one per core, whose spinning between calls was a third of
+// a small `eqsat optimize`'s CPU time, though the optimizer never
+// multiplies.
+__attribute__((constructor(101))) void own_blas_starts_without_threads() {
+  if (own_blas()) setenv("OPENBLAS_NUM_THREADS", "1", 1);
+}
+
+// OpenBLAS's thread count, set before its first use: 1 for the
+// executable's own copy (the executor's pool splits the work: library
+// threads spin between calls and take the cores the pool's next kernel
+// needs; bench/README.md, "GEMM against the peak"); for a shared one,
+// num_threads() sets it (the pool's count, capped by blas_threads).
+void prepare_blas() {
+  static const bool once = [] {
+    if (own_blas())
+      openblas_set_num_threads(1);
+    else
+      num_threads();  // it sets a shared OpenBLAS's count (thread_pool.hpp)
+    return true;
+  }();
+  (void)once;
+}
+
+// The block with OpenBLAS (DOT for one element, GEMV for one row or column,
+// GEMM otherwise) or, for large f32 blocks, oneDNN's JIT GEMM.
+template <class T>
+void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
+  using L = Blas<T>;
+  const bool own = own_blas();
+  prepare_blas();
+  const auto rows = static_cast<blasint>(blk.r1 - blk.r0),
+             cols = static_cast<blasint>(blk.c1 - blk.c0), k = static_cast<blasint>(s.k);
+  // op(a)'s rows r0.. and op(b)'s columns c0.. as stored (row-major).
+  const T* pa = s.ta ? a + blk.r0 : a + blk.r0 * s.k;
+  const T* pb = s.tb ? b + blk.c0 * s.k : b + blk.c0;
+  T* pc = c + blk.r0 * s.n + blk.c0;
+  const auto lda = static_cast<blasint>(s.ta ? s.m : s.k),
+             ldb = static_cast<blasint>(s.tb ? s.k : s.n), ldc = static_cast<blasint>(s.n);
+  // Steps between consecutive elements of a row of op(a), a column of op(b).
+  const blasint inc_a = s.ta ? lda : 1, inc_b = s.tb ? 1 : ldb;
+  if (rows == 1 && cols == 1) {
+    pc[0] = L::dot(k, pa, inc_a, pb, inc_b);
+  } else if (rows == 1) {  // c's row = op(b)ᵀ a's row
+    L::gemv(CblasRowMajor, s.tb ? CblasNoTrans : CblasTrans, s.tb ? cols : k, s.tb ? k : cols, T(1),
+            pb, ldb, pa, inc_a, T(0), pc, 1);
+  } else if (cols == 1) {  // c's column = op(a) b's column
+    L::gemv(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.ta ? k : rows, s.ta ? rows : k, T(1),
+            pa, lda, pb, inc_b, T(0), pc, ldc);
+  } else {
+    if constexpr (std::is_same_v<T, float>)
+      if (own && std::int64_t{rows} * cols * k >= kOneDnnBlock &&
+          onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, pc, ldc))
+        return;
+    L::gemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.tb ? CblasTrans : CblasNoTrans, rows,
+            cols, k, T(1), pa, lda, pb, ldb, T(0), pc, ldc);
+  }
+}
+#endif
+
+template <class T>
+void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
 #ifdef EQSAT_HAVE_OPENBLAS
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    constexpr bool f64 = std::is_same_v<T, double>;
-    const auto m = static_cast<blasint>(s.m), n = static_cast<blasint>(s.n),
-               k = static_cast<blasint>(s.k);
-    const CBLAS_TRANSPOSE ta = s.ta ? CblasTrans : CblasNoTrans,
-                          tb = s.tb ? CblasTrans : CblasNoTrans;
-    // A row (m = 1) or column (n = 1) operand is the same k elements
-    // whether stored transposed or not: only the matrix side's flag matters.
-    if (s.m == 1 && s.n == 1) {
-      c[0] = f64 ? cblas_ddot(k, reinterpret_cast<const double*>(a), 1,
-                              reinterpret_cast<const double*>(b), 1)
-                 : cblas_sdot(k, reinterpret_cast<const float*>(a), 1,
-                              reinterpret_cast<const float*>(b), 1);
-    } else if constexpr (f64) {
-      if (s.m == 1 && s.tb)
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, n, k, 1.0, b, k, a, 1, 0.0, c, 1);
-      else if (s.m == 1)
-        cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, b, n, a, 1, 0.0, c, 1);
-      else if (s.n == 1 && s.ta)
-        cblas_dgemv(CblasRowMajor, CblasTrans, k, m, 1.0, a, m, b, 1, 0.0, c, 1);
-      else if (s.n == 1)
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, a, k, b, 1, 0.0, c, 1);
-      else
-        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, s.ta ? m : k, b, s.tb ? k : n, 0.0, c,
-                    n);
-    } else {
-      if (s.m == 1 && s.tb)
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, n, k, 1.0f, b, k, a, 1, 0.0f, c, 1);
-      else if (s.m == 1)
-        cblas_sgemv(CblasRowMajor, CblasTrans, k, n, 1.0f, b, n, a, 1, 0.0f, c, 1);
-      else if (s.n == 1 && s.ta)
-        cblas_sgemv(CblasRowMajor, CblasTrans, k, m, 1.0f, a, m, b, 1, 0.0f, c, 1);
-      else if (s.n == 1)
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, a, k, b, 1, 0.0f, c, 1);
-      else
-        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, s.ta ? m : k, b, s.tb ? k : n, 0.0f, c,
-                    n);
+    if (own_blas() || (blk.r1 - blk.r0) * (blk.c1 - blk.c0) * s.k >= kSplitProduct) {
+      blas_block(s, a, b, c, blk);
+      return;
     }
-    return;
   }
 #endif
-  parallel_for(s.m, std::max<std::int64_t>(1, kSmallProduct / (s.n * s.k)),
-               [&](std::int64_t r0, std::int64_t r1) { eigen_product(s, a, b, c, r0, r1); });
+  eigen_block(s, a, b, c, blk);
+}
+
+// Whether products of T run on the library's own threads (see own_blas).
+template <class T>
+bool library_threads() {
+#ifdef EQSAT_HAVE_OPENBLAS
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) return !own_blas();
+#endif
+  return false;
+}
+
+// One product on every thread: its rows split between them, or its
+// columns when it has fewer rows than columns (a row vector, an LSTM step)
+// and the library can take a column block (Eigen takes rows only).
+template <class T>
+void split_product(const MatmulShape& s, const T* a, const T* b, T* c) {
+  if (library_threads<T>()) {
+    product_block(s, a, b, c, Block{0, s.m, 0, s.n});
+    return;
+  }
+  bool by_columns = s.n > s.m;
+#ifdef EQSAT_HAVE_OPENBLAS
+  by_columns = by_columns && (std::is_same_v<T, double> || std::is_same_v<T, float>);
+#else
+  by_columns = false;
+#endif
+  const std::int64_t extent = by_columns ? s.n : s.m;
+  const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
+  // Up to four parts per thread, as every kernel (thread_pool.hpp): a
+  // thread the OS runs late leaves its share to the others. Each part
+  // packs its operands again; at load average 16, one, two and four parts
+  // per thread gave the MLP's products the same times within the noise.
+  // Parts stay above oneDNN's block size.
+  const std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
+  parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
+    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n});
+  });
 }
 
 template <class T>
@@ -148,19 +269,28 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
     std::fill_n(c, num_elements(batch) * sc, T(0));
     return;
   }
-  const bool large = s.m * s.n * s.k >= kSmallProduct;
-  auto one = [&](const T* pa, const T* pb, T* pc) {
-    if (large)
-      large_product(s, pa, pb, pc);
-    else
-      eigen_product(s, pa, pb, pc, 0, s.m);
-  };
+  const std::int64_t work = s.m * s.n * s.k;
+  const Block whole{0, s.m, 0, s.n};
   if (batch.empty()) {
-    one(a, b, c);
+    if (work >= kSplitProduct)
+      split_product(s, a, b, c);
+    else
+      product_block(s, a, b, c, whole);
     return;
   }
-  // The offsets of each product's operands, then the products: large ones
-  // one after another, small ones shared between threads.
+  // A stack of matrices times one matrix is one product of the stacked
+  // rows: one call, b packed once (an LSTM's inputs times its weights).
+  if (!s.ta && num_elements(s.b_batch) == 1 && num_elements(s.a_batch) == num_elements(batch)) {
+    MatmulShape rows = s;
+    rows.m = s.m * num_elements(batch);
+    rows.a_batch.clear();
+    rows.b_batch.clear();
+    matmul_typed(rows, {}, a, b, c);
+    return;
+  }
+  // The offsets of each product's operands, then the products: shared
+  // between threads a product at a time when there are enough of them,
+  // else one after another, each split.
   std::vector<std::array<std::int64_t, 2>> offsets;
   const Broadcast<2> plan(batch, {&s.a_batch, &s.b_batch});
   plan.for_each_run([&](const auto& off, std::int64_t, std::int64_t n, const auto& inner) {
@@ -168,14 +298,15 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
       offsets.push_back({(off[0] + i * inner[0]) * sa, (off[1] + i * inner[1]) * sb});
   });
   const auto count = static_cast<std::int64_t>(offsets.size());
-  if (large) {
-    for (std::int64_t i = 0; i < count; ++i) one(a + offsets[i][0], b + offsets[i][1], c + i * sc);
+  if (work >= kSplitProduct && (count < num_threads() || library_threads<T>())) {
+    for (std::int64_t i = 0; i < count; ++i)
+      split_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc);
     return;
   }
-  parallel_for(count, std::max<std::int64_t>(1, kSmallProduct / (s.m * s.n * s.k)),
+  parallel_for(count, std::max<std::int64_t>(1, kSplitProduct / work),
                [&](std::int64_t i0, std::int64_t i1) {
                  for (std::int64_t i = i0; i < i1; ++i)
-                   eigen_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, 0, s.m);
+                   product_block(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, whole);
                });
 }
 

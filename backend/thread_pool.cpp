@@ -140,7 +140,8 @@ int num_threads() {
   static const int n = [] {
     const int threads = pool().threads();
 #ifdef EQSAT_HAVE_OPENBLAS
-    openblas_set_num_threads(detail::blas_threads(threads, address_space_limit()));
+    if (!detail::own_blas())  // the executable's own: one thread (dot.cpp)
+      openblas_set_num_threads(detail::blas_threads(threads, address_space_limit()));
 #endif
     return threads;
   }();

@@ -6,6 +6,7 @@
 #include "type_error.hpp"
 #include "weak_literal.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -256,7 +257,8 @@ class Printer {
   // term under `roots` that is shared, a tuple, or too large to inline.
   void emit_lets(const std::vector<TermRef>& roots, Scope& scope, int indent, std::string& text) {
     if (inline_all_) return;
-    std::unordered_map<TermRef, int> uses;
+    // Flat maps: these two were 3% of optimizing a 48,000-term graph.
+    absl::flat_hash_map<TermRef, int> uses;
     for (TermRef r : roots) ++uses[r];
     std::vector<TermRef> order;  // post-order, without the bodies: they are scopes of their own
     for_each_post_order(roots, Bodies::Skip, [&](TermRef t) {
@@ -265,7 +267,8 @@ class Printer {
       order.push_back(t);
     });
     std::unordered_set<TermRef> root_set(roots.begin(), roots.end());
-    std::unordered_map<TermRef, int> size;
+    absl::flat_hash_map<TermRef, int> size;
+    size.reserve(order.size());
     for (TermRef t : order) {
       if (is_leaf(t)) {
         size[t] = 0;

@@ -6,7 +6,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libboost-graph-dev libeigen3-dev catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
-  libsleef-dev libopenblas-dev
+  libsleef-dev libopenblas-dev libdnnl-dev
   graphviz
   chromium  # renders `eqsat html`'s page headless in tests/tools/test_cmd_html.cpp
   python3-numpy python3-numexpr python3-threadpoolctl python3-dev pybind11-dev python3-pytest
