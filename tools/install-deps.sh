@@ -14,6 +14,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler  # onnx/: reading and writing ONNX models
   libonnx-testdata  # ONNX's backend node tests (tests/onnx/conformance)
   python3-onnx python3-torch  # onnx.checker on exports; examples/onnx/export_models.py
+  python3-venv python3-pip python3-setuptools python3-wheel  # `pip install .` (tests/python/test_packaging.py)
 )
 missing=()
 for p in "${packages[@]}"; do
