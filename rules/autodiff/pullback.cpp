@@ -355,7 +355,7 @@ std::vector<TermRef> shape_pullback(TermRef y, TermRef g) {
           if (after > 0) sa.set(AttrKey::Stop, -after);
         } else {
           TermRef xi = y->operand(i);
-          out.push_back(is_float_term(xi) ? unbroadcast(concat_part(y, g, i), type_of(xi))
+          out.push_back(is_float_term(xi) ? unbroadcast(concat_part(y, g, i), xi, type_of(xi).rank())
                                           : nullptr);
           continue;
         }
