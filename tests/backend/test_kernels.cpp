@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include <cmath>
 #include <set>
 
@@ -31,8 +33,8 @@ ops::AttrValue attr_value(const ops::SExpr& e) {
   switch (e.kind) {
     case ops::SExpr::Kind::Int:
       return e.int_value;
-    case ops::SExpr::Kind::Float:
-      return e.float_value;
+    case ops::SExpr::Kind::Float:  // no attribute takes a float
+      throw std::runtime_error("fixture attribute " + e.describe() + " is a float");
     case ops::SExpr::Kind::Bool:
       return e.bool_value;
     case ops::SExpr::Kind::Symbol:
