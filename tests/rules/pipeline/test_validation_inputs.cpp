@@ -48,7 +48,7 @@ TEST_CASE("validation inputs: later sets give unknown dimensions 1 and 0, known 
   CHECK(draw.largest_types()[0] == ops::TensorType{ops::DType::F64, {3, 2}});
 }
 
-TEST_CASE("validation inputs: floats meet 0, -0, 1, -1, large, inf and NaN; integers stay small") {
+TEST_CASE("validation inputs: floats meet 0, -0, 1, -1, large, inf and NaN - integers stay small") {
   const ops::Graph g =
       parse("(input x (f32 50)) (input y (f64 50)) (input k (i64 50)) (output (sum x))");
   const rules::ValidationInputs draw(g, {}, 3);
