@@ -48,7 +48,8 @@ TEST_CASE("(ruleset NAME :default true) names the set of the file's later rules 
     (rewrite add-zero (add ?x 0) ?x :comm true)
     (rewrite mul-one (mul ?x 1) ?x :comm false :ruleset default)
     (use shape-identities)
-  )");
+  )",
+                              {"shape-identities"});
   CHECK(p.find_rewrite("before")->ruleset == "default");
   CHECK(p.find_rewrite("add-zero")->ruleset == "algebra");
   CHECK(p.find_rewrite("add-zero")->commutative);
