@@ -198,16 +198,21 @@ TEST_CASE("run-time and constant reads of several outputs share one shorter loop
     (output (index (get 4 r) (neg jdx))))");
   const ops::Graph out = check_same(g, inputs_for(g));
   // The states are independent: the cost model may run one loop per
-  // output, each as short as its reader allows.
-  std::size_t at_run_time = 0;
+  // output, each as short as its reader allows. x6[-jdx] (jdx >= 1 reads
+  // from the end) needs every step, so its loop keeps the sequence's
+  // length, and x3[idx] may share that loop (extraction reuses what another
+  // output computes) or run min(idx + 1, 20) steps of its own.
+  std::size_t at_run_time = 0, whole = 0;
   for (ops::TermRef s : scans_in(out)) {
-    REQUIRE(spec_of(s).has_n_steps);
-    if (s->operand(1)->kind() == ops::OpKind::Minimum)
+    if (!spec_of(s).has_n_steps)
+      ++whole;
+    else if (s->operand(1)->kind() == ops::OpKind::Minimum)
       ++at_run_time;
     else
       CHECK(n_steps_of(s) <= 11);
   }
-  CHECK(at_run_time >= 1);
+  CHECK(whole <= 1);
+  CHECK(at_run_time + whole >= 1);
   auto inputs = inputs_for(g);
   for (auto [i, j] : {std::pair{3, 15}, {16, 3}, {-4, 20}, {19, 1}, {20, 1}, {0, 21}, {-21, 1}}) {
     inputs[1] = ops::Array::filled(ops::DType::I32, {}, i);
