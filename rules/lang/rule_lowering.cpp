@@ -296,7 +296,8 @@ class TypedApplier final : public egraph::Applier {
     }
     if (stabilizing_) {
       Lhs::RootNode node;
-      if (lhs_->verify(*g_, s, &node) && marked_.insert(key(node)).second)
+      if (lhs_->verify(*g_, s, &node) && !operand_at_hand(eg, node) &&
+          marked_.insert(key(node)).second)
         g_->mark_unstable(node.op, node.payload, node.children);
     }
     const std::uint64_t before = eg.version();
@@ -313,6 +314,21 @@ class TypedApplier final : public egraph::Applier {
   std::size_t refused() const { return refused_; }
 
  private:
+  // The root e-node computes nothing unstable when an operand the left side
+  // rewrites (an op of the pattern, not a variable or a literal) is at hand
+  // as a value: its class holds a leaf (an input, a parameter, a constant).
+  // softplus(log y) is unstable, but softplus(x) is not, though x's class
+  // also holds log(exp x).
+  bool operand_at_hand(const egraph::EGraph& eg, const Lhs::RootNode& node) const {
+    const Pattern& root = *lhs_->nodes.back().ast;
+    for (std::size_t i = 0; i < root.children.size() && i < node.children.size(); ++i) {
+      if (!root.children[i].is_op()) continue;
+      for (egraph::ENodeId n : eg.nodes(node.children[i]))
+        if (eg.node(n).is_leaf()) return true;
+    }
+    return false;
+  }
+
   // A typed right-side node: its representative, and its class once added.
   struct Built {
     const Pattern* ast = nullptr;
