@@ -19,7 +19,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -31,40 +30,6 @@ using ast::ScheduleStep;
 using ast::Use;
 
 namespace {
-
-// Where each term under `roots` was written: its own location, else that
-// of a written term of its e-class (the earliest), so that a run-time
-// error of the optimized graph (an index kept in a rewritten loop, a call
-// whose body changed) names FILE:LINE:COL as the written graph's does.
-std::unordered_map<ops::TermRef, ops::SourceLocation> locate(TensorEGraph& g,
-                                                             const ops::Graph& graph,
-                                                             std::span<const ops::TermRef> roots) {
-  std::unordered_map<ops::TermRef, ops::SourceLocation> out;
-  if (graph.locations.empty()) return out;
-  const auto class_of = [&](ops::TermRef t) -> std::optional<std::uint32_t> {
-    try {
-      return static_cast<std::uint32_t>(g.egraph().find(g.add_term(t)).index());
-    } catch (const ops::TypeError&) {  // a term built after extraction (fused loops)
-      return std::nullopt;
-    }
-  };
-  std::map<std::uint32_t, ops::SourceLocation> by_class;
-  for (const auto& [t, where] : graph.locations) {
-    const auto c = class_of(t);
-    if (!c) continue;
-    auto [it, fresh] = by_class.emplace(*c, where);
-    if (!fresh && std::tie(where.line, where.column) < std::tie(it->second.line, it->second.column))
-      it->second = where;
-  }
-  ops::for_each_post_order(roots, ops::Bodies::Enter, [&](ops::TermRef t) {
-    if (const auto* own = graph.location(t)) {
-      out.emplace(t, *own);
-    } else if (const auto c = class_of(t)) {
-      if (auto it = by_class.find(*c); it != by_class.end()) out.emplace(t, it->second);
-    }
-  });
-  return out;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -256,7 +221,6 @@ ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeR
         out.defs.push_back({graph.defs[i].name, fn});
         break;
       }
-  out.locations = locate(g, graph, best.roots);
   r.extract_seconds = seconds_since(extract_start);
   r.total_seconds = seconds_since(start);
   return out;

@@ -18,8 +18,6 @@ using ops::TermRef;
 
 WrittenLocations::WrittenLocations(TensorEGraph& g, const ops::Graph& graph)
     : g_(g), graph_(graph) {
-  // The first position in the file wins where a class holds several
-  // written terms (deterministic, unlike the map's order).
   std::vector<TermRef> roots;
   for (const auto& o : graph.outputs) roots.push_back(o.term);
   for (const auto& d : graph.defs) roots.push_back(d.term);
