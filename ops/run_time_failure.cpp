@@ -197,10 +197,11 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
             x->dims[static_cast<std::size_t>(a)] == 0)
           return true;
       return false;
+    case OpKind::Concat:
+    case OpKind::Stack:  // one operand has nothing to agree with
+      return types.size() > 1 && !all_static(types);
     case OpKind::Dot:
     case OpKind::Reshape:
-    case OpKind::Concat:
-    case OpKind::Stack:
       return !all_static(types);  // the type rule checked static shapes
     case OpKind::Squeeze:
       if (!x) return true;
