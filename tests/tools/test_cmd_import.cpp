@@ -33,7 +33,7 @@ std::string write_layer(const Scratch& s) {
 }  // namespace
 
 TEST_CASE(
-    "import -o: large constants go to side files that the graph loads; it runs as the model") {
+    "import -o: large constants go to side files that the graph loads, and it runs as the model") {
   Scratch s;
   write_layer(s);
   auto r = run_eqsat(s, "import layer.onnx -o layer.eg");
