@@ -92,23 +92,23 @@ template <class... Out>
 struct FlatUnique<TypeList<Out...>> {
   using type = std::variant<Out...>;
 };
+// One instantiation per step: the list grows, or not, before recursing
+// (choosing between two recursions would instantiate both, 2^n in all).
 template <class... Out, class T, class... In>
-struct FlatUnique<TypeList<Out...>, T, In...> {
-  using type = std::conditional_t<(std::is_same_v<T, Out> || ...),
-                                  typename FlatUnique<TypeList<Out...>, In...>::type,
-                                  typename FlatUnique<TypeList<Out..., T>, In...>::type>;
-};
+struct FlatUnique<TypeList<Out...>, T, In...>
+    : FlatUnique<std::conditional_t<(std::is_same_v<T, Out> || ...), TypeList<Out...>,
+                                    TypeList<Out..., T>>,
+                 In...> {};
 template <class... Out, class... Vs, class... In>
-struct FlatUnique<TypeList<Out...>, std::variant<Vs...>, In...> {
-  using type = typename FlatUnique<TypeList<Out...>, Vs..., In...>::type;
-};
+struct FlatUnique<TypeList<Out...>, std::variant<Vs...>, In...>
+    : FlatUnique<TypeList<Out...>, Vs..., In...> {};
 }  // namespace detail
 
 // Any attribute's value: one alternative per distinct value type of
 // EQSAT_ATTRS (an AxisAttr is stored as its integer or list).
 using AttrValue = typename detail::FlatUnique<detail::TypeList<>
 #define EQSAT_ATTR_TYPE(id, member, type) , type
-                                              EQSAT_ATTRS(EQSAT_ATTR_TYPE)
+                                                  EQSAT_ATTRS(EQSAT_ATTR_TYPE)
 #undef EQSAT_ATTR_TYPE
                                               >::type;
 
