@@ -133,11 +133,11 @@ std::string text(const T& x) {
       std::ranges::replace(key, '_', '-');
       s += fmt::format("{}:{} {}", s.empty() ? "" : " ", key, text(hana::second(member)(x)));
     });
-    return "(" + s + ")";
+    return fmt::format("({})", s);
   } else {
     std::string s;
-    for (const auto& e : x) s += (s.empty() ? "" : " ") + text(e);
-    return "(" + s + ")";
+    for (const auto& e : x) s += fmt::format("{}{}", s.empty() ? "" : " ", text(e));
+    return fmt::format("({})", s);
   }
 }
 

@@ -38,7 +38,7 @@ constexpr std::size_t kMaxNameBytes = 255;
 // The part of the target's file name a temporary keeps.
 std::string temporary_stem(const std::string& path) {
   const std::string name = fs::path(path).filename().string();
-  return "." + name.substr(0, kMaxNameBytes - kTemporarySuffixBytes) + ".tmp-";
+  return fmt::format(".{}.tmp-", name.substr(0, kMaxNameBytes - kTemporarySuffixBytes));
 }
 
 // Writes all of `data` to `fd`; false with errno set on failure.

@@ -18,7 +18,7 @@ std::string SExpr::describe() const {
     case Kind::List:
       return head().empty() ? "a list" : fmt::format("({} ...)", capped_quote(head()));
     case Kind::Keyword:
-      return ":" + capped_quote(text);
+      return fmt::format(":{}", capped_quote(text));
     case Kind::String:
       return fmt::format("\"{}\"", capped_quote(text));
     case Kind::Int:

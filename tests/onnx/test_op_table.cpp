@@ -12,6 +12,7 @@
 #include "rules/pipeline/optimize.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <random>
@@ -52,7 +53,7 @@ TEST_CASE("op table: random ONNX models compute the same as written and optimize
         .input("b", {3, 4}, eo::pb::TensorProto::DOUBLE);
     std::vector<std::string> values = {"a", "b"};
     for (int k = 0; k < 8; ++k) {
-      const std::string out = "v" + std::to_string(k);
+      const std::string out = fmt::format("v{}", k);
       const std::string x = values[pick(values.size())], y = values[pick(values.size())];
       switch (pick(3)) {
         case 0:

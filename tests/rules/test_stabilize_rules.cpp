@@ -289,7 +289,7 @@ TEST_CASE("stabilize: a max subtracted by hand goes into softmax log_softmax and
   {
     const double inf = std::numeric_limits<double>::infinity();
     const ops::Array rows = array_of({2, 3}, {1, inf, 2, -inf, -inf, -inf});
-    for (const std::string out : {"(div " + e + " " + s + ")", "(add m (log " + s + "))"}) {
+    for (const std::string& out : {"(div " + e + " " + s + ")", "(add m (log " + s + "))"}) {
       const ops::Array got = run_optimized(in + "(output " + out + ")", {rows});
       for (std::int64_t i = 0; i < got.size(); ++i) CHECK(std::isnan(got.element(i)));
     }

@@ -24,7 +24,7 @@ std::string random_axes(std::int64_t rank, std::mt19937_64& rng) {
   while (out.empty())
     for (std::int64_t a = 0; a < rank; ++a)
       if (std::uniform_int_distribution<int>(0, 1)(rng)) out += fmt::format("{} ", a);
-  return "(" + out.substr(0, out.size() - 1) + ")";
+  return fmt::format("({})", out.substr(0, out.size() - 1));
 }
 
 ops::Array random_array(ops::Dims dims, std::mt19937_64& rng) {
