@@ -7,8 +7,8 @@
 #include "tests/support/check_optimizes.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
-#include "rules/pipeline/optimize.hpp"
 #include "rules/lang/shipped_rules.hpp"
+#include "rules/pipeline/optimize.hpp"
 #include "rules/tensor/tensor_egraph.hpp"
 
 #include "egraph/runner.hpp"
@@ -22,6 +22,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <unordered_set>
@@ -65,20 +66,38 @@ inline std::vector<ops::TermRef> scans_in(const ops::Graph& g) {
   return out;
 }
 
+// The one loop `g` runs; the test stops when it runs none or several.
+inline ops::TermRef only_loop(const ops::Graph& g) {
+  const auto loops = scans_in(g);
+  REQUIRE(loops.size() == 1);
+  return loops[0];
+}
+
 inline const ops::ScanSpec& spec_of(ops::TermRef scan) {
   return scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
 }
 
-inline std::vector<ops::Array> random_inputs(const ops::Graph& g, std::uint64_t seed) {
+// Random inputs of `g`'s declared shapes and dtypes: unknown dimensions
+// are `unknown` long, floats uniform in [-1, 1], integers `integer` (an
+// index the test needs in range) or else drawn in [-4, 4].
+inline std::vector<ops::Array> random_inputs(const ops::Graph& g, std::uint64_t seed,
+                                             std::int64_t unknown = 6,
+                                             std::optional<std::int64_t> integer = {}) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<ops::Array> inputs;
   for (ops::TermRef in : g.inputs) {
     ops::Dims dims = in->tensor_type().dims;
     for (auto& d : dims)
-      if (d == ops::kUnknownDim) d = 6;
-    ops::Array a(ops::DType::F64, dims);
-    for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = u(rng);
+      if (d == ops::kUnknownDim) d = unknown;
+    ops::Array a(in->tensor_type().dtype, dims);
+    for (std::int64_t i = 0; i < a.size(); ++i)
+      ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) {
+        if constexpr (std::is_integral_v<T>)
+          a.data<T>()[i] = static_cast<T>(integer ? *integer : std::round(4 * u(rng)));
+        else
+          a.data<T>()[i] = static_cast<T>(u(rng));
+      });
     inputs.push_back(std::move(a));
   }
   return inputs;

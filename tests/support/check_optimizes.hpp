@@ -160,10 +160,12 @@ inline void check_proves(const rules::RuleProgram& rules, const std::string& tex
   CHECK(rules::prove_equal(g, g.outputs[0].term, g.outputs[1].term, rules).explanation);
 }
 
-// The number of distinct terms of op `kind` under the outputs of `g`.
+// The number of distinct terms of op `kind` under the outputs and defs of
+// `g`, loop and function bodies included.
 inline std::size_t count_ops(const ops::Graph& g, ops::OpKind kind) {
   std::vector<ops::TermRef> roots;
   for (const auto& o : g.outputs) roots.push_back(o.term);
+  for (const auto& d : g.defs) roots.push_back(d.term);
   std::size_t n = 0;
   ops::for_each_post_order(std::span<const ops::TermRef>(roots), ops::Bodies::Enter,
                            [&](ops::TermRef u) { n += u->kind() == kind; });

@@ -4,10 +4,10 @@
 // forms are finite where the eager ones overflow; Hessian-vector products
 // (a grad of a grad) agree with finite differences of the gradient; a grad
 // that cannot be expanded is refused and counted.
-#include "rules/autodiff/pullback.hpp"
 #include "rules/autodiff/gradient.hpp"
+#include "rules/autodiff/pullback.hpp"
 
-#include "tests/support/check_optimizes.hpp"
+#include "tests/rules/gradient_check.hpp"
 
 #include <cmath>
 #include <random>
@@ -16,15 +16,11 @@
 using namespace eqsat;
 using namespace eqsat::rules;
 using namespace eqsat::testing;
+using eqsat::test::check_close;
+using eqsat::test::finite_difference;
+using eqsat::test::random_array;
 
 namespace {
-
-ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
-  ops::Array a(type.dtype, type.dims);
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = u(rng);
-  return a;
-}
 
 // A random expression of shape (3 4) over inputs x (3 4), y (4), z (3 1),
 // w (4 4), v (4), each op's operands kept in the domain where it is smooth
@@ -129,31 +125,16 @@ const char* kInputs =
     "(input x (f64 3 4)) (input y (f64 4)) (input z (f64 3 1)) (input w (f64 4 4))"
     " (input v (f64 4)) (input t (f64 3 4))\n";
 
-// Central finite differences of the first output of `cost` with respect
-// to input `wrt` at `inputs`.
-ops::Array finite_difference(const ops::Graph& cost, std::vector<ops::Array> inputs, int wrt) {
-  auto program = backend::compile(cost);
-  ops::Array out = inputs[wrt].clone();  // copies share buffers
-  const double h = 1e-6;
-  for (std::int64_t i = 0; i < out.size(); ++i) {
-    const double x0 = inputs[wrt].data<double>()[i];
-    inputs[wrt].data<double>()[i] = x0 + h;
-    const double up = program.run(inputs)[0].element(0);
-    inputs[wrt].data<double>()[i] = x0 - h;
-    const double down = program.run(inputs)[0].element(0);
-    inputs[wrt].data<double>()[i] = x0;
-    out.data<double>()[i] = (up - down) / (2 * h);
-  }
-  return out;
-}
-
-void check_close(const ops::Array& expected, const ops::Array& actual, double tol) {
-  REQUIRE(expected.shape() == actual.shape());
-  for (std::int64_t i = 0; i < expected.size(); ++i) {
-    const double a = expected.element(i), b = actual.element(i);
-    INFO("element " << i);
-    CHECK(std::abs(a - b) <= tol * (1 + std::abs(a)));
-  }
+// `g` (one input x) outputs d/dx of sum(x sin x) elementwise: optimized, no
+// grad is left and each element is x cos x + sin x.
+void check_derivative_of_x_sin_x(const ops::Graph& g, std::uint64_t seed) {
+  const ops::Graph opt = optimize(g, shipped_rules());
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
+  std::mt19937_64 rng(seed);
+  const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
+  const ops::Array d = backend::compile(opt).run({x})[0];
+  for (std::int64_t i = 0; i < x.size(); ++i)
+    CHECK(d.element(i) == Approx(std::cos(x.element(i)) * x.element(i) + std::sin(x.element(i))));
 }
 
 }  // namespace
@@ -247,13 +228,7 @@ TEST_CASE("grad inside a def body differentiates with respect to its parameter",
       "(input x (f64 3))\n"
       "(def f (fn ((p (f64 3))) (grad (sum (mul (sin p) p)) p)))\n"
       "(output (call f x))");
-  const ops::Graph opt = optimize(g, shipped_rules());
-  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
-  std::mt19937_64 rng(5);
-  const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
-  const ops::Array d = backend::compile(opt).run({x})[0];
-  for (std::int64_t i = 0; i < 3; ++i)
-    CHECK(d.element(i) == Approx(std::cos(x.element(i)) * x.element(i) + std::sin(x.element(i))));
+  check_derivative_of_x_sin_x(g, 5);
 }
 
 TEST_CASE("grad through a call is expanded through its pullback def", "[grad]") {
@@ -435,13 +410,7 @@ TEST_CASE("grad inside a scan body differentiates with respect to the step's par
       "(input x (f64 4 3))\n"
       "(output (get 0 (scan :sequences (x) :nit-sot 1 (fn (xt) (grad (sum (mul (sin xt) xt)) "
       "xt)))))");
-  const ops::Graph opt = optimize(g, shipped_rules());
-  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
-  std::mt19937_64 rng(13);
-  const ops::Array x = random_array(g.inputs[0]->tensor_type(), rng);
-  const ops::Array d = backend::compile(opt).run({x})[0];
-  for (std::int64_t i = 0; i < x.size(); ++i)
-    CHECK(d.element(i) == Approx(std::cos(x.element(i)) * x.element(i) + std::sin(x.element(i))));
+  check_derivative_of_x_sin_x(g, 13);
 }
 
 TEST_CASE("gradients over unknown dimensions match finite differences", "[grad]") {

@@ -4,8 +4,8 @@
 // other stay apart.
 #include "tests/rules/loop_testing.hpp"
 
-#include "rules/tensor/extract_graph.hpp"
 #include "rules/loops/scan_fusion.hpp"
+#include "rules/tensor/extract_graph.hpp"
 
 #include "egraph/runner.hpp"
 

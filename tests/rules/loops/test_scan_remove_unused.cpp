@@ -12,10 +12,9 @@ TEST_CASE("an unread state goes and its initial value is no longer read") {
     (let s (scan :n-steps 4 :sit-sot (x0 y0) (fn (x y) (add x 1.0) (mul y 0.5))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).num_sitsot == 1);
-  CHECK(spec_of(loops[0]).num_outputs() == 1);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).num_sitsot == 1);
+  CHECK(spec_of(loop).num_outputs() == 1);
   CHECK_FALSE(reads_input(out, "y0"));
 }
 
@@ -26,10 +25,9 @@ TEST_CASE("states feeding each other stay together, an independent one goes") {
       (fn (a b c) (add a (mul b 0.5)) (sub b (mul a 0.25)) (mul c 2.0))))
     (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).num_sitsot == 2);
-  CHECK(spec_of(loops[0]).num_outputs() == 2);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).num_sitsot == 2);
+  CHECK(spec_of(loop).num_outputs() == 2);
 }
 
 TEST_CASE("an unread sequence and an unread nit-sot go") {
@@ -39,11 +37,10 @@ TEST_CASE("an unread sequence and an unread nit-sot go") {
       (fn (x z h) (add h x) (exp h))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).sequence_taps.size() == 1);
-  CHECK(spec_of(loops[0]).num_nitsot == 0);
-  CHECK(num_params(loops[0]) == 2);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).sequence_taps.size() == 1);
+  CHECK(spec_of(loop).num_nitsot == 0);
+  CHECK(num_params(loop) == 2);
 }
 
 TEST_CASE("a state whose past no kept output reads becomes a nit-sot") {
@@ -53,10 +50,9 @@ TEST_CASE("a state whose past no kept output reads becomes a nit-sot") {
     (let s (scan :n-steps 4 :sit-sot (x0 y0) (fn (x y) (mul x 1.5) (exp x))))
     (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).num_sitsot == 1);
-  CHECK(spec_of(loops[0]).num_nitsot == 1);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).num_sitsot == 1);
+  CHECK(spec_of(loop).num_nitsot == 1);
   CHECK_FALSE(reads_input(out, "y0"));
 }
 
@@ -67,9 +63,8 @@ TEST_CASE("the stop flag keeps the state it reads") {
       (fn (x y) (add x 1.0) (add y 0.5) (gt y 3.0))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).num_sitsot == 2);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).num_sitsot == 2);
 }
 
 TEST_CASE("an unread state the stop flag does not read goes from an until-loop") {
@@ -79,9 +74,8 @@ TEST_CASE("an unread state the stop flag does not read goes from an until-loop")
       (fn (x y) (add x 1.0) (add y 0.5) (gt x 3.0))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).num_sitsot == 1);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).num_sitsot == 1);
 }
 
 TEST_CASE("unread mit-sot taps go and the initial history is cut to the deepest one left") {
@@ -92,11 +86,10 @@ TEST_CASE("unread mit-sot taps go and the initial history is cut to the deepest 
       (fn (h3 h1 x) (mul h1 0.5) (add x h3))))
     (output (get 0 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  REQUIRE(spec_of(loops[0]).mitsot_taps.size() == 1);
-  CHECK(spec_of(loops[0]).mitsot_taps[0] == ops::IntList{-1});
-  CHECK(spec_of(loops[0]).num_sitsot == 0);
+  const ops::TermRef loop = only_loop(out);
+  REQUIRE(spec_of(loop).mitsot_taps.size() == 1);
+  CHECK(spec_of(loop).mitsot_taps[0] == ops::IntList{-1});
+  CHECK(spec_of(loop).num_sitsot == 0);
 }
 
 TEST_CASE("without n-steps a dropped sequence keeps the trip count") {
@@ -134,12 +127,11 @@ TEST_CASE("with unknown lengths an unread sequence goes and the steps are counte
     (input xs (f64 ? 2)) (input h0 (f64 2))
     (output (get 0 (scan :sequences (xs (slice xs :axis 0 :stop -2) (xs :taps (0 1))) :sit-sot (h0)
       (fn (x z y0 y1 h) (tanh (mul h (exp x))))))))"));
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]).sequence_taps.size() == 1);
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop).sequence_taps.size() == 1);
   // The count is :n-steps, or the length of the one sequence left (the
   // body's exp pushed out, on as many rows as the loop runs steps).
-  CHECK(contains(loops[0]->operand(1), ops::OpKind::Minimum));
+  CHECK(contains(loop->operand(1), ops::OpKind::Minimum));
 }
 
 TEST_CASE("every output read with nothing unused keeps the loop as it is") {
@@ -148,9 +140,8 @@ TEST_CASE("every output read with nothing unused keeps the loop as it is") {
     (let s (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 (fn (x h) (add h x) (mul h x))))
     (output (get 0 s)) (output (get 1 s)))");
   const ops::Graph out = optimize_and_compare(g);
-  const auto loops = scans_in(out);
-  REQUIRE(loops.size() == 1);
-  CHECK(spec_of(loops[0]) == spec_of(scans_in(g)[0]));
+  const ops::TermRef loop = only_loop(out);
+  CHECK(spec_of(loop) == spec_of(scans_in(g)[0]));
 }
 
 TEST_CASE("loops nested in loops and in def bodies lose their unread states") {

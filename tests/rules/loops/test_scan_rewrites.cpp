@@ -1,7 +1,7 @@
 // Loop rewrites on non-sequences (unused, constant, duplicate, invariant
 // work): the simplified loops compute the same values.
-#include "tests/rules/loop_testing.hpp"
 #include "rules/pipeline/optimize.hpp"
+#include "tests/rules/loop_testing.hpp"
 
 #include "backend/program.hpp"
 #include "ops/graph_parser.hpp"

@@ -2,8 +2,8 @@
 // outputs read only in their last steps keep fewer (`:keep`), and both
 // compute what the original loop computes. Cases after PyTensor's
 // save_mem tests (tests/scan/rewriting/test_trace.py).
-#include "tests/rules/loop_testing.hpp"
 #include "rules/pipeline/optimize.hpp"
+#include "tests/rules/loop_testing.hpp"
 
 #include "backend/cost_model.hpp"
 #include "backend/program.hpp"
@@ -13,8 +13,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <random>
-
 using namespace eqsat;
 using namespace eqsat::rules;
 using eqsat::testing::graph;
@@ -23,23 +21,9 @@ using eqsat::testing::spec_of;
 
 namespace {
 
-// Random inputs of the graph's declared shapes (`?` given `unknown` rows).
-std::vector<ops::Array> inputs_for(const ops::Graph& g, std::int64_t unknown = 10) {
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<ops::Array> out;
-  for (ops::TermRef in : g.inputs) {
-    ops::Dims d = in->tensor_type().dims;
-    for (auto& x : d)
-      if (x == ops::kUnknownDim) x = unknown;
-    ops::Array a(in->tensor_type().dtype, d);
-    for (std::int64_t i = 0; i < a.size(); ++i)
-      ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) {
-        a.data<T>()[i] = static_cast<T>(std::is_integral_v<T> ? 3 : u(rng));
-      });
-    out.push_back(std::move(a));
-  }
-  return out;
+// Random inputs, unknown lengths `rows`, every integer (an index) 3.
+std::vector<ops::Array> save_mem_inputs(const ops::Graph& g, std::int64_t rows = 10) {
+  return testing::random_inputs(g, 7, rows, 3);
 }
 
 // Optimizes `g` with the shipped rules; the optimized graph must compute
@@ -84,7 +68,7 @@ TEST_CASE("a 20000-step loop read at its end keeps one step") {
       (fn (h w) (tanh (add (mul h 0.5) w)))))
     (output (index (get 0 s) -1)))");
   OptimizeReport r;
-  const ops::Graph out = check_same(g, inputs_for(g), &r);
+  const ops::Graph out = check_same(g, save_mem_inputs(g), &r);
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   // One row of 512 stored instead of the 82 MB history.
@@ -106,7 +90,7 @@ TEST_CASE("reads within the first steps run only those steps") {
     (output (index (get 2 s) 3))
     (output (index (get 3 s) -10))
     (output (index (get 4 s) -15)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   for (ops::TermRef s : scans_in(out)) CHECK(n_steps_of(s) <= 11);  // x4[-10] is step 10
 }
 
@@ -116,7 +100,7 @@ TEST_CASE("a constant step count is cut to the last step read") {
   const ops::Graph g = graph(R"(
     (input x0 f64)
     (output (index (get 0 (scan :n-steps 10 :sit-sot (x0) (fn (h) (add (mul h 0.5) 1.0)))) -3)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(n_steps_of(scans[0]) == 8);
@@ -130,7 +114,7 @@ TEST_CASE("an output read at its end keeps every step of the loop") {
     (let s (scan :n-steps 10 :sit-sot (x0 x0) (fn (x y) (add x 1.0) (sub (mul y 0.5) 1.0))))
     (output (slice (get 0 s) :stop 5))
     (output (index (get 1 s) -1)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   for (ops::TermRef s : scans_in(out)) {
     CHECK(n_steps_of(s) == 10);
     // ys keeps its last step; xs keeps all it needs.
@@ -150,7 +134,7 @@ TEST_CASE("each output keeps the last steps its readers use") {
     (output (slice (get 4 s) :start -6))
     (output (index (get 0 s) -1))
     (output (index (get 1 s) -1)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   // The mit-sot keeps one step: its taps live in the executor's own ring.
@@ -163,7 +147,7 @@ TEST_CASE("an output also read whole is not cut") {
     (let s (scan :n-steps 50 :sit-sot (x0) (fn (h) (mul h 0.9))))
     (output (index (get 0 s) -1))
     (output (sum (get 0 s))))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   for (ops::TermRef s : scans_in(out)) {
     CHECK(n_steps_of(s) == 50);
     CHECK(spec_of(s).keep.empty());
@@ -175,7 +159,7 @@ TEST_CASE("an output read by a run-time index runs only the steps it reaches") {
     (input x0 (f64 3)) (input i i64)
     (let s (scan :n-steps 50 :sit-sot (x0) (fn (h) (mul h 0.9))))
     (output (index (get 0 s) i)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(scans[0]->operand(1)->kind() == ops::OpKind::Minimum);
@@ -196,7 +180,7 @@ TEST_CASE("run-time and constant reads of several outputs share one shorter loop
     (output (slice (get 0 r) :stop 2)) (output (index (get 1 r) 4))
     (output (index (get 2 r) idx)) (output (index (get 3 r) -10))
     (output (index (get 4 r) (neg jdx))))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   // The states are independent: the cost model may run one loop per
   // output, each as short as its reader allows. x6[-jdx] (jdx >= 1 reads
   // from the end) needs every step, so its loop keeps the sequence's
@@ -213,7 +197,7 @@ TEST_CASE("run-time and constant reads of several outputs share one shorter loop
   }
   CHECK(whole <= 1);
   CHECK(at_run_time + whole >= 1);
-  auto inputs = inputs_for(g);
+  auto inputs = save_mem_inputs(g);
   for (auto [i, j] : {std::pair{3, 15}, {16, 3}, {-4, 20}, {19, 1}, {20, 1}, {0, 21}, {-21, 1}}) {
     inputs[1] = ops::Array::filled(ops::DType::I32, {}, i);
     inputs[2] = ops::Array::filled(ops::DType::I64, {}, j);
@@ -228,7 +212,7 @@ TEST_CASE("the other outputs of a kept loop are shared with it") {
     (let s (scan :n-steps 300 :sit-sot (x0 x0) (fn (x y) (mul x 0.5) (add y x))))
     (output (get 0 s))
     (output (index (get 1 s) -1)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{0, 1});
@@ -241,7 +225,7 @@ TEST_CASE("until-loops run fewer steps and keep their last ones") {
       (fn (h) (add h 1.0) (mul h 2.0) (ge h 30.0))))
     (output (index (get 0 s) -1))
     (output (index (get 1 s) -1)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{1, 1});
@@ -276,7 +260,7 @@ TEST_CASE("until-loops over mit-sots and sequences keep one step") {
     (output (index (get 0 (scan :sequences (xs) :nit-sot 1 :until true
       (fn (x) (add x 1.0) (ge (add x 1.0) 10.0)))) -1)))");
   for (std::int64_t rows : {100, 1, 0}) {
-    std::vector<ops::Array> in = inputs_for(map, rows);
+    std::vector<ops::Array> in = save_mem_inputs(map, rows);
     for (std::int64_t i = 0; i < rows; ++i) in[0].data<double>()[i] = static_cast<double>(i);
     check_same(map, in);
   }
@@ -287,14 +271,14 @@ TEST_CASE("unknown step counts are cut at run time") {
   const ops::Graph g = graph(R"(
     (input u (f64 ?))
     (output (slice (get 0 (scan :sequences (u) :nit-sot 1 (fn (x) (exp x)))) :stop 3)))");
-  for (std::int64_t rows : {10, 2, 0}) check_same(g, inputs_for(g, rows));
-  const ops::Graph out = check_same(g, inputs_for(g));
+  for (std::int64_t rows : {10, 2, 0}) check_same(g, save_mem_inputs(g, rows));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   CHECK(ops::print_graph(out).find(":stop 3") != std::string::npos);
 
   const ops::Graph n = graph(R"(
     (input x0 (f64 4)) (input k i64)
     (output (index (get 0 (scan :n-steps k :sit-sot (x0) (fn (h) (add h 1.0)))) 1)))");
-  const ops::Graph capped = check_same(n, inputs_for(n));
+  const ops::Graph capped = check_same(n, save_mem_inputs(n));
   CHECK(ops::print_graph(capped).find("minimum") != std::string::npos);
   check_same(
       n, {ops::Array::filled(ops::DType::F64, {4}, 0), ops::Array::filled(ops::DType::I64, {}, 1)});
@@ -307,7 +291,7 @@ TEST_CASE("loops nested in loops and in defs keep their last step") {
       (fn (x h)
         (index (get 0 (scan :n-steps 40 :sit-sot (h) :non-sequences (x)
           (fn (g v) (tanh (add g v))))) -1))))))");
-  const ops::Graph out = check_same(nested, inputs_for(nested));
+  const ops::Graph out = check_same(nested, save_mem_inputs(nested));
   bool inner_kept = false;
   for (ops::TermRef s : scans_in(out)) inner_kept |= spec_of(s).keep == ops::IntList{1};
   CHECK(inner_kept);
@@ -317,7 +301,7 @@ TEST_CASE("loops nested in loops and in defs keep their last step") {
     (def last (fn ((v (f64 4)))
       (index (get 0 (scan :n-steps 40 :sit-sot (v) (fn (g) (tanh (add g 1.0))))) -1)))
     (output (call last x0)))");
-  const ops::Graph def_out = check_same(in_def, inputs_for(in_def));
+  const ops::Graph def_out = check_same(in_def, save_mem_inputs(in_def));
   bool def_kept = false;
   for (ops::TermRef s : scans_in(def_out)) def_kept |= spec_of(s).keep == ops::IntList{1};
   CHECK(def_kept);
@@ -367,7 +351,7 @@ TEST_CASE("the executor honours :keep for every kind of output") {
     std::snprintf(kept, sizeof kept, loop, until ? ":keep (1 2 5) :until true" : ":keep (1 2 5)",
                   flag);
     const ops::Graph a = graph(full), b = graph(kept);
-    std::vector<ops::Array> in = inputs_for(a);
+    std::vector<ops::Array> in = save_mem_inputs(a);
     for (std::int64_t i = 0; i < 12; ++i) in[0].data<double>()[i] = static_cast<double>(i);
     const auto all = backend::compile(a).run(in);
     const auto last = backend::compile(b).run(in);
@@ -388,7 +372,7 @@ TEST_CASE("a state only other states read keeps one step") {
     (input a (f64 3)) (input b (f64 3))
     (let s (scan :n-steps 10 :sit-sot (a b) (fn (x y) (tanh x) (add (mul y 0.5) x))))
     (output (get 1 s)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   const auto scans = scans_in(out);
   REQUIRE(scans.size() == 1);
   CHECK(spec_of(scans[0]).keep == ops::IntList{1, 0});
@@ -403,7 +387,7 @@ TEST_CASE("an output read whole and at its last step is one loop") {
       (fn (x h w) (add (mul w h) (mul (sub 1 w) x)))))
     (output (get 0 s))
     (output (index (get 0 s) -1)))");
-  const ops::Graph out = check_same(g, inputs_for(g));
+  const ops::Graph out = check_same(g, save_mem_inputs(g));
   CHECK(scans_in(out).size() == 1);
 }
 

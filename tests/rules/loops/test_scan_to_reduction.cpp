@@ -14,44 +14,16 @@
 
 #include <functional>
 #include <optional>
-#include <random>
-#include <set>
 
 using namespace eqsat;
 using namespace eqsat::rules;
+using eqsat::testing::count_ops;
 
 namespace {
 
-// How many terms of `kind` the graph holds (bodies and defs included).
-int count_ops(const ops::Graph& g, ops::OpKind kind) {
-  int n = 0;
-  std::set<ops::TermRef> seen;
-  std::function<void(ops::TermRef)> walk = [&](ops::TermRef t) {
-    if (!seen.insert(t).second) return;
-    n += t->kind() == kind;
-    for (ops::TermRef o : t->operands()) walk(o);
-  };
-  for (const auto& o : g.outputs) walk(o.term);
-  for (const auto& d : g.defs) walk(d.term);
-  return n;
-}
-
-std::vector<ops::Array> inputs_for(const ops::Graph& g, std::int64_t unknown = 9) {
-  std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<ops::Array> out;
-  for (ops::TermRef in : g.inputs) {
-    ops::Dims d = in->tensor_type().dims;
-    for (auto& x : d)
-      if (x == ops::kUnknownDim) x = unknown;
-    ops::Array a(in->tensor_type().dtype, d);
-    for (std::int64_t i = 0; i < a.size(); ++i)
-      ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) {
-        a.data<T>()[i] = static_cast<T>(std::is_integral_v<T> ? std::round(4 * u(rng)) : u(rng));
-      });
-    out.push_back(std::move(a));
-  }
-  return out;
+// Random inputs, unknown lengths `rows`.
+std::vector<ops::Array> reduction_inputs(const ops::Graph& g, std::int64_t rows = 9) {
+  return testing::random_inputs(g, 11, rows);
 }
 
 // The optimized graph; it computes g's values within `tolerance` (relative).
@@ -63,7 +35,7 @@ ops::Graph optimized_same(const std::string& text, double tolerance = 1e-12,
   const ops::Graph out = optimize(g, load_default_rules(), &r);
   INFO("optimized:\n" << ops::print_graph(out));
   CHECK(r.cost_after <= r.cost_before);
-  const auto in = inputs_for(g, unknown);
+  const auto in = reduction_inputs(g, unknown);
   const auto expected = backend::compile(g).run(in);
   const auto actual = backend::compile(out).run(in);
   REQUIRE(expected.size() == actual.size());
