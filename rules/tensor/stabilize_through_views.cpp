@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <optional>
 #include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace eqsat::rules {
 
@@ -44,12 +47,12 @@ class ThroughViewsApplier final : public egraph::Applier {
       const EClassId c = eg.children(n)[0];
       const std::vector<egraph::ENodeId> views(eg.nodes(c).begin(), eg.nodes(c).end());
       for (egraph::ENodeId v : views) {
-        if (!is_view(g_.kind(v)) || !useful(eg.children(v)[0], targets, kMaxDepth)) continue;
+        if (!is_view(g_.kind(v)) || !useful(eg.children(v)[0], targets)) continue;
         const std::optional<EClassId> same = pushed(u, v, eg.class_of(n));
         if (!same) continue;
         // log of (a view of) softmax, sigmoid or Σ exp is the form its
         // stabilization replaces: extraction must not keep it for sharing.
-        if (u == OpKind::Log && unstable_under_log(eg.children(v)[0], kMaxDepth)) {
+        if (u == OpKind::Log && unstable_under_log(eg.children(v)[0])) {
           const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
           g_.mark_unstable(eg.op(n), eg.payload(n), kids);
         }
@@ -62,28 +65,47 @@ class ThroughViewsApplier final : public egraph::Applier {
 
  private:
   // Whether class y holds one of `targets`, possibly under further views.
-  bool useful(EClassId y, std::span<const OpKind> targets, int depth) const {
-    const egraph::EGraph& eg = g_.egraph();
-    for (egraph::ENodeId m : eg.nodes(y)) {
-      const OpKind k = g_.kind(m);
-      if (std::ranges::find(targets, k) != targets.end()) return true;
-      if (depth > 0 && is_view(k) && useful(eg.children(m)[0], targets, depth - 1)) return true;
-    }
-    return false;
+  bool useful(EClassId y, std::span<const OpKind> targets) const {
+    return under_views(y, [&](egraph::ENodeId m) {
+      return std::ranges::find(targets, g_.kind(m)) != targets.end();
+    });
   }
 
   // Whether class y holds softmax, sigmoid or a sum of exponentials,
   // possibly under further views: what log makes unstable.
-  bool unstable_under_log(EClassId y, int depth) const {
+  bool unstable_under_log(EClassId y) const {
     const egraph::EGraph& eg = g_.egraph();
-    for (egraph::ENodeId m : eg.nodes(y)) {
+    return under_views(y, [&](egraph::ENodeId m) {
       const OpKind k = g_.kind(m);
-      if (k == OpKind::Softmax || k == OpKind::Sigmoid) return true;
-      if (k == OpKind::Sum && std::ranges::any_of(eg.nodes(eg.children(m)[0]), [&](auto e) {
-            return g_.kind(e) == OpKind::Exp;
-          }))
-        return true;
-      if (depth > 0 && is_view(k) && unstable_under_log(eg.children(m)[0], depth - 1)) return true;
+      return k == OpKind::Softmax || k == OpKind::Sigmoid ||
+             (k == OpKind::Sum && std::ranges::any_of(eg.nodes(eg.children(m)[0]), [&](auto e) {
+                return g_.kind(e) == OpKind::Exp;
+              }));
+    });
+  }
+
+  // Whether an e-node satisfying `hit` is in class y or under at most
+  // kMaxDepth views below it. Each class is searched again only with more
+  // views left than before: views of views often form cycles
+  // (squeeze(expand_dims y) is y), and following every path costs the
+  // number of view e-nodes per class to the power kMaxDepth.
+  template <class Hit>
+  bool under_views(EClassId y, Hit hit) const {
+    const egraph::EGraph& eg = g_.egraph();
+    std::unordered_map<EClassId, int> searched;  // class -> views left when searched
+    std::vector<std::pair<EClassId, int>> stack{{y, kMaxDepth}};
+    while (!stack.empty()) {
+      const auto [c, left] = stack.back();
+      stack.pop_back();
+      const auto [it, fresh] = searched.try_emplace(c, left);
+      if (!fresh) {
+        if (it->second >= left) continue;
+        it->second = left;
+      }
+      for (egraph::ENodeId m : eg.nodes(c)) {
+        if (hit(m)) return true;
+        if (left > 0 && is_view(g_.kind(m))) stack.emplace_back(eg.children(m)[0], left - 1);
+      }
     }
     return false;
   }
