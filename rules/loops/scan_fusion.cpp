@@ -173,11 +173,22 @@ class ScanFusion final : public ScanApplier {
     return std::ranges::any_of(s.spec.keep, [](std::int64_t k) { return k != 0; });
   }
 
-  bool made_by_fusion(const egraph::EGraph& eg, EClassId c) const {
-    return std::ranges::any_of(made_, [&](EClassId m) { return eg.find(m) == eg.find(c); });
+  // Whether c is the class of a loop fusion built. The canonical classes of
+  // those loops are kept sorted and found again only when the e-graph has
+  // changed: a candidate pair is one lookup, not a pass over every loop.
+  bool made_by_fusion(const egraph::EGraph& eg, EClassId c) {
+    if (made_classes_version_ != eg.version() || made_classes_.size() != made_.size()) {
+      made_classes_.clear();
+      for (EClassId m : made_) made_classes_.push_back(eg.find(m).value());
+      std::ranges::sort(made_classes_);
+      made_classes_version_ = eg.version();
+    }
+    return std::ranges::binary_search(made_classes_, eg.find(c).value());
   }
 
   std::vector<EClassId> made_;
+  std::vector<std::uint64_t> made_classes_;  // made_, canonical at made_classes_version_
+  std::uint64_t made_classes_version_ = 0;
   std::set<std::pair<std::uint64_t, std::uint64_t>> tried_;  // pairs of scan classes
 };
 
