@@ -165,4 +165,41 @@ TEST_CASE("regressions the property test found stay fixed") {
   check(R"((input v (f64 1 1)) (input x (f64 1 4))
     (let d (dot v x)) (output (neg d)) (output d))",
         {ops::Array::filled(DType::F64, {1, 1}, 2), m});
+  // Views of views in cycles: stabilize-through-views followed every path
+  // and spent minutes in one iteration, past the step's time limit.
+  check(R"((input x0 (f64 3 4))
+    (input x1 (f32 4))
+    (def d0 (fn ((p0 (f32 4)) (p1 (f64 3 4)))
+      (let v0 (scan :sequences (p1) :mit-sot (((stack p1) :taps (-1))) :sit-sot ((index p1 0) p1) :nit-sot 1
+        (fn (p0 p1 p2 p3)
+          (mul p3 p2)
+          (minimum p2 (tanh p0))
+          p1
+          p2)))
+      (index (get 1 v0) -1)
+      p1))
+    (let v1 (prod (expand_dims x0 :axis 0) :axis (0)))
+    (let v2 (scan :sequences (x1) :sit-sot ((index x1 0) (sigmoid x0)) :non-sequences (x0)
+      (fn (p0 p1 p2 p3)
+        (minimum p1 (square p0))
+        (add 3.0 p3))))
+    (let v3 (scan :sequences ((v1 :taps (0 1))) :sit-sot ((index v1 0) (sub (exp (slice (get 1 v2) :start -1)) 1.0)) :nit-sot 1 :non-sequences (x1 x1)
+      (fn (p0 p1 p2 p3 p4 p5)
+        (mul (tanh (mul (tanh p0) p5)) p2)
+        (tanh (add p3 (le p5 p5)))
+        p1)))
+    (let v4 (slice (get 0 v3) :stop 2))
+    (let v5 (maximum 0.0 x1))
+    (let v6 (const (f32 4) (3.0 3.0 3.0 3.0)))
+    (let v7 (sub v6 v5))
+    (let v8 (scan :sequences ((exp (log_softmax v5))) :sit-sot ((log_softmax x1) x1) :nit-sot 1 :non-sequences (v7 v7) :keep (all 2 all)
+      (fn (p0 p1 p2 p3 p4)
+        (let v9 (ones_like p3))
+        v9
+        v9
+        (log (add 1.0 (exp p4))))))
+    (output v4)
+    (output v4)
+    (output (index (get 2 v8) -1)))",
+        {ops::Array::filled(DType::F64, {3, 4}, 0.5), ops::Array::filled(DType::F32, {4}, 0.5)});
 }
