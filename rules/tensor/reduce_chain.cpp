@@ -68,8 +68,7 @@ class ReduceChainApplier final : public egraph::Applier {
       for (std::int64_t j : outer.get<ops::IntList>(AttrKey::Axis))
         axes.push_back(kept.at(static_cast<std::size_t>(j)));
       std::ranges::sort(axes);
-      const auto dup = std::ranges::unique(axes);
-      axes.erase(dup.begin(), dup.end());
+      axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
       const EClassId kids[] = {x};
       return g_.add_op(k, {{AttrKey::Axis, axes}, {AttrKey::Keepdims, keep}}, kids);
     }
