@@ -16,7 +16,7 @@ const TensorType* tensor_of(const Type* t) {
 
 std::optional<std::int64_t> int_value(const Array* a) {
   if (!a || a->size() != 1 || !is_integer(a->dtype())) return std::nullopt;
-  return static_cast<std::int64_t>(a->element(0));
+  return a->integer_element(0);
 }
 
 // Broadcasting the operands provably succeeds: along each axis (aligned
@@ -232,8 +232,8 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
     }
     case OpKind::Arange: {  // fails on a negative or fractional length
       const Array* n = values.empty() ? nullptr : values[0];
-      return !n || n->size() != 1 || n->element(0) < 0 ||
-             n->element(0) != static_cast<double>(static_cast<std::int64_t>(n->element(0)));
+      const auto length = n && n->size() == 1 ? n->integer_element(0) : std::nullopt;
+      return !length || *length < 0;
     }
     case OpKind::Scan:
       return !scan_proven(attrs, types, values);

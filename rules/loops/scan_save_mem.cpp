@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <span>
@@ -79,6 +80,9 @@ std::optional<Reader> classify(const TensorEGraph& g, ENodeId q, EClassId out) {
       r.index = eg.find(kids[1]);
       return r;
     }
+    // No history is 2^62 steps long: such an index is left as written
+    // (and its conversion to int64 stays defined).
+    if (!(std::abs(*d.uniform) < 0x1p62)) return std::nullopt;
     std::int64_t c = static_cast<std::int64_t>(*d.uniform);
     if (known) {
       if (c < -len || c >= len) return std::nullopt;  // out of range: fails either way

@@ -114,9 +114,9 @@ class ViewChainApplier final : public egraph::Applier {
       if (g_.kind(m) != OpKind::Slice || g_.attrs(m).get<std::int64_t>(AttrKey::Axis) != 0)
         continue;
       const std::optional<ops::ResolvedSlice> s = resolved(m);
-      const auto at = static_cast<std::int64_t>(i.value->element(0));
-      if (!s || at < -s->length || at >= s->length) continue;
-      const std::int64_t j = s->start + (at < 0 ? at + s->length : at) * s->step;
+      const std::optional<std::int64_t> at = i.value->integer_element(0);
+      if (!s || !at || *at < -s->length || *at >= s->length) continue;
+      const std::int64_t j = s->start + (*at < 0 ? *at + s->length : *at) * s->step;
       const EClassId index = g_.add_term(ops::Term::scalar(i.tensor_type().dtype, double(j)));
       const EClassId kids[] = {eg.children(m)[0], index};
       return g_.add_op(OpKind::Index, {}, kids);
