@@ -10,7 +10,6 @@
 // in CI, many in `[.long]`.
 #include "tests/rules/property_check.hpp"
 
-#include "tests/property_seeds.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -51,7 +50,9 @@ TEST_CASE("the random graph generator draws every corner of issue 25") {
 
 TEST_CASE("random graphs with issue 25's corners keep their values and their errors") {
   std::map<std::string, int> built;
-  const auto seeds = eqsat::testing::property_seeds(60);
+  // All 60 seeds even under the sanitizers: the share that runs is only
+  // meaningful over enough of them.
+  const std::uint64_t seeds = 60;
   const int ran = run_seeds(20001, seeds, &built, {.scan_bias = 8, .corners = true}, kKnownWrong);
   CHECK(ran * 2 >= static_cast<int>(seeds));  // corners fail at run time more often
 }
