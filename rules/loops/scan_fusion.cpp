@@ -108,9 +108,6 @@ class ScanFusion final : public ScanApplier {
       // graph inputs. Loops in one body fuse after extraction instead
       // (scan_fusion_extracted.hpp), where scopes are known.
       if (!g().data(root).free_nominals.empty() || !g().data(other).free_nominals.empty()) continue;
-      // A loop that may fail at run time is not fused: the other loop's
-      // outputs would fail with it, where written they do not.
-      if (g().data(root).may_fail || g().data(other).may_fail) continue;
       if (reaches(eg, b->operands, root) || reaches(eg, a.operands, other)) continue;
       changed |= fuse(eg, root, a, other, *b);
       root = eg.find(root);
