@@ -90,6 +90,21 @@ struct Block {
   std::int64_t r0, r1, c0, c1;
 };
 
+// Calls the epilogue (if any) for a block just written into `c`, a
+// product's result inside the whole result that starts at `origin`.
+template <class T>
+struct Finish {
+  const DotEpilogue* epilogue = nullptr;
+  const T* origin = nullptr;
+
+  void operator()(const MatmulShape& s, const T* c, const Block& blk) const {
+    if (!epilogue) return;
+    const std::int64_t base = c - origin, width = blk.c1 - blk.c0;
+    if (width == s.n) return (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
+    for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+  }
+};
+
 // The block with Eigen (integers, or a build without OpenBLAS).
 template <class T>
 void eigen_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
@@ -211,17 +226,20 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
 }
 #endif
 
+// The block, then its epilogue while the block is in cache.
 template <class T>
-void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
+void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk,
+                   const Finish<T>& finish) {
 #ifdef EQSAT_HAVE_OPENBLAS
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     if (own_blas() || (blk.r1 - blk.r0) * (blk.c1 - blk.c0) * s.k >= kSplitProduct) {
       blas_block(s, a, b, c, blk);
-      return;
+      return finish(s, c, blk);
     }
   }
 #endif
   eigen_block(s, a, b, c, blk);
+  finish(s, c, blk);
 }
 
 // Whether products of T run on the library's own threads (see own_blas).
@@ -237,9 +255,9 @@ bool library_threads() {
 // columns when it has fewer rows than columns (a row vector, an LSTM step)
 // and the library can take a column block (Eigen takes rows only).
 template <class T>
-void split_product(const MatmulShape& s, const T* a, const T* b, T* c) {
+void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Finish<T>& finish) {
   if (library_threads<T>()) {
-    product_block(s, a, b, c, Block{0, s.m, 0, s.n});
+    product_block(s, a, b, c, Block{0, s.m, 0, s.n}, finish);
     return;
   }
   bool by_columns = s.n > s.m;
@@ -257,25 +275,27 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c) {
   // Parts stay above oneDNN's block size.
   const std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
-    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n});
+    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish);
   });
 }
 
 template <class T>
-void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* b, T* c) {
+void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* b, T* c,
+                  const Finish<T>& finish) {
   const std::int64_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
   if (sc == 0) return;
   if (s.k == 0) {
     std::fill_n(c, num_elements(batch) * sc, T(0));
+    if (finish.epilogue) (*finish.epilogue)(c - finish.origin, num_elements(batch) * sc);
     return;
   }
   const std::int64_t work = s.m * s.n * s.k;
   const Block whole{0, s.m, 0, s.n};
   if (batch.empty()) {
     if (work >= kSplitProduct)
-      split_product(s, a, b, c);
+      split_product(s, a, b, c, finish);
     else
-      product_block(s, a, b, c, whole);
+      product_block(s, a, b, c, whole, finish);
     return;
   }
   // A stack of matrices times one matrix is one product of the stacked
@@ -285,7 +305,7 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
     rows.m = s.m * num_elements(batch);
     rows.a_batch.clear();
     rows.b_batch.clear();
-    matmul_typed(rows, {}, a, b, c);
+    matmul_typed(rows, {}, a, b, c, finish);
     return;
   }
   // The offsets of each product's operands, then the products: shared
@@ -300,13 +320,14 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
   const auto count = static_cast<std::int64_t>(offsets.size());
   if (work >= kSplitProduct && (count < num_threads() || library_threads<T>())) {
     for (std::int64_t i = 0; i < count; ++i)
-      split_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc);
+      split_product(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, finish);
     return;
   }
   parallel_for(count, std::max<std::int64_t>(1, kSplitProduct / work),
                [&](std::int64_t i0, std::int64_t i1) {
                  for (std::int64_t i = i0; i < i1; ++i)
-                   product_block(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, whole);
+                   product_block(s, a + offsets[i][0], b + offsets[i][1], c + i * sc, whole,
+                                 finish);
                });
 }
 
@@ -327,7 +348,7 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
   if (b.size() >= 2) shape.push_back(s.n);
 }
 
-void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans) {
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue) {
   const Array a = converted(*in[0], out.dtype());
   const Array b = converted(*in[1], out.dtype());
   const MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
@@ -336,7 +357,8 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans) {
   broadcast_shapes(op, batches, batch);
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
-      matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>());
+      matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),
+                      Finish<T>{epilogue, out.data<T>()});
   });
 }
 

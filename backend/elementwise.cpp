@@ -445,6 +445,24 @@ void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLay
   }
 }
 
+void run_fused_range(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+                     DType compute, Array& out, std::int64_t first, std::int64_t count) {
+  auto run = [&]<class T>(std::type_identity<T>) {
+    alignas(64) T registers[kMaxFusedOps][kBlock];
+    T* dst = out.data<T>();
+    for (std::int64_t e = first, end = first + count; e < end;) {
+      const std::int64_t r = e / layout.row_len, start = e % layout.row_len;
+      const std::int64_t m = std::min({kBlock, layout.row_len - start, end - e});
+      fused_block<T>(program, leaves, layout, r, start, m, dst + e, registers);
+      e += m;
+    }
+  };
+  if (compute == DType::F32)
+    run(std::type_identity<float>());
+  else
+    run(std::type_identity<double>());
+}
+
 void run_fused_reduction(ops::OpKind kind, std::span<const FusedOp> program, Operands leaves,
                          const FusedLayout& layout, Array& out) {
   auto run = [&]<class T>(std::type_identity<T>) {

@@ -3,7 +3,9 @@
 // Compiling fixes the order of evaluation (a topological order from
 // Boost.Graph), fuses chains of elementwise ops whose intermediate
 // values have no other reader into one pass over memory, lets a `dot` read
-// a transposed operand through the BLAS flag, and decides the
+// a transposed operand through the BLAS flag, applies an elementwise group
+// reading a product's result to each block of the product as it is
+// written (bias and activation in cache), and decides the
 // slot each value lives in and after which instruction each slot dies (its
 // buffer then returns to the pool). Internal to the backend; the public
 // face is Program (program.hpp).
@@ -70,7 +72,7 @@ class Function {
   const ScalarBody* scalar_body() const { return scalar_.get(); }
 
  private:
-  enum class Step { Kernel, View, Scan, Call, Fused, FusedReduce, Dot };
+  enum class Step { Kernel, View, Scan, Call, Fused, FusedReduce, Dot, DotEpilogue };
   struct Instruction {
     Step step;
     ops::TermRef term;
@@ -86,6 +88,9 @@ class Function {
     // original instructions, run one by one when the leaves' shapes at run
     // time do not fit one pass (plan_fused). FusedReduce: the same, and
     // the reduction (the last member, `term`) reduces its rows.
+    // DotEpilogue: members are the product (a Kernel or Dot step) and the
+    // Fused group reading its result; `operands` are both members'
+    // operands but the product's result (for liveness only).
     std::vector<FusedOp> program;
     std::vector<Instruction> members;
     FusedLayout layout;                   // scratch
@@ -99,12 +104,15 @@ class Function {
   static Instruction fuse_group(std::vector<Instruction>& old, const std::vector<int>& group,
                                 int root, bool reduces);
   void absorb_transposes(const std::vector<int>& output_slots);
+  void fuse_dot_epilogues(const std::vector<int>& output_slots);
   void plan_buffers();
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
   void run_fused(Instruction& in);
   void run_fused_reduction(Instruction& in);
   void run_members(Instruction& in);
+  void run_dot(Instruction& in, const DotEpilogue* epilogue);
+  void run_dot_epilogue(Instruction& in);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 

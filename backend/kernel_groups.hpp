@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace eqsat::backend::detail {
@@ -70,6 +71,13 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                ops::DType compute, Array& out);
 
+// Evaluates `program` for elements [first, first + count) of the result
+// (row-major, of the planned shape; `compute` and `out` f32 or f64) on the
+// calling thread: the epilogue of
+// a matrix product, applied to a block of the product while it is in cache.
+void run_fused_range(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
+                     ops::DType compute, Array& out, std::int64_t first, std::int64_t count);
+
 // Reduces each row of `program`'s result as it is computed (sum, mean,
 // prod, max, min; the order of block_reduce.hpp, so the bits are those of
 // the unfused reduction): `out` holds layout.rows values.
@@ -84,9 +92,15 @@ void run_softmax(TermRef op, Operands in, Array& out);
 // dot.cpp: numpy.matmul. trans[i]: operand i is given with its last two
 // dimensions swapped (the operand of a `transpose` the compiler skipped);
 // the kernel reads it through the BLAS / Eigen transpose flag.
+// `epilogue`, when given, is called with each run of elements [first,
+// first + count) of the result (row-major) right after the product wrote
+// them, on the thread that wrote them: a block of rows is one run, a block
+// of columns one run per row. Every element is passed exactly once.
 using DotTranspose = std::array<bool, 2>;
+using DotEpilogue = std::function<void(std::int64_t first, std::int64_t count)>;
 void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans = {});
-void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {});
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {},
+             const DotEpilogue* epilogue = nullptr);
 
 // shape_ops.cpp: reshape transpose expand_dims squeeze broadcast_to flip
 // concat stack dim.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 using namespace eqsat;
 using namespace eqsat::test;
@@ -454,4 +455,119 @@ TEST_CASE("boolean chains fuse and a masked sum reads its operand once") {
     for (std::int64_t j = 0; j < 700; ++j) want += std::max(xv.element(row * 700 + j), 0.0);
     CHECK(sums.element(row) == Approx(want));
   }
+}
+
+namespace {
+
+// The activations a layer ends with, of v (a product plus its bias): relu,
+// tanh, sigmoid, gelu's tanh form (v read four times: the bias add is then
+// the product's epilogue, the rest a group of its own).
+TermRef activation(int form, TermRef v, DType d) {
+  auto c = [&](double x) { return ops::Term::scalar(d, x); };
+  switch (form) {
+    case 0:
+      return op(OpKind::Maximum, {v, c(0)});
+    case 1:
+      return op(OpKind::Tanh, {v});
+    case 2:
+      return op(OpKind::Sigmoid, {v});
+    default: {
+      TermRef cube = op(OpKind::Mul, {op(OpKind::Square, {v}), v});
+      TermRef inner = op(OpKind::Mul, {c(0.7978845608028654),
+                                       op(OpKind::Add, {v, op(OpKind::Mul, {c(0.044715), cube})})});
+      return op(OpKind::Mul,
+                {op(OpKind::Mul, {c(0.5), v}), op(OpKind::Add, {c(1), op(OpKind::Tanh, {inner})})});
+    }
+  }
+}
+
+ops::Array random_array(DType d, const ops::Dims& shape, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  ops::Array a(d, shape);
+  for (std::int64_t i = 0; i < a.size(); ++i) set_element(a, i, u(rng));
+  return a;
+}
+
+bool same_bits(const ops::Array& a, const ops::Array& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+         std::memcmp(a.bytes(), b.bytes(), a.nbytes()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a product's bias and activation run as its epilogue with the unfused result") {
+  struct Case {
+    ops::Dims a, b;  // stored shapes
+    bool tb;         // b transposed before the product
+    int bias;        // 0: a row (n), 1: a column (m 1), 2: the result's shape
+  };
+  // One block; rows split; columns split (an LSTM step); a few large
+  // products each split; many small ones shared; a stack times a matrix;
+  // a vector times a matrix; an empty inner dimension; short rows (one
+  // pass refused at run time: the two run one after the other).
+  const std::vector<Case> cases = {
+      {{37, 13}, {13, 70}, false, 0},       {{257, 65}, {65, 130}, false, 0},
+      {{300, 200}, {250, 200}, true, 0},    {{16, 128}, {128, 512}, false, 0},
+      {{16, 128}, {128, 512}, false, 1},    {{3, 100, 64}, {3, 64, 90}, false, 2},
+      {{64, 12, 7}, {64, 7, 65}, false, 0}, {{5, 40, 30}, {30, 70}, false, 0},
+      {{128}, {128, 300}, false, 0},        {{70, 0}, {0, 90}, false, 0},
+      {{40, 30}, {30, 20}, false, 0},       {{1, 30}, {30, 100}, false, 2}};
+  std::mt19937_64 rng(28);
+  for (DType d : {DType::F32, DType::F64}) {
+    for (const Case& c : cases) {
+      for (int form = 0; form < 4; ++form) {
+        INFO(ops::dims_to_string(c.a) << " " << ops::dims_to_string(c.b) << " bias " << c.bias
+                                      << " form " << form << " " << ops::dtype_name(d));
+        TermRef a = input("a", d, c.a);
+        TermRef b = input("b", d, c.b);
+        TermRef prod = op(OpKind::Dot, {a, c.tb ? swap_last_two(b) : b});
+        const ops::Dims out = prod->tensor_type().dims;
+        ops::Dims bias_shape{out.back()};
+        if (c.bias == 1) bias_shape = {out[out.size() - 2], 1};
+        // A (1 n) product against an (m n) addend is not the group's whole
+        // shape: the two run one after the other.
+        if (c.bias == 2) bias_shape = c.a[0] == 1 ? ops::Dims{6, out.back()} : out;
+        TermRef bias = input("bias", d, bias_shape);
+        TermRef y = activation(form, op(OpKind::Add, {prod, bias}), d);
+        backend::Program fused = backend::compile(graph({a, b, bias}, {y}));
+        // A second reader of the product keeps it out of any group.
+        backend::Program apart = backend::compile(graph({a, b, bias}, {y, prod}));
+        const std::vector<ops::Array> args = {random_array(d, c.a, rng), random_array(d, c.b, rng),
+                                              random_array(d, bias_shape, rng)};
+        fused.set_profiling(true);
+        apart.set_profiling(true);
+        const ops::Array got = fused.run(args)[0];
+        const std::vector<ops::Array> want = apart.run(args);
+        CHECK(same_bits(got, want[0]));
+        CHECK(compare_arrays(got, want[0]) == "");
+        CHECK(fused.op_timings()[0].op.starts_with("dot(epilogue: add"));
+        for (const auto& t : apart.op_timings()) CHECK(t.op.find("epilogue") == std::string::npos);
+        CHECK(same_bits(fused.run(args)[0], got));  // again, buffers reused
+      }
+    }
+  }
+}
+
+TEST_CASE("a product with an epilogue reports its own errors at its own position") {
+  TermRef a = input("a", kF64, {kAny, kAny});
+  TermRef b = input("b", kF64, {kAny, kAny});
+  TermRef bias = input("bias", kF64, {kAny});
+  TermRef prod = op(OpKind::Dot, {a, b});
+  TermRef sum = op(OpKind::Add, {prod, bias});
+  ops::Graph g = graph({a, b, bias}, {op(OpKind::Tanh, {sum})});
+  g.locations[prod] = {"p.eg", 2, 3};
+  g.locations[sum] = {"p.eg", 2, 9};
+  backend::Program p = backend::compile(g);
+  auto error_of = [&](std::int64_t k2, std::int64_t n_bias) {
+    try {
+      p.run({ops::Array(kF64, {4, 3}), ops::Array(kF64, {k2, 80}), ops::Array(kF64, {n_bias})});
+    } catch (const backend::RuntimeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of(5, 80) ==
+        "p.eg:2:3: error: dot: inner dimensions differ: 3 and 5 for shapes (4 3) and (5 80)");
+  CHECK(error_of(3, 7).starts_with("p.eg:2:9: error: add:"));
+  CHECK(error_of(3, 80) == "no error");
 }
