@@ -229,9 +229,9 @@ MODELS = {"mlp": mlp, "attention": attention, "lstm": lstm, "encoder": encoder}
 ORT_UNSUPPORTED = {("lstm", "f64")}
 
 
-def eqsat_time(args, folder, m, env):
+def eqsat_time(args, folder, m, env, binary=None):
     report = os.path.join(folder, "profile.json")
-    cmd = [args.eqsat, "profile", os.path.join(folder, "model.eg"), "--repeat", str(args.reps),
+    cmd = [binary or args.eqsat, "profile", os.path.join(folder, "model.eg"), "--repeat", str(args.reps),
            "--json", report]
     for name in m.inputs:
         cmd += ["--input", f"{name.name}={os.path.join(folder, name.name + '.npy')}"]
@@ -279,6 +279,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--eqsat", required=True)
     p.add_argument("--ort", required=True, help="the onnxruntime-node package folder")
+    p.add_argument("--baseline", help="a second eqsat binary, timed in turn with the first "
+                   "(before and after a change: the last columns)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--reps", type=int, default=20)
@@ -304,17 +306,24 @@ def main():
                 err = compare(args, folder, m, ort_result, env)
                 if err > tolerance[dt]:
                     sys.exit(f"{name} {dt}: outputs differ from onnxruntime's by {err:.3g}")
-                cases.append((m, folder, err, [ort_result["seconds"]], []))
+                cases.append((m, folder, err, [ort_result["seconds"]], [], []))
         for _ in range(args.rounds):
-            for m, folder, _, ort_s, eq_s in cases:
+            for m, folder, _, ort_s, eq_s, base_s in cases:
                 eq_s.append(eqsat_time(args, folder, m, env))
                 ort_s.append(ort_time(args, folder, m, env)["seconds"])
-        print("| model | dtype | onnxruntime ms | eqsat ms | ratio | max rel. diff |")
-        print("| --- | --- | ---: | ---: | ---: | ---: |")
-        for m, _, err, ort_s, eq_s in cases:
+                if args.baseline:
+                    base_s.append(eqsat_time(args, folder, m, env, args.baseline))
+        extra = " baseline ms | baseline ratio | speed-up over baseline |" if args.baseline else ""
+        print(f"| model | dtype | onnxruntime ms | eqsat ms | ratio | max rel. diff |{extra}")
+        print("| --- | --- | ---: | ---: | ---: | ---: |" + " ---: |" * (3 if args.baseline else 0))
+        for m, _, err, ort_s, eq_s, base_s in cases:
             o, e = min(ort_s), min(eq_s)
-            print(f"| {m.name} | {m.dt} | {o * 1e3:.3f} | {e * 1e3:.3f} | {o / e:.2f}x | "
-                  f"{err:.1e} |")
+            line = (f"| {m.name} | {m.dt} | {o * 1e3:.3f} | {e * 1e3:.3f} | {o / e:.2f}x | "
+                    f"{err:.1e} |")
+            if base_s:
+                b = min(base_s)
+                line += f" {b * 1e3:.3f} | {o / b:.2f}x | {b / e:.2f}x |"
+            print(line)
 
 
 if __name__ == "__main__":
