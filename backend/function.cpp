@@ -612,23 +612,26 @@ void Function::run_call(Instruction& in) {
 }
 
 std::vector<std::string> Function::instruction_labels() const {
+  auto names = [](const std::vector<FusedOp>& program) {
+    std::string ops;
+    for (const FusedOp& op : program)
+      ops += fmt::format("{}{}", ops.empty() ? "" : " ", ops::op_name(op.kind));
+    return ops;
+  };
   std::vector<std::string> labels;
   for (const Instruction& in : code_) {
     const Instruction& shown = in.step == Step::DotEpilogue ? in.members[0] : in;
     std::string label(shown.term->info().name);
-    if (in.step == Step::Fused || in.step == Step::FusedReduce || in.step == Step::DotEpilogue) {
-      const auto& program = in.step == Step::DotEpilogue ? in.members[1].program : in.program;
-      std::string ops;
-      for (const FusedOp& op : program)
-        ops += fmt::format("{}{}", ops.empty() ? "" : " ", ops::op_name(op.kind));
-      label = in.step == Step::Fused         ? fmt::format("fused({})", ops)
-              : in.step == Step::FusedReduce ? fmt::format("{}(fused: {})", label, ops)
-                                             : fmt::format("{}(epilogue: {})", label, ops);
-    }
+    if (in.step == Step::Fused) label = fmt::format("fused({})", names(in.program));
+    if (in.step == Step::FusedReduce) label += fmt::format("(fused: {})", names(in.program));
+    // A product's flags: "dot(transposed: b, epilogue: add maximum)".
+    std::vector<std::string> flags;
     if (shown.trans[0] || shown.trans[1])
-      label += shown.trans[0] && shown.trans[1] ? "(transposed: a b)"
-               : shown.trans[0]                 ? "(transposed: a)"
-                                                : "(transposed: b)";
+      flags.push_back(
+          fmt::format("transposed:{}{}", shown.trans[0] ? " a" : "", shown.trans[1] ? " b" : ""));
+    if (in.step == Step::DotEpilogue)
+      flags.push_back(fmt::format("epilogue: {}", names(in.members[1].program)));
+    if (!flags.empty()) label += fmt::format("({})", fmt::join(flags, ", "));
     if (auto it = context_->locations.find(shown.term); it != context_->locations.end())
       label += fmt::format(" at {}:{}:{}", it->second.file, it->second.line, it->second.column);
     labels.push_back(std::move(label));

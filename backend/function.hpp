@@ -62,7 +62,8 @@ class Function {
   // and call to its entry; with nullptr (the default) no clock is read.
   void set_timings(std::vector<OpTiming>* timings) { timings_ = timings; }
   // What each instruction runs: the op's name ("dot"), "fused(sin mul
-  // exp)" for a fused group, "sum(fused: exp sub)" for a fused reduction;
+  // exp)" for a fused group, "sum(fused: exp sub)" for a fused reduction,
+  // "dot(transposed: b, epilogue: add maximum)" for a product's flags;
   // with the op's source position when it has one.
   std::vector<std::string> instruction_labels() const;
 
