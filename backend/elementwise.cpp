@@ -241,6 +241,10 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
     switch (layout.kinds[src.index]) {
       case LeafKind::Full:
         offset = r * layout.row_len + start;
+        if (!layout.windows.empty() && layout.windows[src.index].stride > 0) {
+          const LeafWindow& w = layout.windows[src.index];
+          offset = r * w.stride + w.start + start;
+        }
         break;
       case LeafKind::Scalar:
         is_const = true;
@@ -395,12 +399,22 @@ bool fusable(OpKind kind, DType dtype) {
   return false;
 }
 
-bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len) {
+bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len,
+                std::span<const LeafWindow> windows) {
+  // The shape each leaf is seen with: a window's width replaces its last axis.
+  std::vector<Dims> seen;
+  bool windowed = false;
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    seen.push_back(leaves[k]->shape());
+    if (windows.empty() || windows[k].stride == 0) continue;
+    if (seen.back().empty() || seen.back().back() != windows[k].stride) return false;
+    seen.back().back() = windows[k].width;
+    windowed = true;
+  }
   std::size_t rank = 0;
-  for (const Array* a : leaves) rank = std::max(rank, a->shape().size());
+  for (const Dims& d : seen) rank = std::max(rank, d.size());
   shape.assign(rank, 1);
-  for (const Array* a : leaves) {
-    const Dims& d = a->shape();
+  for (const Dims& d : seen) {
     for (std::size_t i = 0; i < d.size(); ++i) {
       std::int64_t& o = shape[rank - d.size() + i];
       if (d[i] == o || d[i] == 1) continue;
@@ -412,10 +426,15 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
   if (total == 0) return false;
   layout.kinds.clear();
   std::int64_t len = row_len;
-  for (const Array* a : leaves) {
+  if (windowed) {
+    if (row_len > 0 && row_len != shape.back()) return false;
+    len = shape.back();
+  }
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
     std::int64_t leaf_len = 0;
-    const std::optional<LeafKind> kind = leaf_kind(a->shape(), shape, leaf_len);
+    const std::optional<LeafKind> kind = leaf_kind(seen[k], shape, leaf_len);
     if (!kind) return false;
+    if (!windows.empty() && windows[k].stride > 0 && *kind != LeafKind::Full) return false;
     if (leaf_len > 0) {
       if (len > 0 && len != leaf_len) return false;
       len = leaf_len;
@@ -426,6 +445,7 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
   if (row_len == 0 && len > 0 && len < kShortRow) return false;
   layout.row_len = len > 0 ? len : total;
   layout.rows = total / layout.row_len;
+  layout.windows.assign(windows.begin(), windows.end());
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include "runtime_error.hpp"
 
 #include "ops/post_order.hpp"
+#include "ops/slice.hpp"
 #include "ops/type_error.hpp"
 
 #include <fmt/format.h>
@@ -267,6 +268,19 @@ bool Function::fused_reduction_root(const Instruction& in) {
          axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
 }
 
+// True when `in` is a `slice` of the last axis with step 1 of an operand
+// of `dtype`: a fused group computing in `dtype` reads the operand through
+// a window instead of the slice's copy (an LSTM's gates).
+bool Function::window_of(const Instruction& in, ops::DType dtype) {
+  const TermRef t = in.term;
+  if (in.step != Step::Kernel || t->kind() != OpKind::Slice) return false;
+  const ops::TensorType& x = t->operand(0)->tensor_type();
+  const auto axis = t->attrs().get<std::int64_t>(ops::AttrKey::Axis);
+  const bool unit_step =
+      !t->attrs().has(ops::AttrKey::Step) || t->attrs().get<std::int64_t>(ops::AttrKey::Step) == 1;
+  return x.dtype == dtype && unit_step && axis == static_cast<std::int64_t>(x.rank()) - 1;
+}
+
 // The fused instruction for the group (instruction indices into `old`,
 // ascending) rooted at `root`: its members move out of `old`.
 Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
@@ -277,19 +291,29 @@ Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
   fused.out = old[root].out;
   fused.compute = old[root].compute;
   std::unordered_map<int, int> register_of;  // member result slot -> its op
+  std::unordered_map<int, int> window_leaf;  // absorbed slice's result slot -> its leaf
+  // The leaf for slot s read through `window` (a slice term, or null).
+  auto leaf_of = [&](int s, TermRef window) {
+    for (std::size_t k = 0; k < fused.operands.size(); ++k)
+      if (fused.operands[k] == s && fused.windows[k] == window) return static_cast<int>(k);
+    fused.operands.push_back(s);
+    fused.windows.push_back(window);
+    return static_cast<int>(fused.operands.size()) - 1;
+  };
   for (int m : group) {
     Instruction& member = old[m];
-    if (m != root || !reduces) {
+    if (m != root && window_of(member, fused.compute)) {
+      window_leaf.emplace(member.out, leaf_of(member.operands[0], member.term));
+    } else if (m != root || !reduces) {
       FusedOp op{member.term->kind(), static_cast<int>(member.operands.size()), {}};
       for (std::size_t k = 0; k < member.operands.size(); ++k) {
         const int s = member.operands[k];
-        if (auto it = register_of.find(s); it != register_of.end()) {
+        if (auto it = register_of.find(s); it != register_of.end())
           op.src[k] = {false, it->second};
-          continue;
-        }
-        auto leaf = std::ranges::find(fused.operands, s);
-        op.src[k] = {true, static_cast<int>(leaf - fused.operands.begin())};
-        if (leaf == fused.operands.end()) fused.operands.push_back(s);
+        else if (auto w = window_leaf.find(s); w != window_leaf.end())
+          op.src[k] = {true, w->second};
+        else
+          op.src[k] = {true, leaf_of(s, nullptr)};
       }
       register_of.emplace(member.out, static_cast<int>(fused.program.size()));
       fused.program.push_back(op);
@@ -310,9 +334,9 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
   for (int s : output_slots) ++readers[s];
   // An instruction joins a group computing in `dtype` when it computes in
   // that dtype, or in bool (its booleans are then held as 0 and 1).
-  auto joins = [&](const Instruction& in, ops::DType dtype) {
+  auto joins = [&](const Instruction& in, ops::DType dtype, bool reduces) {
     const auto d = fused_compute_dtype(in);
-    return d && (*d == dtype || *d == ops::DType::Bool);
+    return (d && (*d == dtype || *d == ops::DType::Bool)) || (!reduces && window_of(in, dtype));
   };
   // Groups, from the last instruction back: a root absorbs the candidates
   // producing its operands when it is their only reader, transitively.
@@ -331,9 +355,10 @@ void Function::fuse_elementwise(const std::vector<int>& output_slots) {
       const int m = todo.back();
       todo.pop_back();
       group.push_back(m);
+      if (window_of(code_[m], dtype)) continue;  // its operand is a leaf
       for (int s : code_[m].operands) {
         const int j = producer[s];
-        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !joins(code_[j], dtype) ||
+        if (j < 0 || root_of[j] >= 0 || readers[s] != 1 || !joins(code_[j], dtype, reduces) ||
             group.size() + todo.size() >= kMaxFusedOps + (reduces ? 1 : 0))
           continue;
         root_of[j] = i;
@@ -398,111 +423,6 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
     if (!dropped[i]) code_.push_back(std::move(old[i]));
 }
 
-// A float Fused group (of the product's dtype, which its result keeps)
-// that reads the result of a `dot` nothing else reads becomes the
-// product's epilogue: it runs on each block of the product right after
-// the block is written, in place, while the block is in cache, so
-// `relu(x w + b)` reads and writes the product's result once instead of
-// three times. Where the group's leaves do not fit one pass at run time
-// (plan_fused), or the product's result is not a whole leaf of it, the two
-// run one after the other as before.
-void Function::fuse_dot_epilogues(const std::vector<int>& output_slots) {
-  std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
-  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
-    for (int s : code_[i].operands) ++readers[s];
-    if (code_[i].num_out == 1) producer[code_[i].out] = i;
-  }
-  for (int s : output_slots) ++readers[s];
-  std::vector<int> into(code_.size(), -1);  // per product: the group it joins
-  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
-    const Instruction& group = code_[i];
-    if (group.step != Step::Fused) continue;
-    const ops::DType d = group.term->tensor_type().dtype;
-    if (group.compute != d || (d != ops::DType::F32 && d != ops::DType::F64)) continue;
-    for (int s : group.operands) {
-      const int j = producer[s];
-      if (j < 0 || readers[s] != 1 || into[j] >= 0 || code_[j].term->kind() != OpKind::Dot ||
-          (code_[j].step != Step::Kernel && code_[j].step != Step::Dot) ||
-          code_[j].term->tensor_type().dtype != d)
-        continue;
-      into[j] = i;
-      break;
-    }
-  }
-  std::vector<Instruction> old = std::move(code_);
-  code_.clear();
-  std::vector<int> product_of(old.size(), -1);
-  for (int j = 0; j < static_cast<int>(old.size()); ++j)
-    if (into[j] >= 0) product_of[into[j]] = j;
-  for (int i = 0; i < static_cast<int>(old.size()); ++i) {
-    if (into[i] >= 0) continue;
-    if (product_of[i] < 0) {
-      code_.push_back(std::move(old[i]));
-      continue;
-    }
-    Instruction merged;
-    merged.step = Step::DotEpilogue;
-    merged.term = old[i].term;
-    merged.out = old[i].out;
-    Instruction& product = old[product_of[i]];
-    merged.operands = product.operands;
-    for (int s : old[i].operands)
-      if (s != product.out) merged.operands.push_back(s);
-    merged.members.push_back(std::move(product));
-    merged.members.push_back(std::move(old[i]));
-    code_.push_back(std::move(merged));
-  }
-}
-
-void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
-  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  dot_shape(in.term, in.args, in.shape, in.trans);
-  Array& dst = slots_[in.out];
-  dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
-  detail::run_dot(in.term, in.args, dst, in.trans, epilogue);
-}
-
-void Function::run_dot_epilogue(Instruction& in) {
-  Instruction& product = in.members[0];
-  Instruction& group = in.members[1];
-  try {
-    // Shapes are checked before the product runs: the group's leaves are
-    // all computed, the product's result has its shape but no values yet.
-    for (std::size_t k = 0; k < product.operands.size(); ++k)
-      product.args[k] = &slots_[product.operands[k]];
-    dot_shape(product.term, product.args, product.shape, product.trans);
-  } catch (const RuntimeError& e) {
-    context_->fail_at(product.term, e.what());
-  }
-  Array& result = slots_[product.out];
-  result = context_->pool.take(product.term->tensor_type().dtype, product.shape);
-  for (std::size_t k = 0; k < group.operands.size(); ++k)
-    group.args[k] = &slots_[group.operands[k]];
-  const auto leaf = std::ranges::find(group.operands, product.out) - group.operands.begin();
-  if (!plan_fused(group.args, group.shape, group.layout) || group.shape != product.shape ||
-      group.layout.kinds[leaf] != LeafKind::Full) {
-    context_->pool.give(std::move(result));
-    try {
-      run_dot(product, nullptr);
-    } catch (const RuntimeError& e) {
-      context_->fail_at(product.term, e.what());
-    }
-    run_fused(group);  // writes in.out, the group's result
-    context_->pool.give(std::move(slots_[product.out]));
-    return;
-  }
-  const DotEpilogue epilogue = [&](std::int64_t first, std::int64_t count) {
-    detail::run_fused_range(group.program, group.args, group.layout, group.compute, result, first,
-                            count);
-  };
-  try {
-    detail::run_dot(product.term, product.args, result, product.trans, &epilogue);
-  } catch (const RuntimeError& e) {
-    context_->fail_at(product.term, e.what());
-  }
-  slots_[in.out] = std::move(result);
-}
-
 void Function::run_members(Instruction& in) {
   for (Instruction& member : in.members) {
     try {
@@ -517,7 +437,20 @@ void Function::run_members(Instruction& in) {
 
 void Function::run_fused(Instruction& in) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  if (!plan_fused(in.args, in.shape, in.layout)) return run_members(in);
+  in.leaf_windows.clear();
+  for (std::size_t k = 0; k < in.windows.size(); ++k) {
+    if (!in.windows[k]) continue;
+    if (in.leaf_windows.empty()) in.leaf_windows.resize(in.operands.size());
+    const Dims& d = in.args[k]->shape();
+    if (d.empty()) return run_members(in);  // the slice reports it
+    const ops::Attrs& a = in.windows[k]->attrs();
+    ops::SliceBounds b;
+    if (a.has(ops::AttrKey::Start)) b.start = a.get<std::int64_t>(ops::AttrKey::Start);
+    if (a.has(ops::AttrKey::Stop)) b.stop = a.get<std::int64_t>(ops::AttrKey::Stop);
+    const ops::ResolvedSlice r = ops::resolve_slice(b, d.back());
+    in.leaf_windows[k] = {r.start, r.length, d.back()};
+  }
+  if (!plan_fused(in.args, in.shape, in.layout, 0, in.leaf_windows)) return run_members(in);
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
   for (int k : in.in_place) {

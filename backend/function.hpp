@@ -94,14 +94,19 @@ class Function {
     // operands but the product's result (for liveness only).
     std::vector<FusedOp> program;
     std::vector<Instruction> members;
-    FusedLayout layout;                   // scratch
-    std::vector<const ops::Array*> args;  // scratch: operand values
-    ops::Dims shape;                      // scratch: result shape
+    // Fused: per operand, the `slice` it is read through (a window of its
+    // last axis, see window_of) or null.
+    std::vector<ops::TermRef> windows;
+    std::vector<LeafWindow> leaf_windows;  // scratch: the windows at run time
+    FusedLayout layout;                    // scratch
+    std::vector<const ops::Array*> args;   // scratch: operand values
+    ops::Dims shape;                       // scratch: result shape
   };
 
   void fuse_elementwise(const std::vector<int>& output_slots);
   static std::optional<ops::DType> fused_compute_dtype(const Instruction& in);
   static bool fused_reduction_root(const Instruction& in);
+  static bool window_of(const Instruction& in, ops::DType dtype);
   static Instruction fuse_group(std::vector<Instruction>& old, const std::vector<int>& group,
                                 int root, bool reduces);
   void absorb_transposes(const std::vector<int>& output_slots);

@@ -51,17 +51,27 @@ bool carries_booleans(ops::OpKind kind);
 // (Scalar), one element per row (RowConst: a [N, 1] leaf of an [N, C]
 // result), or one row repeated (RowRepeat: a [C] bias of an [N, C] result).
 enum class LeafKind : std::uint8_t { Full, Scalar, RowConst, RowRepeat };
+// A leaf read through a window of its last axis (an absorbed `slice` with
+// step 1): the leaf is seen as `width` columns from column `start` of each
+// row of `stride` elements; stride 0: the leaf is read whole.
+struct LeafWindow {
+  std::int64_t start = 0, width = 0, stride = 0;
+};
 struct FusedLayout {
   std::int64_t rows = 1, row_len = 1;
-  std::vector<LeafKind> kinds;  // per leaf
+  std::vector<LeafKind> kinds;      // per leaf
+  std::vector<LeafWindow> windows;  // per leaf, or empty: none has one
 };
 
 // Plans one pass over the leaves: `shape` is their broadcast shape. False
 // when the shapes do not broadcast, the result is empty, or a leaf
 // broadcasts in another way, or rows would be shorter than 64 elements
 // (then the group runs op by op). `row_len` > 0 asks for rows of that
-// length (a fused reduction's reduced length).
-bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len = 0);
+// length (a fused reduction's reduced length). `windows` (per leaf, or
+// empty) gives leaves read through a window: each must then be a Full leaf
+// of its window's shape, and rows are the result's last axis.
+bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len = 0,
+                std::span<const LeafWindow> windows = {});
 
 // Evaluates `program` in one pass over memory, a block of elements at a
 // time on all threads, into `out` (of the planned shape), computing in

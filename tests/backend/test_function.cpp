@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 
 using namespace eqsat;
@@ -571,4 +572,50 @@ TEST_CASE("a product with an epilogue reports its own errors at its own position
         "p.eg:2:3: error: dot: inner dimensions differ: 3 and 5 for shapes (4 3) and (5 80)");
   CHECK(error_of(3, 7).starts_with("p.eg:2:9: error: add:"));
   CHECK(error_of(3, 80) == "no error");
+}
+
+TEST_CASE("a group reads slices of the last axis in place, with the values of the copies") {
+  struct Window {
+    std::optional<std::int64_t> start, stop;
+  };
+  // Windows of a row of 200: inside, from the end, clipped, the whole row,
+  // empty, and narrower than a pass takes (then the group runs op by op).
+  const std::vector<Window> windows = {{0, 128},           {64, 192},  {-72, std::nullopt},
+                                       {std::nullopt, 90}, {150, 900}, {-900, 70},
+                                       {0, 200},           {120, 120}, {10, 40}};
+  std::mt19937_64 rng(26);
+  for (DType d : {DType::F32, DType::F64}) {
+    for (const ops::Dims& shape : {ops::Dims{200}, ops::Dims{16, 200}, ops::Dims{3, 5, 200}}) {
+      for (std::size_t w = 0; w < windows.size(); ++w) {
+        INFO(ops::dims_to_string(shape) << " window " << w << " " << ops::dtype_name(d));
+        const Window& win = windows[w];
+        auto slice = [&](TermRef x, std::int64_t shift) {
+          ops::Attrs attrs{{AttrKey::Axis, static_cast<std::int64_t>(shape.size()) - 1}};
+          if (win.start) attrs.set(AttrKey::Start, *win.start + shift);
+          if (win.stop) attrs.set(AttrKey::Stop, *win.stop + shift);
+          return op(OpKind::Slice, {x}, std::move(attrs));
+        };
+        TermRef x = input("x", d, shape);
+        TermRef z = input("z", d, shape);
+        TermRef c = input("c", d, slice(x, 0)->tensor_type().dims);
+        // An LSTM's cell: windows of one operand (another of z where
+        // shifting this one would change its width), a whole leaf.
+        const bool shifts = win.start >= 0 && win.stop >= 0 && *win.stop < 200;
+        TermRef s1 = slice(x, 0), s2 = shifts ? slice(x, 1) : slice(z, 0);
+        TermRef y = op(OpKind::Add, {op(OpKind::Mul, {op(OpKind::Sigmoid, {s1}), c}),
+                                     op(OpKind::Mul, {op(OpKind::Tanh, {s2}), c})});
+        backend::Program fused = backend::compile(graph({x, z, c}, {y}));
+        // Slices that are outputs too stay copies.
+        backend::Program apart = backend::compile(graph({x, z, c}, {y, s1, s2}));
+        CHECK(fused.num_instructions() == 1);
+        CHECK(apart.num_instructions() == 3);
+        const std::vector<ops::Array> args = {random_array(d, shape, rng),
+                                              random_array(d, shape, rng),
+                                              random_array(d, c->tensor_type().dims, rng)};
+        const ops::Array got = fused.run(args)[0];
+        CHECK(same_bits(got, apart.run(args)[0]));
+        CHECK(same_bits(fused.run(args)[0], got));
+      }
+    }
+  }
 }
