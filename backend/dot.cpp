@@ -10,6 +10,7 @@
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
+#include "block_reduce.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "onednn.hpp"
@@ -102,6 +103,17 @@ struct Finish {
     const std::int64_t base = c - origin, width = blk.c1 - blk.c0;
     if (width == s.n) return (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
     for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+  }
+
+  // The epilogue of a block the calling thread computed alone (a product
+  // too small to split, or one on the library's own threads): split
+  // between threads by rows when large, as a fused group would be.
+  void on_threads(const MatmulShape& s, const T* c, const Block& blk) const {
+    if (!epilogue) return;
+    const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / (blk.c1 - blk.c0));
+    parallel_for(blk.r1 - blk.r0, grain, [&](std::int64_t i0, std::int64_t i1) {
+      (*this)(s, c, Block{blk.r0 + i0, blk.r0 + i1, blk.c0, blk.c1});
+    });
   }
 };
 
@@ -257,7 +269,8 @@ bool library_threads() {
 template <class T>
 void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Finish<T>& finish) {
   if (library_threads<T>()) {
-    product_block(s, a, b, c, Block{0, s.m, 0, s.n}, finish);
+    product_block(s, a, b, c, Block{0, s.m, 0, s.n}, Finish<T>{});
+    finish.on_threads(s, c, Block{0, s.m, 0, s.n});
     return;
   }
   bool by_columns = s.n > s.m;
@@ -292,10 +305,12 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
   const std::int64_t work = s.m * s.n * s.k;
   const Block whole{0, s.m, 0, s.n};
   if (batch.empty()) {
-    if (work >= kSplitProduct)
+    if (work >= kSplitProduct) {
       split_product(s, a, b, c, finish);
-    else
-      product_block(s, a, b, c, whole, finish);
+    } else {
+      product_block(s, a, b, c, whole, Finish<T>{});
+      finish.on_threads(s, c, whole);
+    }
     return;
   }
   // A stack of matrices times one matrix is one product of the stacked
