@@ -14,7 +14,7 @@
 //   concat(a, e...) with each e of static length 0         = a cast to the result
 //
 // The last two are what gradients of slices and indexing produce
-// (rules/autodiff/pullback.cpp) when the slice is the whole array.
+// (rules/autodiff/shape_pullbacks.hpp) when the slice is the whole array.
 #pragma once
 
 #include "rules/tensor/tensor_egraph.hpp"
