@@ -1,4 +1,4 @@
-// `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
+// `eqsat profile GRAPH [--input NAME=FILE.npy|NAME=VALUE]... [--random SEED]
 // [--repeat N] [--json OUT] [--no-opt] [--fast-math] [--memory-limit SIZE]`: optimizes the
 // graph (unless --no-opt; --fast-math adds the fast-math set), compiles it
 // once, runs it once to warm up and then N times

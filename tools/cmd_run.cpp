@@ -1,4 +1,4 @@
-// `eqsat run GRAPH [--input NAME=FILE.npy]... [--random SEED] [--out DIR]
+// `eqsat run GRAPH [--input NAME=FILE.npy|NAME=VALUE]... [--random SEED] [--out DIR]
 // [--rules FILE]... [--no-default-rules] [--trust-rules] [--no-opt]`: parses a graph, compiles it
 // for the CPU executor and runs it; prints each output's type and a summary (min, mean, max; for
 // bools the number of true elements) and writes DIR/NAME.npy per output. `--random SEED` fills the
