@@ -95,7 +95,8 @@ class LoopPruner {
   // Keeps the sequence taps kept outputs read and settles the trip count.
   // Without :n-steps the sequences fix it: a known count becomes :n-steps
   // (unless the sequences kept give it), else each sequence keeps its last
-  // tap. Returns that static count, if any.
+  // tap. With :n-steps, a sequence that may be too short keeps its last tap
+  // (its check). Returns that static count, if any.
   std::optional<std::int64_t> cut_sequences(const ScanView& s, Draft& d) {
     std::vector<std::pair<EClassId, std::int64_t>> all_sequences, kept_sequences;
     for (std::size_t i = 0; i < s.num_sequences(); ++i)
@@ -113,7 +114,8 @@ class LoopPruner {
       const auto& old = s.spec.sequence_taps[i];
       for (std::size_t k = 0; k < old.size(); ++k) {
         const std::int64_t slot = s.sequence_param(i, k);
-        if (read_by_kept(d, slot) || (keep_last_tap && k + 1 == old.size())) {
+        const bool last = k + 1 == old.size();
+        if (read_by_kept(d, slot) || (last && (keep_last_tap || checks_steps(s, i)))) {
           taps.push_back(old[k]);
           take(s, d, slot);
         }
@@ -133,6 +135,16 @@ class LoopPruner {
       d.spec.has_n_steps = true;
     }
     return steps;
+  }
+
+  // True when sequence i may be too short for a loop's :n-steps: the loop
+  // fails then, and the pruned loop must too (issue 25), so the sequence
+  // keeps its deepest tap even when no kept output reads it.
+  bool checks_steps(const ScanView& s, std::size_t i) const {
+    if (!s.spec.has_n_steps) return false;
+    const auto& n = g().data(s.operands[s.n_steps_operand()]).uniform;
+    const std::int64_t rows = g().data(s.operands[s.sequence_operand(i)]).tensor_type().dims[0];
+    return !n || rows == ops::kUnknownDim || rows - s.spec.sequence_taps[i].back() < *n;
   }
 
   // True when no kept output reads any tap of some sequence.
