@@ -56,6 +56,8 @@ class LoopPruner {
     std::vector<bool> keep(outputs_.size(), false);
     std::vector<std::size_t> work(wanted.begin(), wanted.end());
     if (s.spec.until) work.push_back(s.flag_output());
+    for (std::size_t m = 0; m < s.num_mitsot(); ++m)
+      if (history_checked(s, m)) work.push_back(m);
     while (!work.empty()) {
       const std::size_t j = work.back();
       work.pop_back();
@@ -67,6 +69,13 @@ class LoopPruner {
           work.push_back(m);
     }
     return keep;
+  }
+
+  // True when mit-sot m's initial history has a length known only at run
+  // time: the loop checks it against the deepest tap and fails when it is
+  // shorter, so the mit-sot stays, with that tap (issue 25).
+  bool history_checked(const ScanView& s, std::size_t m) const {
+    return g().data(s.operands[s.mitsot_operand(m)]).tensor_type().dims[0] == ops::kUnknownDim;
   }
 
   // The loop prune is assembling: what it keeps of the old one, in order.
@@ -174,7 +183,7 @@ class LoopPruner {
       ops::IntList taps;
       const auto& old = s.spec.mitsot_taps[m];
       for (std::size_t k = 0; k < old.size(); ++k)
-        if (read_by_kept(d, s.mitsot_param(m, k))) {
+        if (read_by_kept(d, s.mitsot_param(m, k)) || (k == 0 && history_checked(s, m))) {
           taps.push_back(old[k]);
           take(s, d, s.mitsot_param(m, k));
         }

@@ -201,3 +201,18 @@ TEST_CASE("with n-steps an unread sequence that may be too short keeps its check
     (output (get 0 s)))"));
   CHECK_FALSE(reads_input(long_enough, "xs"));
 }
+
+TEST_CASE("an unread mit-sot whose history may be too short keeps its check") {
+  // The loop fails when h0 has fewer than 3 rows (issue 25).
+  const ops::Graph out = optimized(graph(R"(
+    (input h0 (f64 ?)) (input z f64)
+    (let s (scan :n-steps 3 :mit-sot ((h0 :taps (-3 -1))) :sit-sot (z)
+      (fn (a b c) (add a b) (add c 1.0))))
+    (output (get 1 s)))"));
+  INFO(ops::print_graph(out));
+  const ops::Array z = ops::Array::scalar(ops::DType::F64, 0.5);
+  CHECK_THROWS_WITH(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {1}, 1.0), z}),
+                    Catch::Contains("needs 3 initial steps"));
+  CHECK(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {3}, 1.0), z})[0].element(
+            2) == 3.5);
+}
