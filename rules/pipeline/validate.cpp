@@ -6,6 +6,8 @@
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/post_order.hpp"
+#include "ops/type_error.hpp"
+#include "support/internal_error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -207,6 +209,13 @@ Paths explain_paths(const ops::Graph& written, const RuleProgram& rules,
     optimize(written, rules, &report, o);
   } catch (const std::length_error& e) {
     p.note = fmt::format("not known: {}", e.what());
+    return p;
+  } catch (const InternalError& e) {
+    // A bug in explanations: the difference found stands without its path.
+    p.note = fmt::format("not known: explaining it failed ({})", e.what());
+    return p;
+  } catch (const ops::TypeError& e) {
+    p.note = fmt::format("not known: explaining it failed ({})", e.what());
     return p;
   }
   for (const RuleReport& r : report.rules) p.ruleset.emplace(r.name, r.ruleset);

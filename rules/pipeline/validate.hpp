@@ -87,7 +87,8 @@ struct ValidationResult {
 // output `(grad COST WRT)` is compared with central finite differences of
 // the written COST at smooth points (validate_gradients.hpp), any other
 // is left out and listed in `unchecked`. The path is
-// found (only when values differ) by optimizing again with explanations on.
+// found (only when values differ) by optimizing again with explanations on;
+// when that fails, `path_note` says so and the difference stands.
 ValidationResult validate_optimization(const ops::Graph& written, const ops::Graph& optimized,
                                        const RuleProgram& rules, const OptimizeOptions& options,
                                        const ValidateOptions& validate);
