@@ -15,7 +15,7 @@
 //   cast x to the dtype x has                              = x
 //
 // The last two are what gradients of slices and indexing produce
-// (rules/autodiff/pullback.cpp) when the slice is the whole array.
+// (rules/autodiff/shape_pullbacks.hpp) when the slice is the whole array.
 #pragma once
 
 #include "rules/tensor/tensor_egraph.hpp"
