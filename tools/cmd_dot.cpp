@@ -1,5 +1,5 @@
-// `eqsat dot GRAPH [--egraph] [--rules F]... [-o F.dot]`: Graphviz of the
-// graph's terms, or (--egraph) of the e-graph after the optimizer's
+// `eqsat dot GRAPH [--egraph] [--rules F]... [-o F.dot] [--cost-profile F]`:
+// Graphviz of the graph's terms, or (--egraph) of the e-graph after the optimizer's
 // saturation: e-classes as clusters, the extractor's choices filled,
 // costs on e-nodes, bodies as nested clusters (rules/pipeline/dot_picture.hpp).
 #include "command.hpp"
@@ -14,6 +14,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ int run_dot(DotArgs& args) {
     text = rules::graph_dot(graph);
   } else {
     const rules::RuleProgram program = args.setup.load_rules();
-    rules::OptimizeOptions options = *args.setup.options();  // no --cost-profile to fail
+    std::optional<rules::OptimizeOptions> given = args.setup.options();
+    if (!given) return UserError;
+    rules::OptimizeOptions options = *std::move(given);
     options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
       text = rules::egraph_dot(g, roots, backend::CostModel(options.weights));
     };
@@ -63,6 +66,7 @@ void add_dot_command(CLI::App& app, Action& action) {
                 "draw the saturated e-graph: classes as clusters, chosen e-nodes filled");
   args->setup.rules.add_to(*cmd);
   cmd->add_option("-o", args->out, "write the DOT text to this file instead of stdout");
+  args->setup.add_cost_profile_to(*cmd);
   args->setup.saturation.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_dot(*args); });
 }

@@ -26,3 +26,16 @@ TEST_CASE("dot: -o writes the picture, and refuses unusable paths before any wor
   CHECK(r.err == "error: -o g.eg: is the input graph; it would be lost\n");
   CHECK(read_file(s.path("g.eg")) == kGraph);
 }
+
+TEST_CASE("dot --egraph: costs from the cost profile optimize uses, or its --cost-profile") {
+  Scratch s;
+  s.write("g.eg", kGraph);
+  s.write("bad.json", "{ not json");
+  auto r = run_eqsat(s, "dot g.eg --egraph --cost-profile bad.json -o g.dot");
+  CHECK(r.status == 1);
+  CHECK(r.err.rfind("error: bad.json: ", 0) == 0);
+  CHECK_FALSE(std::filesystem::exists(s.path("g.dot")));
+  r = run_eqsat(s, "dot g.eg --egraph --cost-profile missing.json");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: missing.json: cannot read the cost profile: No such file or directory\n");
+}
