@@ -1,5 +1,6 @@
 #include "ops/run_time_failure.hpp"
 
+#include "ops/post_order.hpp"
 #include "ops/slice.hpp"
 
 #include <algorithm>
@@ -241,6 +242,24 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
       return types.empty() || !all_static(types.subspan(1));
   }
   return true;
+}
+
+bool TermFailures::operator()(TermRef t) {
+  for_each_post_order(
+      std::span(&t, 1), Bodies::Enter,
+      [&](TermRef u) {
+        std::vector<const Type*> types;
+        std::vector<const Array*> values;
+        bool fails = false;
+        for (TermRef o : u->operands()) {
+          types.push_back(&o->type());
+          values.push_back(o->const_value());
+          fails = fails || memo_.at(o);
+        }
+        memo_[u] = fails || may_fail(u->kind(), u->attrs(), types, values);
+      },
+      [&](TermRef u) { return !memo_.contains(u); });
+  return memo_.at(t);
 }
 
 }  // namespace eqsat::ops

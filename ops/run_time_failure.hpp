@@ -8,7 +8,10 @@
 #include "ops/array.hpp"
 #include "ops/attrs.hpp"
 #include "ops/op.hpp"
+#include "ops/term.hpp"
 #include "ops/type.hpp"
+
+#include <absl/container/flat_hash_map.h>
 
 #include <span>
 
@@ -20,5 +23,16 @@ namespace eqsat::ops {
 // "may" means "not proven not to".
 bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> types,
               std::span<const Array* const> values);
+
+// Whether computing term `t` may fail: an op under it (bodies included)
+// may fail on its operands' types and constant values. The tensor
+// analysis' may-fail for an extracted term; memoized per term.
+class TermFailures {
+ public:
+  bool operator()(TermRef t);
+
+ private:
+  absl::flat_hash_map<TermRef, bool> memo_;
+};
 
 }  // namespace eqsat::ops

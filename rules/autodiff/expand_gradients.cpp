@@ -1,12 +1,12 @@
 #include "rules/autodiff/expand_gradients.hpp"
 
-#include "rules/tensor/extract_graph.hpp"
 #include "rules/autodiff/gradient.hpp"
+#include "rules/tensor/extract_graph.hpp"
 #include "rules/tensor/op_symbols.hpp"
 
 #include "ops/post_order.hpp"
-#include "rules/autodiff/pullback.hpp"
 #include "ops/type_error.hpp"
+#include "rules/autodiff/pullback.hpp"
 
 #include <map>
 #include <memory>
@@ -148,8 +148,19 @@ class GradApplier final : public egraph::Applier, public RefusingApplier {
         !ops::compatible(dx->tensor_type(), std::get<ops::TensorType>(want)))
       return refuse("grad: the gradient's type differs from the grad's (" +
                     ops::to_string(dx->type()) + " vs " + ops::to_string(want) + ")");
-    const EClassId d = g_.add_term(dx);
+    EClassId d = g_.add_term(dx);
+    if (drops_check(g_, root, d)) d = g_.add_term(with_cost_checked(dx, j.cost_term));
     return eg.merge(eg.find(root), d);
+  }
+  // The written gradient fails where its cost does (the forward pass
+  // computes it), but a gradient may not read the failing part (the
+  // derivative of x + y[k] by x is 1): `(where true dx cost)` is dx and
+  // still computes the cost, so the check stays (issue 25).
+  static ops::TermRef with_cost_checked(ops::TermRef dx, ops::TermRef cost) {
+    const ops::DType dtype = dx->tensor_type().dtype;
+    if (cost->tensor_type().dtype != dtype)
+      cost = ops::Term::make(OpKind::Cast, {{ops::AttrKey::Dtype, dtype}}, {cost});
+    return ops::Term::make(OpKind::Where, {}, {ops::Term::scalar(ops::DType::Bool, 1), dx, cost});
   }
   bool refuse(std::string message) {
     errors_.push_back(std::move(message));

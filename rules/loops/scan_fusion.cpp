@@ -1,10 +1,13 @@
 #include "rules/loops/scan_fusion.hpp"
 
+#include "rules/loops/scan_fusion_failures.hpp"
 #include "rules/loops/scan_fusion_layout.hpp"
 #include "rules/loops/scan_view.hpp"
 #include "rules/tensor/substitute.hpp"
 
 #include "rules/tensor/op_symbols.hpp"
+
+#include "ops/run_time_failure.hpp"
 
 #include <algorithm>
 #include <array>
@@ -81,6 +84,28 @@ bool reaches(const egraph::EGraph& eg, std::span<const EClassId> from, EClassId 
   return false;
 }
 
+// What loop e-node `s` may fail on (scan_fusion_failures.hpp), with
+// e-classes as keys.
+LoopFailures failures_of(const TensorEGraph& g, const ScanView& s) {
+  LoopFailures f;
+  std::vector<std::uint64_t> keys;
+  std::vector<const ops::Type*> types;
+  std::vector<const ops::Array*> values;
+  for (EClassId c : s.operands) {
+    const TensorData& d = g.data(c);
+    keys.push_back(g.egraph().find(c).value());
+    types.push_back(&d.type());
+    values.push_back(d.value ? &*d.value : nullptr);
+  }
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    f.operands.push_back(keys[i]);
+    if (g.data(s.operands[i]).may_fail) f.failing.push_back(keys[i]);
+  }
+  f.body = g.data(s.operands[0]).may_fail || state_of_unknown_shape(s.spec, types);
+  f.checks = own_checks(s.spec, keys, types, ops::may_fail(OpKind::Scan, s.attrs, types, values));
+  return f;
+}
+
 class ScanFusion final : public ScanApplier {
  public:
   explicit ScanFusion(TensorEGraph& g) : ScanApplier(g, "scan-fusion") {}
@@ -108,11 +133,25 @@ class ScanFusion final : public ScanApplier {
       // graph inputs. Loops in one body fuse after extraction instead
       // (scan_fusion_extracted.hpp), where scopes are known.
       if (!g().data(root).free_nominals.empty() || !g().data(other).free_nominals.empty()) continue;
+      if (adds_failures(eg, root, a, other, *b, count)) continue;
       if (reaches(eg, b->operands, root) || reaches(eg, a.operands, other)) continue;
       changed |= fuse(eg, root, a, other, *b);
       root = eg.find(root);
     }
     return changed;
+  }
+
+  // Whether the fused loop may fail where loop a's or loop b's outputs do
+  // not (issue 25): fusion never adds a failure to an output. A class that
+  // cannot fail may hold a loop e-node that can (its other form drops the
+  // failing work): the e-node fused must then fail nowhere.
+  bool adds_failures(const egraph::EGraph& eg, EClassId ra, const ScanView& a, EClassId rb,
+                     const ScanView& b, const TripCount& count) {
+    const bool runs = !count.constant || *count.constant > 0;
+    const LoopFailures fa = failures_of(g(), a), fb = failures_of(g(), b), none;
+    if (rules::adds_failures(fa, fb, runs) || rules::adds_failures(fb, fa, runs)) return true;
+    return (!g().data(eg.find(ra)).may_fail && rules::adds_failures(fa, none, runs)) ||
+           (!g().data(eg.find(rb)).may_fail && rules::adds_failures(fb, none, runs));
   }
 
   bool fuse(egraph::EGraph& eg, EClassId ra, const ScanView& a, EClassId rb, const ScanView& b) {

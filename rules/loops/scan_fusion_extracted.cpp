@@ -1,10 +1,12 @@
 #include "rules/loops/scan_fusion_extracted.hpp"
 
-#include "rules/tensor/extract_graph.hpp"
+#include "rules/loops/scan_fusion_failures.hpp"
 #include "rules/loops/scan_fusion_layout.hpp"
 #include "rules/loops/scan_view.hpp"
+#include "rules/tensor/extract_graph.hpp"
 
 #include "ops/post_order.hpp"
+#include "ops/run_time_failure.hpp"
 #include "ops/type_error.hpp"
 
 #include <absl/container/flat_hash_map.h>
@@ -77,6 +79,38 @@ bool depends(TermRef a, TermRef b) {
         return !found;
       });
   return found;
+}
+
+// What loop term `scan` may fail on (scan_fusion_failures.hpp), with
+// terms as keys.
+LoopFailures failures_of(TermRef scan, ops::TermFailures& fails) {
+  LoopFailures f;
+  std::vector<std::uint64_t> keys;
+  std::vector<const ops::Type*> types;
+  std::vector<const ops::Array*> values;
+  for (TermRef o : scan->operands()) {
+    keys.push_back(o->id());
+    types.push_back(&o->type());
+    values.push_back(o->const_value());
+  }
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    f.operands.push_back(keys[i]);
+    if (fails(scan->operand(i))) f.failing.push_back(keys[i]);
+  }
+  const ops::ScanSpec& spec = spec_of(scan);
+  f.body = fails(scan->operand(0)) || state_of_unknown_shape(spec, types);
+  f.checks =
+      own_checks(spec, keys, types, ops::may_fail(OpKind::Scan, scan->attrs(), types, values));
+  return f;
+}
+
+// Whether fusing a and b (the same number of steps) may fail where one of
+// them does not (issue 25: fusion never adds a failure to an output).
+bool fusion_adds_failures(TermRef a, TermRef b, ops::TermFailures& fails) {
+  const auto steps = constant_steps(a);
+  const bool runs = !steps || *steps > 0;
+  const LoopFailures fa = failures_of(a, fails), fb = failures_of(b, fails);
+  return adds_failures(fa, fb, runs) || adds_failures(fb, fa, runs);
 }
 
 // A scan under the roots and the body it runs in (nullptr: outside every
@@ -235,6 +269,7 @@ std::vector<TermRef> fuse_extracted_loops(std::span<const TermRef> roots,
   // Fewer than two loops: nothing to pair, and no whole-graph cost to take.
   if (scans_under(best).size() < 2) return best;
   ExecutionCost execution(model);
+  ops::TermFailures fails;
   double cost = execution(best, 1.0);
   int trials = 0;
   for (bool improved = true; improved && trials < kMaxTrials;) {
@@ -246,6 +281,7 @@ std::vector<TermRef> fuse_extracted_loops(std::span<const TermRef> roots,
         // Loops fuse only within one body (or both outside every body).
         if (scans[i].scopes.size() != 1 || scans[i].scopes != scans[j].scopes) continue;
         if (!same_steps(a, b) || depends(a, b) || depends(b, a)) continue;
+        if (fusion_adds_failures(a, b, fails)) continue;
         ++trials;
         FusedLoop f;
         const TermRef fused = fused_scan(a, b, f);

@@ -18,12 +18,12 @@ class MergeSequences final : public ScanApplier {
 
  private:
   bool depends_only_on_form() const override { return true; }
-  bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
+  bool rewrite(egraph::EGraph&, EClassId root, const ScanView& s) override {
     for (std::size_t b = 1; b < s.num_sequences(); ++b)
       for (std::size_t a = 0; a < b; ++a)
         if (s.operands[s.sequence_operand(a)] == s.operands[s.sequence_operand(b)]) {
           const auto scan = merged(s, a, b);
-          return scan && eg.merge(root, *scan);
+          return merge_loop(g(), root, scan);
         }
     return false;
   }

@@ -56,6 +56,8 @@ class LoopPruner {
     std::vector<bool> keep(outputs_.size(), false);
     std::vector<std::size_t> work(wanted.begin(), wanted.end());
     if (s.spec.until) work.push_back(s.flag_output());
+    for (std::size_t m = 0; m < s.num_mitsot(); ++m)
+      if (history_checked(s, m)) work.push_back(m);
     while (!work.empty()) {
       const std::size_t j = work.back();
       work.pop_back();
@@ -67,6 +69,13 @@ class LoopPruner {
           work.push_back(m);
     }
     return keep;
+  }
+
+  // True when mit-sot m's initial history has a length known only at run
+  // time: the loop checks it against the deepest tap and fails when it is
+  // shorter, so the mit-sot stays, with that tap (issue 25).
+  bool history_checked(const ScanView& s, std::size_t m) const {
+    return g().data(s.operands[s.mitsot_operand(m)]).tensor_type().dims[0] == ops::kUnknownDim;
   }
 
   // The loop prune is assembling: what it keeps of the old one, in order.
@@ -95,7 +104,8 @@ class LoopPruner {
   // Keeps the sequence taps kept outputs read and settles the trip count.
   // Without :n-steps the sequences fix it: a known count becomes :n-steps
   // (unless the sequences kept give it), else each sequence keeps its last
-  // tap. Returns that static count, if any.
+  // tap. With :n-steps, a sequence that may be too short keeps its last tap
+  // (its check). Returns that static count, if any.
   std::optional<std::int64_t> cut_sequences(const ScanView& s, Draft& d) {
     std::vector<std::pair<EClassId, std::int64_t>> all_sequences, kept_sequences;
     for (std::size_t i = 0; i < s.num_sequences(); ++i)
@@ -113,7 +123,8 @@ class LoopPruner {
       const auto& old = s.spec.sequence_taps[i];
       for (std::size_t k = 0; k < old.size(); ++k) {
         const std::int64_t slot = s.sequence_param(i, k);
-        if (read_by_kept(d, slot) || (keep_last_tap && k + 1 == old.size())) {
+        const bool last = k + 1 == old.size();
+        if (read_by_kept(d, slot) || (last && (keep_last_tap || checks_steps(s, i)))) {
           taps.push_back(old[k]);
           take(s, d, slot);
         }
@@ -133,6 +144,16 @@ class LoopPruner {
       d.spec.has_n_steps = true;
     }
     return steps;
+  }
+
+  // True when sequence i may be too short for a loop's :n-steps: the loop
+  // fails then, and the pruned loop must too (issue 25), so the sequence
+  // keeps its deepest tap even when no kept output reads it.
+  bool checks_steps(const ScanView& s, std::size_t i) const {
+    if (!s.spec.has_n_steps) return false;
+    const auto& n = g().data(s.operands[s.n_steps_operand()]).uniform;
+    const std::int64_t rows = g().data(s.operands[s.sequence_operand(i)]).tensor_type().dims[0];
+    return !n || rows == ops::kUnknownDim || rows - s.spec.sequence_taps[i].back() < *n;
   }
 
   // True when no kept output reads any tap of some sequence.
@@ -162,7 +183,7 @@ class LoopPruner {
       ops::IntList taps;
       const auto& old = s.spec.mitsot_taps[m];
       for (std::size_t k = 0; k < old.size(); ++k)
-        if (read_by_kept(d, s.mitsot_param(m, k))) {
+        if (read_by_kept(d, s.mitsot_param(m, k)) || (k == 0 && history_checked(s, m))) {
           taps.push_back(old[k]);
           take(s, d, s.mitsot_param(m, k));
         }

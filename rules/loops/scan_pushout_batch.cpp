@@ -1,5 +1,7 @@
 #include "rules/loops/scan_pushout_batch.hpp"
 
+#include "ops/run_time_failure.hpp"
+
 #include "rules/tensor/substitute.hpp"
 
 #include "ops/post_order.hpp"
@@ -158,6 +160,11 @@ Batch StepBatcher::kind_from_operands(TermRef t) const {
   std::vector<Batch> kids;
   for (TermRef o : t->operands()) kids.push_back(kinds_.at(o));
   if (std::ranges::any_of(kids, [](Batch k) { return k == Batch::No; })) return Batch::No;
+  // A loop that may run no step never applies the op; batched over no
+  // rows, an op that may fail (shapes known only at run time) could fail
+  // all the same (issue 25). Its shapes are the same at every step, so
+  // with a step it fails in the loop too.
+  if (!steps_ && !invariant_work_ && may_fail_per_step(t)) return Batch::No;
   if (ops::is_elementwise(t->kind())) return Batch::PerStep;
   if (t->kind() == OpKind::Dot)
     return dot_form(t, kids[0], kids[1]) == DotForm::None ? Batch::No : Batch::PerStep;
@@ -167,6 +174,16 @@ Batch StepBatcher::kind_from_operands(TermRef t) const {
       std::ranges::all_of(kids, [](Batch k) { return k == Batch::PerStep; }))
     return Batch::PerStep;
   return Batch::No;
+}
+
+bool StepBatcher::may_fail_per_step(TermRef t) {
+  std::vector<const ops::Type*> types;
+  std::vector<const ops::Array*> values;
+  for (TermRef o : t->operands()) {
+    types.push_back(&o->type());
+    values.push_back(o->const_value());
+  }
+  return ops::may_fail(t->kind(), t->attrs(), types, values);
 }
 
 std::optional<EClassId> StepBatcher::window(std::int64_t slot) {

@@ -29,7 +29,8 @@ enum class Batch {
 // k is then the window seq_i[k : k + n]. When n is not known to be >= 1,
 // only leaves may be invariant parts (unless allow_invariant_work):
 // computing other invariant work outside would run it for a loop that may
-// run no step (and it can fail).
+// run no step (and it can fail), and no op that may fail is batched (over
+// no rows it could fail where the loop applies it to nothing).
 class StepBatcher {
  public:
   StepBatcher(TensorEGraph& g, const ScanView& s);
@@ -75,6 +76,8 @@ class StepBatcher {
   std::optional<Batch> own_kind(ops::TermRef t) const;
   // The kind of an op over sequence elements, its operands classified.
   Batch kind_from_operands(ops::TermRef t) const;
+  // Whether applying t's op to its operands' per-step values may fail.
+  static bool may_fail_per_step(ops::TermRef t);
   // The outer value of one term, its operands added.
   std::optional<egraph::EClassId> add_one(ops::TermRef t);
   std::optional<egraph::EClassId> window(std::int64_t slot);

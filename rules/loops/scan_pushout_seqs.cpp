@@ -22,7 +22,7 @@ class PushOutSeqs final : public ScanApplier {
 
  private:
   bool depends_only_on_form() const override { return true; }
-  bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
+  bool rewrite(egraph::EGraph&, EClassId root, const ScanView& s) override {
     StepBatcher batch(g(), s);
     if (!batch.ok()) return false;
     const std::vector<TermRef> targets = collect_targets(batch, s);
@@ -36,7 +36,7 @@ class PushOutSeqs final : public ScanApplier {
     const auto lifted = lift(s, targets);
     if (!lifted) return false;
     const auto scan = rebuild(s, *lifted, values);
-    return scan && eg.merge(root, *scan);
+    return merge_loop(g(), root, scan);
   }
 
   // The subterms of the body's outputs to move out, in first-seen order:

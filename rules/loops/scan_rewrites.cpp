@@ -40,7 +40,7 @@ class DropNonSequence final : public ScanApplier {
         mode_(mode) {}
 
  private:
-  bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
+  bool rewrite(egraph::EGraph&, EClassId root, const ScanView& s) override {
     for (std::size_t j = 0; j < s.num_nonsequences(); ++j) {
       const std::int64_t slot = s.nonsequence_param(j);
       const EClassId outer = s.operands[s.nonsequence_operand(j)];
@@ -68,9 +68,9 @@ class DropNonSequence final : public ScanApplier {
       operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(s.nonsequence_operand(j)));
       operands[0] = *body;
       const auto scan = add_scan(g(), s.attrs, smaller, operands);
-      return scan && eg.merge(root, *scan);
+      return merge_loop(g(), root, scan);
     }
-    return mode_ == Drop::Constant && inline_sequence(eg, root, s);
+    return mode_ == Drop::Constant && inline_sequence(root, s);
   }
 
   // A sequence whose rows all hold one small constant (PyTensor's alloc
@@ -78,7 +78,7 @@ class DropNonSequence final : public ScanApplier {
   // no longer reads it. Only when no length check is lost: the step count
   // is a constant the sequence allows, or every sequence length is static
   // (the count then becomes :n-steps).
-  bool inline_sequence(egraph::EGraph& eg, EClassId root, const ScanView& s) {
+  bool inline_sequence(EClassId root, const ScanView& s) {
     std::optional<std::int64_t> n;
     if (s.spec.has_n_steps) {
       if (const auto& u = g().data(s.operands[s.n_steps_operand()]).uniform)
@@ -112,7 +112,7 @@ class DropNonSequence final : public ScanApplier {
                         g().add_term(ops::Term::scalar(ops::DType::I64, static_cast<double>(*n))));
       }
       const auto scan = add_scan(g(), s.attrs, fewer, operands);
-      return scan && eg.merge(root, *scan);
+      return merge_loop(g(), root, scan);
     }
     return false;
   }
@@ -162,7 +162,7 @@ class HoistInvariant final : public ScanApplier {
 
  private:
   bool depends_only_on_form() const override { return true; }
-  bool rewrite(egraph::EGraph& eg, EClassId root, const ScanView& s) override {
+  bool rewrite(egraph::EGraph&, EClassId root, const ScanView& s) override {
     if (s.num_nonsequences() == 0 || !runs_a_step(s)) return false;
     const std::int64_t nparams = s.num_params();
     const std::int64_t lo = s.nonsequence_param(0);
@@ -193,7 +193,7 @@ class HoistInvariant final : public ScanApplier {
     ops::ScanSpec bigger = s.spec;
     ++bigger.num_nonsequences;
     const auto scan = add_scan(g(), s.attrs, bigger, operands);
-    return scan && eg.merge(root, *scan);
+    return merge_loop(g(), root, scan);
   }
 
   // True when the loop provably runs at least one step. Hoisted work runs

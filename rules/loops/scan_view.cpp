@@ -133,6 +133,10 @@ bool merge_same(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
   return eg.merge(a, *b);
 }
 
+bool merge_loop(TensorEGraph& g, EClassId a, std::optional<EClassId> b) {
+  return b && !drops_check(g, a, *b) && g.egraph().merge(a, *b);
+}
+
 namespace {
 
 // What a form-only applier's rewrite reads of loop `v`, as words: the

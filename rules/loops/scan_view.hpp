@@ -105,6 +105,11 @@ std::optional<std::int64_t> sequence_steps(const TensorEGraph& g, const ScanView
 // when the e-graph changed.
 bool merge_same(TensorEGraph& g, egraph::EClassId a, std::optional<egraph::EClassId> b);
 
+// Merges loop `a` with `b`, the same loop rebuilt (the same work, laid out
+// otherwise), unless a may fail and b cannot: a rebuild that lost a check
+// is refused (issue 25). True when the e-graph changed.
+bool merge_loop(TensorEGraph& g, egraph::EClassId a, std::optional<egraph::EClassId> b);
+
 // Base of the scan appliers: calls `rewrite` for each scan e-node of the
 // matched class (a snapshot: nodes added meanwhile wait for the next
 // iteration).

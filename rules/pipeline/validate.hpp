@@ -57,7 +57,14 @@ struct ValidationResult {
   // Sets on which the written graph fails: each output is then checked
   // alone (an output whose written computation fails must fail optimized).
   std::size_t written_fails = 0;
-  // Outputs holding a `grad`, which the written graph cannot run: not compared.
+  // Outputs `(grad COST WRT)`, checked against finite differences of the
+  // written COST (validate_gradients.hpp), on `gradient_sets` sets; the
+  // sets holding ±∞ or NaN are skipped for them.
+  std::vector<std::string> gradients;
+  std::size_t gradient_sets = 0;
+  std::size_t gradient_sets_skipped = 0;
+  // Other outputs holding a `grad`, which the written graph cannot run:
+  // not compared.
   std::vector<std::string> unchecked;
   std::optional<ValidationMismatch> mismatch;  // the first difference found
 };
@@ -76,9 +83,12 @@ struct ValidationResult {
 // reached only through the inputs of loops and calls, or fails in a loop's
 // or a call's body; a loop's own error on its inputs must stay); an optimized
 // output that fails where the written one runs is a difference. An output
-// holding a `grad` has no written value (the executor runs no `grad`): it
+// holding a `grad` has no written value (the executor runs no `grad`): an
+// output `(grad COST WRT)` is compared with central finite differences of
+// the written COST at smooth points (validate_gradients.hpp), any other
 // is left out and listed in `unchecked`. The path is
-// found (only when values differ) by optimizing again with explanations on.
+// found (only when values differ) by optimizing again with explanations on;
+// when that fails, `path_note` says so and the difference stands.
 ValidationResult validate_optimization(const ops::Graph& written, const ops::Graph& optimized,
                                        const RuleProgram& rules, const OptimizeOptions& options,
                                        const ValidateOptions& validate);

@@ -12,7 +12,9 @@ using ops::OpKind;
 
 namespace {
 
-// Merges each `where` class with a uniform condition with its branch.
+// Merges each `where` class with a uniform condition with its branch,
+// unless the class may fail and the branch cannot (the branch not taken
+// fails as written: the check stays).
 class WhereConstantApplier final : public egraph::Applier {
  public:
   explicit WhereConstantApplier(TensorEGraph& g) : g_(g) {}
@@ -26,7 +28,9 @@ class WhereConstantApplier final : public egraph::Applier {
       const TensorData& y = g_.data(eg.class_of(n));
       if (!c || !y.is_tensor() || !y.tensor_type().is_static()) continue;
       const EClassId branch = eg.children(n)[*c != 0 ? 1 : 2];
-      if (auto same = assigned(branch, y.tensor_type())) changed |= eg.merge(root, *same);
+      // The other branch is computed as written: its failure must stay.
+      if (auto same = assigned(branch, y.tensor_type()); same && !drops_check(g_, root, *same))
+        changed |= eg.merge(root, *same);
     }
     return changed;
   }

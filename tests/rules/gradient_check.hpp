@@ -6,6 +6,8 @@
 
 #include "tests/support/check_optimizes.hpp"
 
+#include "rules/pipeline/finite_difference.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -57,23 +59,9 @@ inline std::vector<ops::Array> random_inputs(const ops::Graph& g, std::mt19937_6
   return inputs;
 }
 
-// Central finite differences of the first output of `cost` (a scalar)
-// with respect to input `wrt` at `inputs`.
-inline ops::Array finite_difference(const ops::Graph& cost, std::vector<ops::Array> inputs,
-                                    std::size_t wrt, double h = 1e-6) {
-  auto program = backend::compile(cost);
-  ops::Array out = inputs[wrt].clone();  // copies share buffers
-  for (std::int64_t i = 0; i < out.size(); ++i) {
-    const double x0 = inputs[wrt].data<double>()[i];
-    inputs[wrt].data<double>()[i] = x0 + h;
-    const double up = program.run(inputs)[0].element(0);
-    inputs[wrt].data<double>()[i] = x0 - h;
-    const double down = program.run(inputs)[0].element(0);
-    inputs[wrt].data<double>()[i] = x0;
-    out.data<double>()[i] = (up - down) / (2 * h);
-  }
-  return out;
-}
+// Central finite differences of the first output of a cost (a scalar)
+// with respect to one input: the same as --validate's.
+using rules::finite_difference;
 
 inline void check_close(const ops::Array& expected, const ops::Array& actual, double tol) {
   REQUIRE(expected.shape() == actual.shape());

@@ -190,6 +190,22 @@ TEST_CASE("optimize --validate: an unsound --trust-rules rule exits 1 naming the
   CHECK(run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules").status == 0);
 }
 
+TEST_CASE("optimize --validate: a rule that changes only a gradient exits 1 naming the output") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output g (grad (sum (mul x x)) x))\n");
+  const auto sound = run_eqsat(s, "optimize g.eg --validate");
+  CHECK(sound.status == 0);
+  CHECK_THAT(sound.err, Catch::Contains("gradients g agree with finite differences on "));
+  s.write("wrong.rules", "(rewrite mul-self-wrong (mul ?x ?x) (mul ?x 2.0))\n");
+  const auto r = run_eqsat(s, "optimize g.eg --rules wrong.rules --trust-rules --validate");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("g.eg: error: --validate: output g differs on input set 1 "
+                                      "of 3\n  gradient element 0: finite differences of the "
+                                      "written cost give "));
+  CHECK_THAT(r.err, Catch::Contains("mul-self-wrong"));
+  CHECK(r.out.empty());
+}
+
 TEST_CASE("optimize: a grad that cannot be expanded is refused at the grad, with the reason") {
   // Reshaping the cotangent back to (? ?) has no static target: the only
   // refusal left (a concat of unknown lengths is differentiated).

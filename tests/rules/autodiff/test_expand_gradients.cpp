@@ -223,6 +223,24 @@ TEST_CASE("grad of a cost that does not use wrt is zeros", "[grad]") {
   for (std::int64_t i = 0; i < d.size(); ++i) CHECK(d.element(i) == 0.0);
 }
 
+TEST_CASE("a gradient not reading the failing part of its cost still fails where the cost does",
+          "[grad]") {
+  // d(sum x + y[k])/dx is 1 everywhere, but the cost fails for k out of
+  // range: the optimized gradient must fail there too (issue 25).
+  const ops::Graph g = graph(
+      "(input x (f64 3)) (input y (f64 3)) (input k i64)\n"
+      "(output (grad (add (sum x) (index y k)) x))");
+  const ops::Graph opt = optimize(g, shipped_rules());
+  INFO(ops::print_graph(opt));
+  REQUIRE_FALSE(contains(opt.outputs[0].term, ops::OpKind::Grad));
+  const ops::Array x = ops::Array::filled(ops::DType::F64, {3}, 0.5);
+  auto program = backend::compile(opt);
+  CHECK_THROWS_WITH(program.run({x, x, ops::Array::scalar(ops::DType::I64, 7)}),
+                    Catch::Contains("index 7 is out of range"));
+  const ops::Array d = program.run({x, x, ops::Array::scalar(ops::DType::I64, -1)})[0];
+  for (std::int64_t i = 0; i < d.size(); ++i) CHECK(d.element(i) == 1.0);
+}
+
 TEST_CASE("grad inside a def body differentiates with respect to its parameter", "[grad]") {
   const ops::Graph g = graph(
       "(input x (f64 3))\n"

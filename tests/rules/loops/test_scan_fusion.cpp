@@ -5,9 +5,13 @@
 #include "tests/rules/loop_testing.hpp"
 
 #include "rules/loops/scan_fusion.hpp"
+#include "rules/loops/scan_fusion_extracted.hpp"
 #include "rules/tensor/extract_graph.hpp"
 
+#include "backend/runtime_error.hpp"
 #include "egraph/runner.hpp"
+
+#include <fmt/format.h>
 
 using namespace eqsat;
 using namespace eqsat::testing;
@@ -204,4 +208,75 @@ TEST_CASE("three loops of the same length end as one loop") {
   CHECK(spec_of(loops[0]).num_sitsot == 3);
   // xs and ys read once each, and x - y pushed out as a sequence of its own.
   CHECK(spec_of(loops[0]).sequence_taps.size() == 3);
+}
+
+namespace {
+
+// Output `k` of `g` alone, run on `inputs`: true when it runs.
+bool output_runs(const ops::Graph& g, std::size_t k, const std::vector<ops::Array>& inputs) {
+  ops::Graph one = g;
+  one.outputs = {g.outputs[k]};
+  try {
+    backend::compile(one).run(inputs);
+    return true;
+  } catch (const backend::RuntimeError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fusion adds no failure to a loop that cannot fail") {
+  // Loop b fails on its operand (an index out of range) or in its body;
+  // fused, loop a's output would fail with it (issue 25, seed 31571 of the
+  // long corner run: two loops of 0 steps).
+  const std::pair<const char*, const char*> cases[] = {
+      {"3", "(scan :n-steps 3 :sit-sot ((index w k)) (fn (h) (cos h)))"},
+      {"3", "(scan :n-steps 3 :sit-sot (z) :non-sequences (w k) (fn (h v i) (add h (index v i))))"},
+      {"0", "(scan :n-steps 0 :sit-sot ((index w k)) (fn (h) (cos h)))"},
+  };
+  for (const auto& [steps, b] : cases) {
+    INFO(b);
+    const ops::Graph g = graph(fmt::format(R"(
+      (input z (f64 3)) (input w (f64 3 3)) (input k i64)
+      (output (get 0 (scan :n-steps {} :sit-sot (z) (fn (h) (sin h)))))
+      (output (get 0 {})))",
+                                           steps, b));
+    const ops::Graph out = optimized(g);
+    INFO(ops::print_graph(out));
+    const std::vector<ops::Array> inputs{ops::Array::filled(ops::DType::F64, {3}, 0.5),
+                                         ops::Array::filled(ops::DType::F64, {3, 3}, 0.25),
+                                         ops::Array::scalar(ops::DType::I64, 7)};
+    CHECK(output_runs(out, 0, inputs));
+    CHECK_FALSE(output_runs(out, 1, inputs));
+  }
+}
+
+TEST_CASE("loops failing alike fuse: the same run-time step count") {
+  const ops::Graph g = graph(R"(
+    (input n i64) (input z (f64 3))
+    (output (get 0 (scan :n-steps n :sit-sot (z) (fn (h) (sin h)))))
+    (output (get 0 (scan :n-steps n :sit-sot (z) (fn (h) (cos (mul h 2.0)))))))");
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  CHECK(scans_in(out).size() == 1);
+}
+
+TEST_CASE("extracted loops fuse only when neither adds a failure to the other") {
+  const auto fused = [](const std::string& b) {
+    const ops::Graph g = graph(R"(
+      (input z (f64 3)) (input w (f64 3 3)) (input k i64)
+      (output (get 0 (scan :n-steps 3 :sit-sot (z) (fn (h) (sin h)))))
+      (output (get 0 )" + b + "))");
+    std::vector<ops::TermRef> roots;
+    for (const auto& o : g.outputs) roots.push_back(o.term);
+    const auto out = rules::fuse_extracted_loops(roots, backend::CostModel{});
+    ops::Graph after = g;
+    for (std::size_t i = 0; i < out.size(); ++i) after.outputs[i].term = out[i];
+    return scans_in(after).size() == 1;
+  };
+  CHECK(fused("(scan :n-steps 3 :sit-sot (z) (fn (h) (cos h)))"));
+  CHECK_FALSE(fused("(scan :n-steps 3 :sit-sot ((index w k)) (fn (h) (cos h)))"));
+  CHECK_FALSE(fused(
+      "(scan :n-steps 3 :sit-sot (z) :non-sequences (w k) (fn (h v i) (add h (index v i))))"));
 }

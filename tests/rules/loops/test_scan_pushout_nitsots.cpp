@@ -352,3 +352,21 @@ TEST_CASE("a nit-sot of the new state value is computed from the stacked states"
     (output (get 1 (scan :sequences (xs) :sit-sot (h0) :nit-sot 1 :non-sequences (W)
       (fn (x h w) (tanh (add h x)) (dot h w))))))") == 1);
 }
+
+TEST_CASE("an op that may fail is not batched for a loop that may run no step") {
+  // Over no rows, xs + w fails to broadcast when w has 0 elements; the loop
+  // runs no step and returns no rows (issue 25).
+  const char* text = R"(
+    (input xs (f64 ? 3)) (input w (f64 ?))
+    (let s (scan :sequences (xs) :nit-sot 1 :non-sequences (w) (fn (x v) (add x v))))
+    (output (get 0 s)))";
+  const ops::Graph g = graph(text);
+  const ops::Graph out = optimized(g);
+  INFO(ops::print_graph(out));
+  const auto none = backend::compile(out).run(
+      {ops::Array(ops::DType::F64, {0, 3}), ops::Array(ops::DType::F64, {0})});
+  CHECK(none[0].shape() == ops::Dims{0, 3});
+  const std::vector<ops::Array> two{ops::Array::filled(ops::DType::F64, {2, 3}, 1.0),
+                                    ops::Array::filled(ops::DType::F64, {3}, 0.5)};
+  CHECK(backend::compile(out).run(two)[0].element(5) == 1.5);
+}

@@ -179,3 +179,40 @@ TEST_CASE("the reverse loop of a gradient is pruned like any other") {
   CHECK(scans_in(with_y).size() == scans_in(without_y).size());
   for (ops::TermRef s : scans_in(with_y)) CHECK(spec_of(s).num_sitsot <= 2);
 }
+
+TEST_CASE("with n-steps an unread sequence that may be too short keeps its check") {
+  // :n-steps 10 over a sequence of unknown length: the loop fails when it
+  // is shorter, so the pruned loop keeps reading it (issue 25).
+  const char* text = R"(
+    (input xs (f64 ?)) (input z f64)
+    (let s (scan :n-steps 10 :sequences (xs) :sit-sot (z z) (fn (x h g) (add h 1.0) (add g x))))
+    (output (get 0 s)))";
+  const ops::Graph out = optimized(graph(text));
+  INFO(ops::print_graph(out));
+  const ops::Array z = ops::Array::scalar(ops::DType::F64, 0.5);
+  CHECK_THROWS_WITH(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {6}, 1.0), z}),
+                    Catch::Contains("allows only 6 steps"));
+  CHECK(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {12}, 1.0), z})[0].element(
+            9) == 10.5);
+  // A sequence statically long enough goes.
+  const ops::Graph long_enough = optimized(graph(R"(
+    (input xs (f64 12)) (input z f64)
+    (let s (scan :n-steps 10 :sequences (xs) :sit-sot (z z) (fn (x h g) (add h 1.0) (add g x))))
+    (output (get 0 s)))"));
+  CHECK_FALSE(reads_input(long_enough, "xs"));
+}
+
+TEST_CASE("an unread mit-sot whose history may be too short keeps its check") {
+  // The loop fails when h0 has fewer than 3 rows (issue 25).
+  const ops::Graph out = optimized(graph(R"(
+    (input h0 (f64 ?)) (input z f64)
+    (let s (scan :n-steps 3 :mit-sot ((h0 :taps (-3 -1))) :sit-sot (z)
+      (fn (a b c) (add a b) (add c 1.0))))
+    (output (get 1 s)))"));
+  INFO(ops::print_graph(out));
+  const ops::Array z = ops::Array::scalar(ops::DType::F64, 0.5);
+  CHECK_THROWS_WITH(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {1}, 1.0), z}),
+                    Catch::Contains("needs 3 initial steps"));
+  CHECK(backend::compile(out).run({ops::Array::filled(ops::DType::F64, {3}, 1.0), z})[0].element(
+            2) == 3.5);
+}
