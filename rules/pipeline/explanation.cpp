@@ -3,6 +3,7 @@
 #include "rules/tensor/op_symbols.hpp"
 
 #include "ops/graph_printer.hpp"
+#include "ops/type_error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -62,8 +63,18 @@ TermExplanation explain_terms(TensorEGraph& g, ops::TermRef a, ops::TermRef b) {
   for (const egraph::ProofStep& s : g.egraph().explain(ia, ib)) {
     // A commuted left side NAME#K of a `:comm` rule is rule NAME.
     const std::string_view rule = s.rule.name();
-    out.steps.push_back({std::string(rule.substr(0, rule.find('#'))), s.forward, s.position,
-                         term(s.before), term(s.after)});
+    TermStep step{std::string(rule.substr(0, rule.find('#'))), s.forward, s.position, {}, {}};
+    // The proof forest names a child by the first term of its class; in a
+    // loop body that term may read a parameter of another body (a constant
+    // class shared by two loops), so the step's terms may not be rebuilt.
+    // The rule and the position are still the step.
+    try {
+      step.before = term(s.before);
+      step.after = term(s.after);
+    } catch (const ops::TypeError&) {
+      step.before = step.after = nullptr;
+    }
+    out.steps.push_back(std::move(step));
   }
   return out;
 }
@@ -80,10 +91,12 @@ std::string to_string(const TermExplanation& e, const ops::Graph& context) {
       fmt::format("{}: {} step{}\n", e.name, e.steps.size(), e.steps.size() == 1 ? "" : "s");
   for (std::size_t i = 0; i < e.steps.size(); ++i) {
     const TermStep& s = e.steps[i];
-    text += fmt::format("  {}. {}{} at ({}): {} => {}\n", i + 1, s.rule,
-                        s.forward ? "" : " (right to left)", fmt::join(s.position, " "),
-                        ops::print_expression(s.before, context),
-                        ops::print_expression(s.after, context));
+    const std::string terms =
+        s.before ? fmt::format("{} => {}", ops::print_expression(s.before, context),
+                               ops::print_expression(s.after, context))
+                 : "(its terms mix two loop bodies' parameters: not shown)";
+    text += fmt::format("  {}. {}{} at ({}): {}\n", i + 1, s.rule,
+                        s.forward ? "" : " (right to left)", fmt::join(s.position, " "), terms);
   }
   return text;
 }

@@ -29,6 +29,8 @@ struct TermStep {
   std::string rule;
   bool forward = true;
   std::vector<std::uint32_t> position;
+  // The terms rewritten; both null when they cannot be rebuilt (a step
+  // inside a loop body whose class is shared with another body's terms).
   ops::TermRef before, after;
 };
 
