@@ -87,6 +87,18 @@ bool all_static(std::span<const Type* const> types) {
   });
 }
 
+// Every length of `types` (tensors) but those of axis `axis` is static:
+// the type rule checked that such lengths agree.
+bool static_beside(std::span<const Type* const> types, std::int64_t axis) {
+  return std::ranges::all_of(types, [&](const Type* t) {
+    const TensorType* x = tensor_of(t);
+    if (!x) return false;
+    for (std::size_t a = 0; a < x->dims.size(); ++a)
+      if (static_cast<std::int64_t>(a) != axis && x->dims[a] == kUnknownDim) return false;
+    return true;
+  });
+}
+
 // A loop provably runs its steps: a step count given by :n-steps is a
 // known constant that every sequence (of static length) allows, and every
 // mit-sot's initial history has a static length (the type rule compared
@@ -197,8 +209,9 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
             x->dims[static_cast<std::size_t>(a)] == 0)
           return true;
       return false;
-    case OpKind::Concat:
-    case OpKind::Stack:  // one operand has nothing to agree with
+    case OpKind::Concat:  // one operand has nothing to agree with
+      return types.size() > 1 && !static_beside(types, attrs.get<std::int64_t>(AttrKey::Axis));
+    case OpKind::Stack:
       return types.size() > 1 && !all_static(types);
     case OpKind::Dot:
     case OpKind::Reshape:
