@@ -87,16 +87,19 @@ bool all_static(std::span<const Type* const> types) {
   });
 }
 
-// Every length of `types` (tensors) but those of axis `axis` is static:
-// the type rule checked that such lengths agree.
+// Every length of `types` (tensors of one rank) but those of axis `axis` is
+// static and the same in all of them.
 bool static_beside(std::span<const Type* const> types, std::int64_t axis) {
-  return std::ranges::all_of(types, [&](const Type* t) {
-    const TensorType* x = tensor_of(t);
-    if (!x) return false;
-    for (std::size_t a = 0; a < x->dims.size(); ++a)
-      if (static_cast<std::int64_t>(a) != axis && x->dims[a] == kUnknownDim) return false;
-    return true;
-  });
+  const TensorType* first = tensor_of(types[0]);
+  return first && std::ranges::all_of(types, [&](const Type* t) {
+           const TensorType* x = tensor_of(t);
+           if (!x || x->dims.size() != first->dims.size()) return false;
+           for (std::size_t a = 0; a < x->dims.size(); ++a)
+             if (static_cast<std::int64_t>(a) != axis &&
+                 (x->dims[a] == kUnknownDim || x->dims[a] != first->dims[a]))
+               return false;
+           return true;
+         });
 }
 
 // A loop provably runs its steps: a step count given by :n-steps is a
