@@ -124,7 +124,11 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
       return scan_cost(trip_count(result), ops::ScanSpec{}, result);
     case CostClass::Invoke:
       return w_.call_overhead_ns;
-    default:
+    case CostClass::Move:
+    case CostClass::Flop:
+    case CostClass::Flop4:
+    case CostClass::Transc:
+    case CostClass::Gemm:
       break;
   }
   double moved = bytes(result);
@@ -157,8 +161,14 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
       cost += 2 * n_out * static_cast<double>(k) * w_.ns_per_gemm_flop;
       break;
     }
-    default:
-      break;  // shape, indexing and creation ops only move memory
+    case ops::OpGroup::Shape:
+    case ops::OpGroup::Indexing:
+    case ops::OpGroup::Creation:
+      break;  // they only move memory
+    case ops::OpGroup::Leaf:
+    case ops::OpGroup::Control:
+    case ops::OpGroup::Gradient:
+      break;  // priced above by their cost class (Free, Loop, Invoke, Never)
   }
   return cost;
 }

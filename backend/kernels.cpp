@@ -55,7 +55,9 @@ void result_shape(ops::TermRef op, Operands in, ops::Dims& shape) {
       return detail::indexing_shape(op, in, shape);
     case OpGroup::Creation:
       return detail::creation_shape(op, in, shape);
-    default:
+    case OpGroup::Leaf:
+    case OpGroup::Control:
+    case OpGroup::Gradient:
       no_kernel(op);
   }
 }
@@ -78,7 +80,9 @@ void run_kernel(ops::TermRef op, Operands in, ops::Array& out) {
       return detail::run_indexing(op, in, out);
     case OpGroup::Creation:
       return detail::run_creation(op, in, out);
-    default:
+    case OpGroup::Leaf:
+    case OpGroup::Control:
+    case OpGroup::Gradient:
       no_kernel(op);
   }
 }

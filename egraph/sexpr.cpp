@@ -1,6 +1,6 @@
 #include "egraph/sexpr.hpp"
 
-#include <cctype>
+#include "support/sexpr_reader.hpp"
 
 namespace eqsat::egraph {
 
@@ -11,89 +11,49 @@ ParseError::ParseError(std::size_t line, std::size_t col, const std::string& mes
 
 namespace {
 
-class Reader {
- public:
-  explicit Reader(std::string_view text) : text_(text) {}
+// Makes egraph's nodes: every atom is plain text (no strings, no depth
+// limit), errors are ParseErrors.
+struct Builder {
+  using Node = SExpr;
+  static constexpr bool kStrings = false;
+  static constexpr std::size_t kMaxDepth = support::kNoSExprDepthLimit;
 
-  void skip_space() {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (c == ';') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') advance();
-      } else if (std::isspace(static_cast<unsigned char>(c))) {
-        advance();
-      } else {
-        break;
-      }
-    }
+  Node atom(std::string_view text, support::SExprPosition where) const {
+    return SExpr{false, std::string(text), {}, where.line, where.column};
   }
-
-  bool at_end() const { return pos_ >= text_.size(); }
-
-  SExpr read() {
-    skip_space();
-    SExpr e;
-    e.line = line_;
-    e.col = col_;
-    if (at_end()) throw ParseError(line_, col_, "expected an expression, found end of input");
-    char c = text_[pos_];
-    if (c == ')') throw ParseError(line_, col_, "unexpected ')'");
-    if (c == '(') {
-      advance();
-      e.is_list = true;
-      for (;;) {
-        skip_space();
-        if (at_end()) throw ParseError(e.line, e.col, "unclosed '('");
-        if (text_[pos_] == ')') {
-          advance();
-          break;
-        }
-        e.items.push_back(read());
-      }
-      return e;
-    }
-    std::size_t start = pos_;
-    while (pos_ < text_.size()) {
-      char d = text_[pos_];
-      if (d == '(' || d == ')' || d == ';' || std::isspace(static_cast<unsigned char>(d))) break;
-      advance();
-    }
-    e.atom = std::string(text_.substr(start, pos_ - start));
-    return e;
+  Node list(std::vector<SExpr> items, support::SExprPosition where) const {
+    return SExpr{true, {}, std::move(items), where.line, where.column};
   }
-
-  std::size_t line() const { return line_; }
-  std::size_t col() const { return col_; }
-
- private:
-  void advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      col_ = 1;
-    } else {
-      ++col_;
-    }
-    ++pos_;
+  // Without strings and a depth limit, only these two problems arise.
+  [[noreturn]] void fail(support::SExprProblem problem, support::SExprPosition where) const {
+    throw ParseError(
+        where.line, where.column,
+        problem == support::SExprProblem::UnexpectedClose ? "unexpected ')'" : "unclosed '('");
   }
-
-  std::string_view text_;
-  std::size_t pos_ = 0, line_ = 1, col_ = 1;
 };
+
+using Reader = support::SExprReader<Builder>;
 
 }  // namespace
 
 SExpr parse_sexpr(std::string_view text) {
-  Reader r(text);
+  Builder build;
+  Reader r(text, build);
+  if (r.at_end())
+    throw ParseError(r.position().line, r.position().column,
+                     "expected an expression, found end of input");
   SExpr e = r.read();
-  r.skip_space();
-  if (!r.at_end()) throw ParseError(r.line(), r.col(), "unexpected text after the expression");
+  if (!r.at_end())
+    throw ParseError(r.position().line, r.position().column,
+                     "unexpected text after the expression");
   return e;
 }
 
 std::vector<SExpr> parse_sexprs(std::string_view text) {
-  Reader r(text);
+  Builder build;
+  Reader r(text, build);
   std::vector<SExpr> out;
-  for (r.skip_space(); !r.at_end(); r.skip_space()) out.push_back(r.read());
+  while (!r.at_end()) out.push_back(r.read());
   return out;
 }
 

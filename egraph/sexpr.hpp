@@ -1,6 +1,6 @@
-// A minimal s-expression reader for terms and patterns written as text:
-// atoms and parenthesized lists, `;` comments. Errors carry a 1-based line
-// and column.
+// Terms and patterns written as text, read by the project's one
+// S-expression reader (support/sexpr_reader.hpp): atoms and parenthesized
+// lists, `;` comments, no strings. Errors carry a 1-based line and column.
 #pragma once
 
 #include <cstddef>

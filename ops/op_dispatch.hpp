@@ -1,5 +1,5 @@
-// The catalogue at compile time: each op's group and fusion column as
-// constant expressions, and dispatch_op, the one switch over every op, so
+// The catalogue at compile time: each op's group, fusion and grad column
+// as constant expressions, and dispatch_op, the one switch over every op, so
 // that kernel tables written as specializations per op (backend/) are read
 // without hand-written switches and checked complete by the compiler.
 #pragma once
@@ -31,6 +31,16 @@ inline constexpr Fusion kOpFusions[] = {
 };
 constexpr Fusion fusion_of(OpKind kind) {
   return kOpFusions[static_cast<int>(kind)];
+}
+
+// The grad column likewise (which ops a table of pullbacks must cover).
+inline constexpr Differentiability kOpDifferentiabilities[] = {
+#define EQSAT_OP_GRAD(id, name, group, lo, hi, cost, fusion, grad, ...) Differentiability::grad,
+    EQSAT_OPS(EQSAT_OP_GRAD)
+#undef EQSAT_OP_GRAD
+};
+constexpr Differentiability differentiability_of(OpKind kind) {
+  return kOpDifferentiabilities[static_cast<int>(kind)];
 }
 
 // Calls f(std::integral_constant<OpKind, K>{}) with K = kind: the one switch

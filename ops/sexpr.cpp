@@ -1,9 +1,11 @@
 #include "sexpr.hpp"
 
 #include "source_file.hpp"
+#include "support/sexpr_reader.hpp"
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 
 namespace eqsat::ops {
@@ -35,103 +37,64 @@ std::string SExpr::describe() const {
 
 namespace {
 
-// A cursor over the text that tracks line and column.
-class Reader {
+// Makes ops' nodes: atoms classified as symbols, keywords, booleans and
+// numbers as they are read, strings, lists nested at most 1000 deep (the
+// reader and its users recurse per level); errors are DiagnosticErrors.
+class Builder {
  public:
-  Reader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  using Node = SExpr;
+  static constexpr bool kStrings = true;
+  static constexpr std::size_t kMaxDepth = 1000;
 
-  std::vector<SExpr> read_all() {
-    std::vector<SExpr> out;
-    skip_space();
-    while (pos_ < text_.size()) {
-      if (text_[pos_] == ')') fail(here(), "unexpected ')'");
-      out.push_back(read());
-      skip_space();
-    }
-    return out;
+  explicit Builder(const std::string& file) : file_(file) {}
+
+  SExpr atom(std::string_view text, support::SExprPosition where) const {
+    SExpr e;
+    e.where = location(where);
+    classify_atom(e, text);
+    return e;
+  }
+
+  SExpr string(std::string contents, support::SExprPosition where) const {
+    SExpr e;
+    e.kind = SExpr::Kind::String;
+    e.text = std::move(contents);
+    e.where = location(where);
+    return e;
+  }
+
+  SExpr list(std::vector<SExpr> items, support::SExprPosition where) const {
+    SExpr e;
+    e.items = std::move(items);
+    e.where = location(where);
+    return e;
+  }
+
+  [[noreturn]] void fail(support::SExprProblem problem, support::SExprPosition where) const {
+    throw DiagnosticError(location(where), message(problem));
   }
 
  private:
-  SourceLocation here() const { return {file_, line_, column_}; }
-
-  [[noreturn]] void fail(const SourceLocation& where, const std::string& message) const {
-    throw DiagnosticError(where, message);
+  SourceLocation location(support::SExprPosition where) const {
+    return {file_, static_cast<int>(where.line), static_cast<int>(where.column)};
   }
 
-  void advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
+  static std::string message(support::SExprProblem problem) {
+    switch (problem) {
+      case support::SExprProblem::UnexpectedClose:
+        return "unexpected ')'";
+      case support::SExprProblem::UnclosedList:
+        return "unbalanced '(': no matching ')'";
+      case support::SExprProblem::UnterminatedString:
+        return "unterminated string";
+      case support::SExprProblem::TooDeep:
+        break;
     }
-    ++pos_;
+    return fmt::format("expressions nest deeper than {} levels; name intermediate values with let",
+                       kMaxDepth);
   }
 
-  void skip_space() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == ';') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') advance();
-      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        advance();
-      } else {
-        return;
-      }
-    }
-  }
-
-  static bool is_delimiter(char c) {
-    return c == '(' || c == ')' || c == '"' || c == ';' || c == ' ' || c == '\t' || c == '\n' ||
-           c == '\r';
-  }
-
-  SExpr read() {
-    SExpr e;
-    e.where = here();
-    const char c = text_[pos_];
-    if (c == '(') {
-      if (depth_ == kMaxDepth)
-        fail(e.where, fmt::format("expressions nest deeper than {} levels; name intermediate "
-                                  "values with let",
-                                  kMaxDepth));
-      ++depth_;
-      advance();
-      skip_space();
-      while (pos_ < text_.size() && text_[pos_] != ')') {
-        e.items.push_back(read());
-        skip_space();
-      }
-      if (pos_ >= text_.size()) fail(e.where, "unbalanced '(': no matching ')'");
-      advance();
-      --depth_;
-      return e;
-    }
-    if (c == '"') return read_string(e);
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() && !is_delimiter(text_[pos_])) advance();
-    classify_atom(e, text_.substr(start, pos_ - start));
-    return e;
-  }
-
-  SExpr& read_string(SExpr& e) {
-    e.kind = SExpr::Kind::String;
-    advance();
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      char c = text_[pos_];
-      if (c == '\\' && pos_ + 1 < text_.size()) {
-        advance();
-        c = text_[pos_] == 'n' ? '\n' : text_[pos_] == 't' ? '\t' : text_[pos_];
-      }
-      e.text.push_back(c);
-      advance();
-    }
-    if (pos_ >= text_.size()) fail(e.where, "unterminated string");
-    advance();
-    return e;
-  }
-
-  void classify_atom(SExpr& e, std::string_view atom) const {
+  static void classify_atom(SExpr& e, std::string_view atom) {
     e.text = std::string(atom);
     if (atom == "true" || atom == "false") {
       e.kind = SExpr::Kind::Bool;
@@ -158,27 +121,24 @@ class Reader {
       return;
     }
     if (ec == std::errc::result_out_of_range && p == end)
-      fail(e.where, fmt::format("integer {} out of range", atom));
+      throw DiagnosticError(e.where, fmt::format("integer {} out of range", atom));
     auto [q, fec] = std::from_chars(digits.data(), end, e.float_value);
-    if (fec != std::errc() || q != end) fail(e.where, fmt::format("malformed number '{}'", atom));
+    if (fec != std::errc() || q != end)
+      throw DiagnosticError(e.where, fmt::format("malformed number '{}'", atom));
     e.kind = SExpr::Kind::Float;
   }
 
-  // Deeper lists are refused: the reader and its users recurse per level.
-  static constexpr int kMaxDepth = 1000;
-
-  std::string_view text_;
   const std::string& file_;
-  int depth_ = 0;
-  std::size_t pos_ = 0;
-  int line_ = 1;
-  int column_ = 1;
 };
 
 }  // namespace
 
 std::vector<SExpr> read_sexprs(std::string_view text, const std::string& file) {
-  return Reader(text, file).read_all();
+  Builder build(file);
+  support::SExprReader reader(text, build);
+  std::vector<SExpr> out;
+  while (!reader.at_end()) out.push_back(reader.read());
+  return out;
 }
 
 std::vector<SExpr> read_sexpr_file(const std::string& path) {

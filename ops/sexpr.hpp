@@ -1,6 +1,7 @@
-// The s-expression reader shared by graph files (.eg) and rule files
-// (.rules): `;` comments, lists, symbols, integers, floats, booleans,
-// strings and keywords, each with its source position.
+// The s-expressions of graph files (.eg) and rule files (.rules): `;`
+// comments, lists, symbols, integers, floats, booleans, strings and
+// keywords, each with its source position. The project's one reader
+// (support/sexpr_reader.hpp) reads them; this file classifies the atoms.
 #pragma once
 
 #include "diagnostic.hpp"

@@ -6,7 +6,7 @@
 // stdout (rules/pipeline/explanation.hpp). Exit 1 with "not proven equal within the
 // limits: STOP REASON" when saturation ends with them in two e-classes.
 #include "command.hpp"
-#include "optimize_flags.hpp"
+#include "optimizer_setup.hpp"
 #include "read_graph.hpp"
 
 #include "ops/graph_parser.hpp"
@@ -30,8 +30,7 @@ namespace {
 
 struct ExplainArgs {
   std::string graph, lhs, rhs;
-  RuleFileFlags rules;
-  SaturationFlags saturation;
+  OptimizerSetup setup;
 };
 
 constexpr std::string_view kLhsOutput = "(output __explain_lhs ";
@@ -74,12 +73,10 @@ int run_explain(ExplainArgs& args) {
   graph.outputs.pop_back();
   const ops::TermRef lhs = graph.outputs.back().term;
   graph.outputs.pop_back();
-  rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-  rules::OptimizeOptions options;
-  args.saturation.apply(options);
-  const rules::ProofResult proof = rules::prove_equal(graph, lhs, rhs, loaded.program, options);
-  args.saturation.finish(proof.report);
+  const rules::RuleProgram program = args.setup.load_rules();
+  const rules::OptimizeOptions options = *args.setup.options();  // no --cost-profile to fail
+  const rules::ProofResult proof = rules::prove_equal(graph, lhs, rhs, program, options);
+  args.setup.saturation.finish(proof.report);
   if (!proof.explanation) {
     std::cerr << fmt::format("{}: not proven equal within the limits: {}\n", args.graph,
                              proof.report.stop_reason);
@@ -98,8 +95,8 @@ void add_explain_command(CLI::App& app, Action& action) {
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   cmd->add_option("LHS", args->lhs, "an expression over the graph's names")->required();
   cmd->add_option("RHS", args->rhs, "an expression over the graph's names")->required();
-  args->rules.add_to(*cmd);
-  args->saturation.add_to(*cmd);
+  args->setup.rules.add_to(*cmd);
+  args->setup.saturation.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_explain(*args); });
 }
 

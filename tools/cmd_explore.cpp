@@ -8,12 +8,10 @@
 // past this run's, left by an earlier run, are removed).
 #include "cli_checks.hpp"
 #include "command.hpp"
-#include "read_graph.hpp"
-#include "optimize_flags.hpp"
+#include "optimizer_setup.hpp"
 #include "output_paths.hpp"
+#include "read_graph.hpp"
 
-#include "backend/cost_profile.hpp"
-#include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/output_file.hpp"
@@ -29,7 +27,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,11 +36,9 @@ namespace {
 
 struct ExploreArgs {
   std::string graph;
-  RuleFileFlags rules;
+  OptimizerSetup setup;
   std::size_t top = 5;
   std::string out_dir;
-  std::string cost_profile;
-  SaturationFlags saturation;
 };
 
 // How many of each op the graph applies (loop and def bodies included,
@@ -102,31 +98,19 @@ int run_explore(ExploreArgs& args) {
     std::vector<OutputFile> outputs;
     for (std::size_t i = 0; i < args.top; ++i)
       outputs.push_back({"--out", rank_file(args.out_dir, i)});
-    check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
+    check_outputs(outputs, args.setup.inputs(args.graph));
   }
   const ops::Graph graph = read_graph(args.graph);
-  rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-  rules::OptimizeOptions options;
-  try {
-    options.weights = backend::cost_weights_for(args.cost_profile);
-  } catch (const std::runtime_error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return UserError;
-  }
-  args.saturation.apply(options);
+  const rules::RuleProgram program = args.setup.load_rules();
+  const std::optional<rules::OptimizeOptions> options = args.setup.options();
+  if (!options) return UserError;
   rules::OptimizeReport report;
   std::vector<rules::Alternative> found;
-  try {
-    found = rules::explore(graph, loaded.program, args.top, &report, options);
-  } catch (const egraph::ExtractionError&) {
-    args.saturation.finish(report);
-    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return UserError;
-  } catch (const std::bad_alloc&) {
-    return args.saturation.out_of_memory(args.graph);
-  }
-  args.saturation.finish(report);
+  const int status = args.setup.saturate(args.graph, report, [&] {
+    found = rules::explore(graph, program, args.top, &report, *options);
+    return Success;
+  });
+  if (status != Success) return status;
   const auto first = op_counts(found.front().graph);
   for (std::size_t i = 0; i < found.size(); ++i) {
     const std::string text = ops::print_graph(found[i].graph);
@@ -145,8 +129,7 @@ int run_explore(ExploreArgs& args) {
     }
   }
   if (!args.out_dir.empty())
-    remove_stale_ranks(args.out_dir, found.size(),
-                       optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
+    remove_stale_ranks(args.out_dir, found.size(), args.setup.inputs(args.graph));
   return Success;
 }
 
@@ -155,12 +138,12 @@ void add_explore_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "explore", "List the cheapest distinct equivalent graphs the rules reach, with their costs");
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
-  args->rules.add_to(*cmd);
+  args->setup.rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many graphs to list (default 5)")
       ->check(whole_number_in(1, 1000));
   cmd->add_option("--out", args->out_dir, "write DIR/rank-N.eg for each graph");
-  add_cost_profile_flag(*cmd, args->cost_profile);
-  args->saturation.add_to(*cmd);
+  args->setup.add_cost_profile_to(*cmd);
+  args->setup.saturation.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_explore(*args); });
 }
 

@@ -6,17 +6,15 @@
 // `explore` (rules/pipeline/explore.hpp). The data is one JSON object in the page
 // (html_data.hpp); the page is tools/html_page.html. The -o path is
 // checked before any work (it may not be the graph) and written
-// atomically. Saturation flags (limits, --quiet): optimize_flags.hpp.
+// atomically. The rule, cost and saturation flags: optimizer_setup.hpp.
 #include "cli_checks.hpp"
 #include "command.hpp"
-#include "read_graph.hpp"
 #include "html_data.hpp"
 #include "html_page.hpp"
-#include "optimize_flags.hpp"
+#include "optimizer_setup.hpp"
 #include "output_paths.hpp"
+#include "read_graph.hpp"
 
-#include "backend/cost_profile.hpp"
-#include "egraph/extract/extraction.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/output_file.hpp"
 #include "rules/pipeline/egraph_picture.hpp"
@@ -26,7 +24,7 @@
 
 #include <iostream>
 #include <memory>
-#include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,26 +34,17 @@ namespace {
 struct HtmlArgs {
   std::string graph;
   std::string out;
-  RuleFileFlags rules;
+  OptimizerSetup setup;
   std::size_t top = 5;
-  std::string cost_profile;
-  SaturationFlags saturation;
 };
 
 int run_html(HtmlArgs& args) {
-  check_outputs({{"-o", args.out}},
-                optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
+  check_outputs({{"-o", args.out}}, args.setup.inputs(args.graph));
   const ops::Graph graph = read_graph(args.graph);
-  rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-  for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-  rules::OptimizeOptions options;
-  try {
-    options.weights = backend::cost_weights_for(args.cost_profile);
-  } catch (const std::runtime_error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return UserError;
-  }
-  args.saturation.apply(options);
+  const rules::RuleProgram program = args.setup.load_rules();
+  std::optional<rules::OptimizeOptions> given = args.setup.options();
+  if (!given) return UserError;
+  rules::OptimizeOptions& options = *given;
   nlohmann::json data = {{"graph", args.graph}};
   options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {
     const auto picture = rules::egraph_picture(g, roots, backend::CostModel(options.weights));
@@ -63,16 +52,11 @@ int run_html(HtmlArgs& args) {
   };
   rules::OptimizeReport report;
   std::vector<rules::Alternative> found;
-  try {
-    found = rules::explore(graph, loaded.program, args.top, &report, options);
-  } catch (const egraph::ExtractionError&) {
-    args.saturation.finish(report);
-    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return UserError;
-  } catch (const std::bad_alloc&) {
-    return args.saturation.out_of_memory(args.graph);
-  }
-  args.saturation.finish(report);
+  const int status = args.setup.saturate(args.graph, report, [&] {
+    found = rules::explore(graph, program, args.top, &report, options);
+    return Success;
+  });
+  if (status != Success) return status;
   if (const auto shown = data["egraph"].find("shown"); shown != data["egraph"].end())
     std::cerr << fmt::format(
         "note: the page shows {} of the {} e-nodes ({} of {} e-classes): the extracted graph's "
@@ -91,11 +75,11 @@ void add_html_command(CLI::App& app, Action& action) {
       app.add_subcommand("html", "Write one self-contained page to browse the saturated e-graph");
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
   cmd->add_option("-o", args->out, "the page to write (.html)")->required();
-  args->rules.add_to(*cmd);
+  args->setup.rules.add_to(*cmd);
   cmd->add_option("--top", args->top, "how many alternative graphs to show (default 5)")
       ->check(whole_number_in(1, 1000));
-  add_cost_profile_flag(*cmd, args->cost_profile);
-  args->saturation.add_to(*cmd);
+  args->setup.add_cost_profile_to(*cmd);
+  args->setup.saturation.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_html(*args); });
 }
 

@@ -16,15 +16,14 @@
 // `--validate [N]` runs the written and the optimized graph on N random
 // input sets and refuses a difference (exit 1) before anything is written
 // (validate_flag.hpp).
-// Saturation flags (limits, --quiet, progress): optimize_flags.hpp.
+// The rule, cost and saturation flags and their set-up: optimizer_setup.hpp.
 #include "command.hpp"
 #include "empty_graph.hpp"
-#include "optimize_flags.hpp"
+#include "optimizer_setup.hpp"
 #include "output_paths.hpp"
 #include "read_graph.hpp"
 #include "validate_flag.hpp"
 
-#include "backend/cost_profile.hpp"
 #include "egraph/extract/extraction.hpp"
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/serialize.hpp"
@@ -40,7 +39,7 @@
 
 #include <iostream>
 #include <memory>
-#include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,14 +49,12 @@ namespace {
 
 struct OptimizeArgs {
   std::string graph;
-  RuleFileFlags rules;
+  OptimizerSetup setup;
   std::string report;
   std::string out;
   std::string extractor = "greedy-dag";
-  std::string cost_profile;
   std::string egraph_json;
   bool explain = false;
-  SaturationFlags saturation;
   ValidateFlag validate;
 };
 
@@ -68,7 +65,7 @@ void check_outputs(const OptimizeArgs& args) {
   if (!args.out.empty()) outputs.push_back({"-o", args.out, /*replaces_inputs_last=*/true});
   if (!args.report.empty()) outputs.push_back({"--report", args.report});
   if (!args.egraph_json.empty()) outputs.push_back({"--egraph-json", args.egraph_json});
-  tools::check_outputs(outputs, optimizer_inputs(args.graph, args.rules.files, args.cost_profile));
+  tools::check_outputs(outputs, args.setup.inputs(args.graph));
 }
 
 int run_optimize(OptimizeArgs& args) {
@@ -77,19 +74,12 @@ int run_optimize(OptimizeArgs& args) {
   rules::RuleProgram program = [&] {
     graph = read_graph(args.graph);
     warn_if_no_outputs(graph, args.graph);
-    rules::LoadedRules loaded = rules::load_rules(args.rules.options());
-    for (const auto& w : loaded.warnings) std::cerr << w << "\n";
-    return std::move(loaded.program);
+    return args.setup.load_rules();
   }();
-  rules::OptimizeOptions options;
+  std::optional<rules::OptimizeOptions> given = args.setup.options();
+  if (!given) return UserError;
+  rules::OptimizeOptions& options = *given;
   options.extractor = *egraph::parse_extractor(args.extractor);
-  try {
-    options.weights = backend::cost_weights_for(args.cost_profile);
-  } catch (const std::runtime_error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return UserError;
-  }
-  args.saturation.apply(options);
   options.explain = args.explain;
   bool exported = true;
   if (!args.egraph_json.empty())
@@ -107,23 +97,21 @@ int run_optimize(OptimizeArgs& args) {
     };
   rules::OptimizeReport report;
   ops::Graph best;
-  try {
-    best = rules::optimize(graph, program, &report, options);
-  } catch (const egraph::ExtractionError&) {
-    args.saturation.finish(report);
-    std::cerr << args.graph << ": error: an output has no acyclic term after rewriting\n";
-    return UserError;
-  } catch (const std::bad_alloc&) {
-    return args.saturation.out_of_memory(args.graph);
-  } catch (const std::length_error& e) {  // an explanation past its cap
-    args.saturation.finish(report);
-    std::cerr << args.graph << ": error: --explain: " << e.what() << "\n";
-    return UserError;
-  }
-  args.saturation.finish(report);
-  if (!exported) return UserError;
-  if (args.validate.sets() &&
-      !args.validate.check(args.graph, graph, best, program, options, {}, args.saturation.quiet))
+  std::string explanation_past_cap;
+  const int status = args.setup.saturate(args.graph, report, [&] {
+    try {
+      best = rules::optimize(graph, program, &report, options);
+    } catch (const std::length_error& e) {  // an explanation past its cap
+      explanation_past_cap = e.what();
+      return UserError;
+    }
+    return Success;
+  });
+  if (!explanation_past_cap.empty())
+    std::cerr << args.graph << ": error: --explain: " << explanation_past_cap << "\n";
+  if (status != Success || !exported) return UserError;
+  if (args.validate.sets() && !args.validate.check(args.graph, graph, best, program, options, {},
+                                                   args.setup.saturation.quiet))
     return UserError;
   // `-o OUT.onnx` writes an ONNX model (onnx/export.hpp), any other name a graph file.
   const bool to_onnx =
@@ -154,17 +142,17 @@ void add_optimize_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "optimize", "Optimize a graph by equality saturation; print the cheapest equivalent graph");
   cmd->add_option("GRAPH", args->graph, "the graph file (.eg) or ONNX model (.onnx)")->required();
-  args->rules.add_to(*cmd);
+  args->setup.rules.add_to(*cmd);
   cmd->add_option("--report", args->report, "write the JSON report to this file");
   cmd->add_option("-o", args->out, "write the optimized graph to this file instead of stdout");
   cmd->add_option("--extractor", args->extractor, "bottom-up, greedy-dag (default) or ilp")
       ->check(CLI::IsMember({"bottom-up", "greedy-dag", "ilp"}));
-  add_cost_profile_flag(*cmd, args->cost_profile);
+  args->setup.add_cost_profile_to(*cmd);
   cmd->add_option("--egraph-json", args->egraph_json,
                   "write the saturated e-graph to this file (egraph-serialize JSON)");
   cmd->add_flag("--explain", args->explain,
                 "print on stderr the rewrite steps from each input output to the optimized one");
-  args->saturation.add_to(*cmd);
+  args->setup.saturation.add_to(*cmd);
   args->validate.add_to(*cmd);
   on_run_reporting_user_errors(*cmd, action, [args] { return run_optimize(*args); });
 }

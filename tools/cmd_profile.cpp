@@ -1,4 +1,4 @@
-// `eqsat profile GRAPH [--input NAME=FILE.npy]... [--random SEED]
+// `eqsat profile GRAPH [--input NAME=FILE.npy|NAME=VALUE]... [--random SEED]
 // [--repeat N] [--json OUT] [--no-opt] [--fast-math] [--memory-limit SIZE]`: optimizes the
 // graph (unless --no-opt; --fast-math adds the fast-math set), compiles it
 // once, runs it once to warm up and then N times
@@ -14,14 +14,15 @@
 // from run to run; inputs excluded); OUT is checked before any work and
 // written atomically. Inputs come as in `run`;
 // --cost-profile as in `optimize`; the planned memory is checked against
-// `--memory-limit` before the inputs are allocated, as in `run`.
+// `--memory-limit` before the inputs are allocated, as in `run`, and it
+// stops the optimization's saturation as in `optimize`.
 #include "cli_checks.hpp"
 #include "command.hpp"
 #include "empty_graph.hpp"
-#include "read_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
+#include "read_graph.hpp"
 #include "run_inputs.hpp"
 
 #include "backend/cost_profile.hpp"
@@ -38,6 +39,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 
 namespace eqsat::tools {
@@ -70,7 +72,9 @@ void locate_rewritten_terms(const ops::Graph& written, ops::Graph& best) {
   }
 }
 
-ops::Graph graph_to_profile(const ProfileOptions& o) {
+// The graph to profile: as written with --no-opt, else optimized; nullopt,
+// the error reported, when the saturation ran out of memory.
+std::optional<ops::Graph> graph_to_profile(const ProfileOptions& o) {
   ops::Graph written = read_graph(o.graph);
   warn_if_no_outputs(written, o.graph);
   if (o.no_opt) return written;
@@ -78,7 +82,16 @@ ops::Graph graph_to_profile(const ProfileOptions& o) {
   options.weights = backend::cost_weights_for(o.cost_profile);
   rules::RuleFileOptions files;
   files.fast_math = o.fast_math;
-  ops::Graph best = rules::optimize(written, rules::load_rules(files).program, nullptr, options);
+  const rules::RuleProgram program = rules::load_rules(files).program;
+  SaturationFlags saturation = run_saturation(o.memory_limit.text);
+  saturation.apply(options);
+  ops::Graph best;
+  try {
+    best = rules::optimize(written, program, nullptr, options);
+  } catch (const std::bad_alloc&) {
+    saturation.out_of_memory(o.graph);
+    return std::nullopt;
+  }
   best.locations.merge(written.locations);
   locate_rewritten_terms(written, best);
   return best;
@@ -90,7 +103,9 @@ int profile(const ProfileOptions& o) {
     o.input.add_files_to(inputs);
     check_outputs({{"--json", o.json}}, inputs);
   }
-  const ops::Graph graph = graph_to_profile(o);
+  const std::optional<ops::Graph> to_profile = graph_to_profile(o);
+  if (!to_profile) return UserError;
+  const ops::Graph& graph = *to_profile;
   const std::optional<std::vector<ops::Array>> inputs =
       o.input.gather(graph, [&](const std::vector<ops::TensorType>& types) {
         o.memory_limit.check(o.graph, graph, types);

@@ -1,4 +1,4 @@
-// `eqsat run GRAPH [--input NAME=FILE.npy]... [--random SEED] [--out DIR]
+// `eqsat run GRAPH [--input NAME=FILE.npy|NAME=VALUE]... [--random SEED] [--out DIR]
 // [--rules FILE]... [--no-default-rules] [--trust-rules] [--no-opt]`: parses a graph, compiles it
 // for the CPU executor and runs it; prints each output's type and a summary (min, mean, max; for
 // bools the number of true elements) and writes DIR/NAME.npy per output. `--random SEED` fills the
@@ -6,16 +6,17 @@
 // the shipped rules plus the `--rules` files (see cmd_optimize.cpp); `--no-opt` runs it as written.
 // Before any work the output directory is created and probed and every
 // output's file name checked; before running, the planned memory is
-// compared with `--memory-limit` (default: the machine's available memory).
+// compared with `--memory-limit` (default: the machine's available memory),
+// which also stops the optimization's saturation as optimize's does.
 // `--validate [N]` first runs the written and the optimized graph on N
 // random input sets (the --input values kept) and refuses a difference
 // (validate_flag.hpp).
 #include "command.hpp"
 #include "empty_graph.hpp"
-#include "read_graph.hpp"
 #include "memory_limit.hpp"
 #include "optimize_flags.hpp"
 #include "output_paths.hpp"
+#include "read_graph.hpp"
 #include "run_inputs.hpp"
 #include "validate_flag.hpp"
 
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <random>
 
@@ -78,7 +80,8 @@ std::string summary(const ops::Array& a) {
 
 // The graph to execute: as written with --no-opt, else optimized (and
 // with --validate checked against the written one on random input sets and
-// on the --input values: nullopt when they differ). Terms the optimizer
+// on the --input values). Nullopt, the error reported, when they differ or
+// the saturation ran out of memory (--memory-limit, as in optimize). Terms the optimizer
 // kept are the same hash-consed terms, so they keep their source positions
 // for run-time errors.
 std::optional<ops::Graph> graph_to_run(const RunOptions& o, ops::Graph written) {
@@ -87,7 +90,15 @@ std::optional<ops::Graph> graph_to_run(const RunOptions& o, ops::Graph written) 
   for (const auto& w : loaded.warnings) std::cerr << w << "\n";
   rules::OptimizeOptions options;
   options.weights = backend::cost_weights_for(o.cost_profile);
-  ops::Graph best = rules::optimize(written, loaded.program, nullptr, options);
+  SaturationFlags saturation = run_saturation(o.memory_limit.text);
+  saturation.apply(options);
+  ops::Graph best;
+  try {
+    best = rules::optimize(written, loaded.program, nullptr, options);
+  } catch (const std::bad_alloc&) {
+    saturation.out_of_memory(o.graph);
+    return std::nullopt;
+  }
   best.locations.merge(written.locations);
   if (o.validate.sets() && !o.validate.check(o.graph, written, best, loaded.program, options,
                                              o.input.given(written), /*quiet=*/false))

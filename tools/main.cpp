@@ -3,6 +3,7 @@
 #include "command.hpp"
 #include "command_suggestion.hpp"
 #include "exit_status.hpp"
+#include "standard_output.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -10,6 +11,7 @@
 
 int main(int argc, char** argv) {
   using namespace eqsat::tools;
+  ignore_broken_pipes();
   CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
@@ -37,11 +39,13 @@ int main(int argc, char** argv) {
     app.exit(e);
     return BadUsage;
   }
+  int status = 0;
   try {
-    return action();
+    status = action();
   } catch (...) {
     // Commands report user errors themselves; anything reaching here is
     // out of memory or a bug, reported rather than crashing.
-    return report_escaped_error(std::current_exception(), std::cerr);
+    status = report_escaped_error(std::current_exception(), std::cerr);
   }
+  return finish_standard_output(status, std::cerr);
 }

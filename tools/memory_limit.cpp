@@ -65,8 +65,9 @@ std::string human_bytes(std::int64_t bytes) {
 
 void MemoryLimitFlag::add_to(CLI::App& cmd) {
   cmd.add_option("--memory-limit", text,
-                 "refuse a run planned to need more memory: bytes, or with K/M/G/T "
-                 "(default: the memory available now)")
+                 "refuse a run planned to need more memory, and stop an optimization whose "
+                 "saturation holds more: bytes, or with K/M/G/T (default: the memory available "
+                 "now)")
       ->check([](const std::string& s) {
         return parse_byte_size(s) ? std::string()
                                   : std::string("expected a size such as 4096, 512M or 2G");

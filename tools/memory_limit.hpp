@@ -1,7 +1,9 @@
 // The memory limit of `eqsat run` and `eqsat profile` (`--memory-limit`): a
 // run whose planned memory (backend/memory_plan.hpp) exceeds it fails
 // before it starts, and one whose values, as their sizes become known at
-// run time, would need more fails at the op that would pass it.
+// run time, would need more fails at the op that would pass it. The same
+// limit stops their optimization's saturation as optimize's --memory-limit
+// does (optimize_flags.hpp: run_saturation).
 #pragma once
 
 #include "ops/graph.hpp"

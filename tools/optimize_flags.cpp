@@ -148,8 +148,13 @@ int SaturationFlags::out_of_memory(const std::string& graph_file) const {
           ? fmt::format("at {} e-nodes and {} e-classes (step {} iteration {})", d->last->enodes,
                         d->last->eclasses, d->last->step + 1, d->last->iteration)
           : std::string("while loading the graph into the e-graph");
-  const std::string lower = d && d->last ? fmt::format("set --node-limit below {}", d->last->enodes)
-                                         : std::string("give it smaller constants");
+  const std::string lower =
+      !(d && d->last)   ? std::string("give it smaller constants")
+      : node_limit_flag ? fmt::format("set --node-limit below {}", d->last->enodes)
+                        : fmt::format(
+                              "run it with --no-opt (or `eqsat optimize --node-limit` below {} "
+                              "first)",
+                              d->last->enodes);
   if (d && d->held > 0 && d->limit)
     std::cerr << fmt::format(
         "{}: error: out of memory: saturation holds {} ({} bytes), more than the {} of {} "
@@ -163,6 +168,14 @@ int SaturationFlags::out_of_memory(const std::string& graph_file) const {
         "or set --memory-limit below what the system gives\n",
         graph_file, where, lower);
   return UserError;
+}
+
+SaturationFlags run_saturation(const std::string& memory_limit) {
+  SaturationFlags flags;
+  flags.quiet = true;
+  flags.memory_limit = memory_limit;
+  flags.node_limit_flag = false;
+  return flags;
 }
 
 void SaturationFlags::finish(const rules::OptimizeReport& report) const {

@@ -55,11 +55,16 @@ std::vector<InputFile> optimizer_inputs(const std::string& graph,
                                         const std::vector<std::string>& rule_files,
                                         const std::string& cost_profile);
 
+// The saturation flags' values, or (run_saturation) the quiet, memory-watched
+// saturation of a command that only runs a graph.
 struct SaturationFlags {
   std::optional<std::size_t> node_limit, iter_limit;
   std::optional<double> time_limit;
   bool quiet = false;
   std::string memory_limit;  // empty: the memory available at the start
+  // False for a command without --node-limit (run, profile): the advice
+  // out of memory gives names what it has.
+  bool node_limit_flag = true;
 
   // Adds the five options to `cmd`.
   void add_to(CLI::App& cmd);
@@ -76,5 +81,10 @@ struct SaturationFlags {
   struct Display;
   std::shared_ptr<Display> display_;
 };
+
+// The saturation of `run` and `profile`: quiet, with the schedule's limits,
+// stopped past `memory_limit` (their --memory-limit text; empty: the memory
+// available at the start) as optimize's is.
+SaturationFlags run_saturation(const std::string& memory_limit);
 
 }  // namespace eqsat::tools

@@ -35,6 +35,13 @@ void probe_directory(const fs::path& dir, std::string_view option, const std::st
   ::unlink(probe.c_str());
 }
 
+// A character device (`/dev/null`, a terminal) is written through as a
+// stream: two outputs written to it in turn lose nothing.
+bool is_character_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 // `path` as quoted in a message: at most 200 bytes.
 std::string shorten(const std::string& path) {
   if (path.size() <= 200) return path;
@@ -84,7 +91,7 @@ void check_outputs(const std::vector<OutputFile>& outputs, const std::vector<Inp
       if (!(out.replaces_inputs_last && in.rewritable) && same_file(out.path, in.path))
         fail(out.option, out.path, fmt::format("is {}; it would be lost", in.what));
     for (std::size_t j = 0; j < i; ++j)
-      if (same_file(out.path, outputs[j].path))
+      if (same_file(out.path, outputs[j].path) && !is_character_device(out.path))
         fail(out.option, out.path,
              fmt::format("is also the {} file; one would be lost", outputs[j].option));
     check_output_file(out.path, out.option);

@@ -43,7 +43,8 @@ struct InputFile {
 
 // The check every command makes before any work, on every file it will
 // write: none is an input (it would be lost if the command failed), no two
-// are the same file, and each passes check_output_file.
+// are the same file (but for a character device such as /dev/null, written
+// through as a stream), and each passes check_output_file.
 void check_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs);
 
 // Creates `dir` and its parents when missing and checks that files can be

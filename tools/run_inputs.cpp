@@ -1,6 +1,7 @@
 #include "run_inputs.hpp"
 
 #include "cli_checks.hpp"
+#include "input_value.hpp"
 
 #include "ops/npy.hpp"
 
@@ -39,6 +40,13 @@ ops::Array random_array(const ops::TensorType& type, std::mt19937_64& rng) {
   return a;
 }
 
+// The value an --input spec's text gives the input `name` of `type`: a
+// value written on the command line, or the .npy file it names.
+ops::Array given_value(const std::string& name, const std::string& text,
+                       const ops::TensorType& type) {
+  return looks_like_value(text) ? parse_input_value(name, text, type.dtype) : ops::read_npy(text);
+}
+
 }  // namespace
 
 std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
@@ -63,13 +71,20 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
   }
   // Every input's type first (file headers only), so that the caller can
   // plan the memory before anything is allocated.
+  // Values written on the command line are small: read at once.
   std::vector<ops::TensorType> types;
+  std::vector<std::optional<ops::Array>> written(graph.inputs.size());
   for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
+    if (files[i] && looks_like_value(*files[i])) {
+      written[i] = parse_input_value(name, *files[i], graph.inputs[i]->tensor_type().dtype);
+      types.push_back(written[i]->type());
+      continue;
+    }
     if (files[i]) {
       types.push_back(ops::read_npy_type(*files[i]));
       continue;
     }
-    const auto& name = graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name);
     if (!seed) {
       std::cerr << fmt::format(
           "error: input {} has no value; pass --input {}=FILE.npy or --random SEED\n", name, name);
@@ -81,17 +96,21 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
   std::mt19937_64 rng(seed.value_or(0));
   std::vector<ops::Array> inputs;
   for (std::size_t i = 0; i < graph.inputs.size(); ++i)
-    inputs.push_back(files[i] ? ops::read_npy(*files[i])
-                              : random_array(graph.inputs[i]->tensor_type(), rng));
+    inputs.push_back(written[i] ? *written[i]
+                     : files[i] ? ops::read_npy(*files[i])
+                                : random_array(graph.inputs[i]->tensor_type(), rng));
   return inputs;
 }
 
 void InputFlags::add_to(CLI::App& cmd) {
-  cmd.add_option("--input", specs, "an input value: NAME=FILE.npy (repeatable)")
+  cmd.add_option(
+         "--input", specs,
+         "an input value: NAME=FILE.npy, or NAME=VALUE as 0.5 or [[1,2],[3,4]] (repeatable)")
       ->allow_extra_args(false)
       ->check([](const std::string& s) {
-        return s.find('=') == std::string::npos ? std::string("expected NAME=FILE.npy")
-                                                : std::string();
+        return s.find('=') == std::string::npos
+                   ? std::string("expected NAME=FILE.npy or NAME=VALUE")
+                   : std::string();
       });
   cmd.add_option("--random", seed,
                  "fill missing inputs with reproducible random values (unknown dims: 8)")
@@ -113,14 +132,16 @@ std::vector<std::optional<ops::Array>> InputFlags::given(const ops::Graph& graph
     const auto eq = spec.find('=');
     for (std::size_t i = 0; i < graph.inputs.size(); ++i)
       if (graph.inputs[i]->attrs().get<std::string>(ops::AttrKey::Name) == spec.substr(0, eq))
-        values[i] = ops::read_npy(spec.substr(eq + 1));
+        values[i] =
+            given_value(spec.substr(0, eq), spec.substr(eq + 1), graph.inputs[i]->tensor_type());
   }
   return values;
 }
 
 void InputFlags::add_files_to(std::vector<InputFile>& inputs) const {
   for (const std::string& spec : specs)
-    inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
+    if (!looks_like_value(spec.substr(spec.find('=') + 1)))
+      inputs.push_back({"an --input file", spec.substr(spec.find('=') + 1)});
 }
 
 }  // namespace eqsat::tools

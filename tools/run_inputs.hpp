@@ -1,5 +1,6 @@
 // The input values of a graph for `run` and `profile`: NAME=FILE.npy specs
-// read from disk, the others drawn at random (`--random SEED`).
+// read from disk or NAME=VALUE written on the command line (input_value.hpp),
+// the others drawn at random (`--random SEED`).
 #pragma once
 
 #include "output_paths.hpp"
@@ -17,8 +18,8 @@
 namespace eqsat::tools {
 
 // One array per graph input, in input order: from the `specs`
-// (NAME=FILE.npy) or, for inputs not given, reproducible random values
-// from `seed`: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3},
+// (NAME=FILE.npy or NAME=VALUE) or, for inputs not given, reproducible
+// random values from `seed`: floats uniform in [0, 1), integers uniform in {0, 1, 2, 3},
 // bools fair coins, unknown dimensions 8. On a user error (an unknown name,
 // an input without a value and no seed) prints it and returns nullopt;
 // unreadable files throw as ops::read_npy does. `before_allocating`, when
@@ -31,7 +32,7 @@ std::optional<std::vector<ops::Array>> gather_inputs(const ops::Graph& graph,
                                                      std::optional<std::uint64_t> seed,
                                                      const TypesCheck& before_allocating = {});
 
-// The input flags of `run` and `profile`: `--input NAME=FILE.npy`
+// The input flags of `run` and `profile`: `--input NAME=FILE.npy|VALUE`
 // (repeatable) and `--random SEED`.
 struct InputFlags {
   std::vector<std::string> specs;

@@ -28,9 +28,17 @@ bool folded_by_kernel(OpKind kind) {
     case ops::OpGroup::Shape:
       return kind == OpKind::Flip || kind == OpKind::Concat || kind == OpKind::Stack ||
              kind == OpKind::Transpose || kind == OpKind::BroadcastTo;
-    default:
+    case ops::OpGroup::Unary:
+    case ops::OpGroup::Binary:
+    case ops::OpGroup::Select:
+      return true;  // elementwise: returned above
+    case ops::OpGroup::Leaf:
+    case ops::OpGroup::Creation:
+    case ops::OpGroup::Control:
+    case ops::OpGroup::Gradient:
       return false;
   }
+  return false;
 }
 
 std::optional<Array> run_kernel(OpKind kind, const ops::Attrs& attrs,

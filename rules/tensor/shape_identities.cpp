@@ -18,7 +18,7 @@ namespace {
 
 constexpr OpKind kRoots[] = {OpKind::Slice,     OpKind::Reshape, OpKind::BroadcastTo,
                              OpKind::Transpose, OpKind::Flip,    OpKind::SetSlice,
-                             OpKind::IncSlice,  OpKind::Concat};
+                             OpKind::IncSlice,  OpKind::Concat,  OpKind::Cast};
 
 bool is_root(OpKind k) {
   return std::ranges::find(kRoots, k) != std::end(kRoots);
@@ -181,6 +181,9 @@ class ShapeIdentityApplier final : public egraph::Applier {
       }
       case OpKind::Concat:
         return only_nonempty(n, *y);
+      case OpKind::Cast:
+        if (x->dtype == y->dtype) return kids[0];
+        return std::nullopt;
       default:
         return std::nullopt;
     }
@@ -195,7 +198,7 @@ egraph::Rewrite make_shape_identities(TensorEGraph& g) {
   return egraph::Rewrite(
       "shape-identities",
       std::make_shared<OpClassSearcher>(std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
-                                        "(slice|reshape|transpose|... ?x)"),
+                                        "(slice|reshape|transpose|cast|... ?x)"),
       std::make_shared<ShapeIdentityApplier>(g));
 }
 

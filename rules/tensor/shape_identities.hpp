@@ -1,5 +1,5 @@
 // The `shape-identities` built-in applier (see builtin_appliers.hpp):
-// shape and indexing ops that do nothing, which need the operand's static
+// shape, indexing and cast ops that do nothing, which need the operand's static
 // shape or arithmetic on attributes, so no pattern can say them:
 //
 //   slice x covering its whole axis (start 0, step 1)     = x (any length when
@@ -14,9 +14,10 @@
 //   inc_slice(z, v) over the whole of z, z uniform zero    = v cast and broadcast to z
 //   inc_slice(x, v) over the whole of x                    = x + v cast to x's dtype
 //   concat(a, e...) with each e of static length 0         = a cast to the result
+//   cast x to the dtype x has                              = x
 //
 // The last two are what gradients of slices and indexing produce
-// (rules/autodiff/pullback.cpp) when the slice is the whole array.
+// (rules/autodiff/shape_pullbacks.hpp) when the slice is the whole array.
 #pragma once
 
 #include "rules/tensor/tensor_egraph.hpp"

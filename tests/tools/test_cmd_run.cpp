@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <regex>
+#include <utility>
 #include <vector>
 
 using eqsat::testing::run_eqsat;
@@ -251,6 +254,33 @@ TEST_CASE("run: --memory-limit holds for sizes only known at run time") {
           "--memory-limit\n");
     r = run_eqsat(s, command + " g.eg --input n=n.npy --memory-limit 100M --no-opt");
     CHECK(r.status == 0);
+  }
+}
+
+TEST_CASE(
+    "run and profile: saturation past --memory-limit is out of memory - with the e-graph's size") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output y (add (mul x 1.0) 0))\n");
+  // Any process holds more than 1 MiB: the first iteration passes it.
+  for (const auto& [command, output] :
+       {std::pair<std::string, std::string>{"run --out out", "out/y.npy"},
+        {"profile --repeat 1 --json p.json", "p.json"}}) {
+    INFO(command);
+    auto r = run_eqsat(s, command + " g.eg --random 0 --memory-limit 1M");
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    const std::regex message(
+        "g\\.eg: error: out of memory: saturation holds [0-9.]+ MiB \\([0-9]+ bytes\\), more "
+        "than the --memory-limit of 1\\.0 MiB \\(1048576 bytes\\), at ([0-9]+) e-nodes and "
+        "[0-9]+ e-classes \\(step 1 iteration 1\\); run it with --no-opt \\(or `eqsat optimize "
+        "--node-limit` below ([0-9]+) first\\), or raise --memory-limit\n");
+    std::smatch m;
+    REQUIRE(std::regex_match(r.err, m, message));
+    CHECK(m[1] == m[2]);
+    CHECK_FALSE(std::filesystem::exists(s.path(output)));
+    r = run_eqsat(s, command + " g.eg --random 0 --memory-limit 64G");
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
   }
 }
 

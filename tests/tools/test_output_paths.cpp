@@ -135,6 +135,27 @@ TEST_CASE("a special file named as an output is written through - never replaced
   CHECK(S_ISFIFO(st.st_mode));
 }
 
+TEST_CASE("two outputs to one character device are written through - two to one file are refused") {
+  Scratch s;
+  s.write("g.eg", "(input x (f64 3))\n(output (exp x))\n");
+  CHECK_NOTHROW(check_outputs({{"-o", "/dev/null"}, {"--report", "/dev/null"}}, {}));
+  auto r = run_eqsat(s, "optimize g.eg -o /dev/null --report /dev/null --egraph-json /dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  r = run_eqsat(s, "optimize g.eg -o /dev/full --report /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.err == "/dev/full: error: cannot write file: No space left on device\n");
+  // A regular file named twice, even through another spelling, still is.
+  r = run_eqsat(s, "optimize g.eg -o out.json --report ./out.json");
+  CHECK(r.status == 1);
+  CHECK(r.err == "error: --report ./out.json: is also the -o file; one would be lost\n");
+  CHECK_FALSE(std::filesystem::exists(s.path("out.json")));
+  // So is a named pipe: its reader would get the two outputs as one stream.
+  REQUIRE(::mkfifo(s.path("pipe").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(check_outputs({{"-o", s.path("pipe")}, {"--report", s.path("pipe")}}, {}),
+                    Catch::EndsWith("is also the -o file; one would be lost"));
+}
+
 TEST_CASE("an output name longer than the file system allows is refused before any work") {
   Scratch s;
   const std::string long_name(300, 'n');

@@ -1,5 +1,5 @@
 // The shape-identities built-in applier (rules/tensor/shape_identities.hpp) on the
-// default schedule: slices, reshapes, transposes, flips and whole-array
+// default schedule: slices, reshapes, transposes, flips, casts and whole-array
 // set_slice / inc_slice that do nothing become their operand ("start ⇒
 // goal"), and the gradient of a whole slice needs no inc_slice.
 #include "tests/support/check_optimizes.hpp"
@@ -70,4 +70,19 @@ TEST_CASE(
       shipped_rules(), in + "(output (inc_slice x k))",
       {ops::Array::filled(ops::DType::F64, {4, 3}, 1.5),
        ops::Array::filled(ops::DType::I64, {3}, -2), ops::Array(ops::DType::F64, {0, 3})});
+}
+
+TEST_CASE("shape identities: a cast to the dtype its operand has is the operand") {
+  // PyTensor's local_useless_cast; gradients of mean build such casts.
+  const std::string in = "(input x (f64 3)) (input k (i64 ?))";
+  check_optimizes(in + "(output (mul (cast x :dtype f64) 2.0))", in + "(output (mul x 2.0))");
+  check_optimizes(in + "(output (cast k :dtype i64))", in + "(output k)");
+  // a cast that changes the dtype stays
+  check_optimizes(in + "(output (cast k :dtype f64))", in + "(output (cast k :dtype f64))");
+  const ops::Graph out = optimize(
+      graph("(input x (f64 ? 3)) (output (grad (mean (log_softmax x :axis 1)) x))"),
+      shipped_rules());
+  INFO(ops::print_graph(out));
+  // the pullback of mean casts its cotangent to x's dtype: f64 already
+  CHECK(ops::print_graph(out).find("(zeros_like (cast") == std::string::npos);
 }
