@@ -1,5 +1,7 @@
 #include "cost_model.hpp"
 
+#include "kernel_groups.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -142,13 +144,12 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case ops::OpGroup::Unary:
     case ops::OpGroup::Binary:
     case ops::OpGroup::Select:
-      cost += n_out * (transcendental                   ? w_.ns_per_transcendental
-                       : cost_class == CostClass::Flop4 ? w_.ns_per_flop * 4
-                                                        : w_.ns_per_flop);
+      cost += n_out * elementwise_flops(cost_class);
       break;
     case ops::OpGroup::Reduction:
+      // logsumexp: a pass for the max, then exp and the sum.
       cost += in_elements(0) *
-              (transcendental ? w_.ns_per_transcendental + w_.ns_per_flop : w_.ns_per_flop);
+              (transcendental ? w_.ns_per_transcendental + 2 * w_.ns_per_flop : w_.ns_per_flop);
       break;
     case ops::OpGroup::Softmax:
       cost += in_elements(0) * (w_.ns_per_transcendental + 3 * w_.ns_per_flop);
@@ -170,6 +171,36 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
       break;  // priced above by their cost class (Free, Loop, Invoke, Never)
   }
   return cost;
+}
+
+double CostModel::elementwise_flops(CostClass cost_class) const {
+  switch (cost_class) {
+    case CostClass::Transc:
+      return w_.ns_per_transcendental;
+    case CostClass::Transc2:
+      return 2 * w_.ns_per_transcendental + w_.ns_per_flop;
+    case CostClass::Flop4:
+      return 4 * w_.ns_per_flop;
+    default:
+      return w_.ns_per_flop;
+  }
+}
+
+bool CostModel::fuses(OpKind kind, const ops::Type& result) const {
+  const auto* t = std::get_if<ops::TensorType>(&result);
+  return t && detail::fusable(kind, t->dtype) &&
+         elements(*t) >= static_cast<double>(detail::kShortRow);
+}
+
+double CostModel::fused_op_cost(OpKind kind, std::span<const ops::Type> operand_types,
+                                const ops::Type& result, std::uint32_t fused_operands,
+                                bool materialized) const {
+  double moved = materialized ? bytes(result) : 0;
+  for (std::size_t i = 0; i < operand_types.size(); ++i)
+    if (!(fused_operands >> i & 1u)) moved += bytes(operand_types[i]);
+  const double n_out = elements(std::get<ops::TensorType>(result));
+  return (materialized ? w_.call_overhead_ns : 0) + w_.ns_per_byte * moved +
+         n_out * elementwise_flops(ops::cost_class(kind));
 }
 
 double CostModel::op_cost(ops::TermRef term) const {

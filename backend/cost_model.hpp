@@ -80,6 +80,21 @@ class CostModel {
   // A term's scan gets its exact trip count (see `trip_count(TermRef)`).
   double op_cost(ops::TermRef term) const;
 
+  // True when the executor runs `kind` producing `result` inside a fused
+  // elementwise group (kernel_groups.hpp: a fusable op on rows of at least
+  // kShortRow elements; unknown dimensions count `unknown_dim`).
+  bool fuses(ops::OpKind kind, const ops::Type& result) const;
+  // The share of a fused group one of its ops costs: its flops; the bytes
+  // of the operands read from memory (not those whose bit is set in
+  // `fused_operands`: values the group computes in registers); and, when
+  // `materialized` (the group's
+  // last op, whose result is written), the result's bytes and the group's
+  // one kernel call. So a chain of cheap ops the backend runs in one pass
+  // (x¹⁶ as four squarings) costs less than one pow, as it runs.
+  double fused_op_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                       const ops::Type& result, std::uint32_t fused_operands,
+                       bool materialized) const;
+
   // A scan's own cost when it runs `trips` steps: the per-step overhead,
   // the rows of its sequences copied in at each step (one per tap; from
   // `operand_types`, the scan's operands, when given), and the bytes its
@@ -111,6 +126,8 @@ class CostModel {
  private:
   double elements(const ops::TensorType& t) const;
   double bytes(const ops::Type& t) const;
+  // Per element of an elementwise op's result: its flops.
+  double elementwise_flops(ops::CostClass cost_class) const;
 
   CostWeights w_;
 };

@@ -37,8 +37,6 @@ const Array& as_dtype(const Array& a, DType d, Array& storage) {
                                   ops::dtype_name(d)));
 }
 
-constexpr std::int64_t kShortRow = 64;
-
 // UnaryMath<K>'s block for the unary op `kind` on T.
 template <class T>
 void unary_block(OpKind kind, const T* x, T* y, std::int64_t n) {

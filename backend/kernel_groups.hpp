@@ -32,6 +32,9 @@ struct FusedOp {
   std::array<FusedSource, 3> src;
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
+// Rows shorter than this run op by op (plan_fused): a block's setup would
+// cost more per element than the separate kernels.
+inline constexpr std::int64_t kShortRow = 64;
 
 // True when `kind` computing `dtype` may join a fused expression: an
 // elementwise op whose catalogue fusion column covers `dtype` (FuseF: f32

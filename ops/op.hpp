@@ -53,6 +53,7 @@ enum class CostClass : std::uint8_t {
   Flop,    // one simple flop
   Flop4,   // a division or square root: four flops
   Transc,  // a transcendental function
+  Transc2,  // two transcendentals and a flop: pow, exp(y·log x)
   Gemm,    // a matrix product: 2·m·n·k flops
   Loop,    // a scan: its steps and stored outputs
   Invoke,  // a call: its overhead (the body is costed on its own)
@@ -83,6 +84,8 @@ enum class Differentiability : std::uint8_t {
 enum class SignRule : std::uint8_t {
   AnySign,     // never from the operands
   NonNeg,      // always
+  IfFloat,     // always on floats; never on integers, which wrap (abs of
+               // the most negative integer is itself, squares overflow)
   IfAll,       // when every operand is
   IfAny,       // when some operand is (maximum)
   IfBranches,  // when both values of a where are

@@ -7,14 +7,15 @@
 //   lo, hi      minimum and maximum number of operands (-1: any)
 //   cost        what the cost model charges per element (CostClass):
 //               Free, Move (memory only), Flop, Flop4 (div, sqrt,
-//               reciprocal), Transc (a transcendental), Gemm, Loop (scan),
+//               reciprocal), Transc (a transcendental), Transc2 (pow:
+//               exp(y·log x)), Gemm, Loop (scan),
 //               Invoke (call), Never (grad: must be expanded)
 //   fusion      whether the executor fuses it into a one-pass group
 //               (Fusion): NoFuse, FuseF (f32/f64), FuseFI (f32/f64/i32/i64)
 //   grad        Differentiability: Smooth (has a pullback), Zero (no
 //               cotangent flows back), Unsupported
 //   sign        when the result is known >= 0 (SignRule): AnySign, NonNeg
-//               (always), IfAll / IfAny (operands), IfBranches (where's
+//               (always), IfFloat (on floats: integers wrap), IfAll / IfAny (operands), IfBranches (where's
 //               values), IfFirst (operand 0)
 //   flags       OpFlags: Comm (f(a, b) = f(b, a)), Keeps (each result
 //               element is an element of operand 0), SameOrder (operand 0's
@@ -45,9 +46,9 @@
   X(Const,       "const",        Leaf,      0, 0,  Free,   NoFuse, Zero,        AnySign,    NoFlags,                               const_rule,        Value, Path)             \
   /* elementwise, unary */                                                                                                                                                     \
   X(Neg,         "neg",          Unary,     1, 1,  Flop,   FuseFI, Smooth,      AnySign,    UnitGrad | Linear,                     same_numeric_rule)                          \
-  X(Abs,         "abs",          Unary,     1, 1,  Flop,   FuseFI, Smooth,      NonNeg,     NoFlags,                               same_numeric_rule)                          \
+  X(Abs,         "abs",          Unary,     1, 1,  Flop,   FuseFI, Smooth,      IfFloat,    NoFlags,                               same_numeric_rule)                          \
   X(Sign,        "sign",         Unary,     1, 1,  Flop,   FuseFI, Zero,        AnySign,    NoFlags,                               same_numeric_rule)                          \
-  X(Square,      "square",       Unary,     1, 1,  Flop,   FuseFI, Smooth,      NonNeg,     NoFlags,                               same_numeric_rule)                          \
+  X(Square,      "square",       Unary,     1, 1,  Flop,   FuseFI, Smooth,      IfFloat,    NoFlags,                               same_numeric_rule)                          \
   X(Exp,         "exp",          Unary,     1, 1,  Transc, FuseF,  Smooth,      NonNeg,     NoFlags,                               float_unary_rule)                           \
   X(Expm1,       "expm1",        Unary,     1, 1,  Transc, FuseF,  Smooth,      IfAll,      NoFlags,                               float_unary_rule)                           \
   X(Log,         "log",          Unary,     1, 1,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               float_unary_rule)                           \
@@ -69,7 +70,7 @@
   X(Sub,         "sub",          Binary,    2, 2,  Flop,   FuseFI, Smooth,      AnySign,    UnitGrad | Linear,                     arith_rule)                                 \
   X(Mul,         "mul",          Binary,    2, 2,  Flop,   FuseFI, Smooth,      IfAll,      Comm | Bilinear,                       arith_rule)                                 \
   X(Div,         "div",          Binary,    2, 2,  Flop4,  FuseF,  Smooth,      AnySign,    NoFlags,                               div_rule)                                   \
-  X(Pow,         "pow",          Binary,    2, 2,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               arith_rule)                                 \
+  X(Pow,         "pow",          Binary,    2, 2,  Transc2, FuseF, Smooth,      AnySign,    NoFlags,                               arith_rule)                                 \
   X(Maximum,     "maximum",      Binary,    2, 2,  Flop,   FuseFI, Smooth,      IfAny,      Comm,                                  promote_rule)                               \
   X(Minimum,     "minimum",      Binary,    2, 2,  Flop,   FuseFI, Smooth,      IfAll,      Comm,                                  promote_rule)                               \
   X(Logaddexp,   "logaddexp",    Binary,    2, 2,  Transc, NoFuse, Smooth,      AnySign,    Comm,                                  div_rule)                                   \

@@ -88,6 +88,21 @@ bool all_static(std::span<const Type* const> types) {
   });
 }
 
+// Every length of `types` (tensors of one rank) but those of axis `axis` is
+// static and the same in all of them.
+bool static_beside(std::span<const Type* const> types, std::int64_t axis) {
+  const TensorType* first = tensor_of(types[0]);
+  return first && std::ranges::all_of(types, [&](const Type* t) {
+           const TensorType* x = tensor_of(t);
+           if (!x || x->dims.size() != first->dims.size()) return false;
+           for (std::size_t a = 0; a < x->dims.size(); ++a)
+             if (static_cast<std::int64_t>(a) != axis &&
+                 (x->dims[a] == kUnknownDim || x->dims[a] != first->dims[a]))
+               return false;
+           return true;
+         });
+}
+
 // A loop provably runs its steps: a step count given by :n-steps is a
 // known constant that every sequence (of static length) allows, and every
 // mit-sot's initial history has a static length (the type rule compared
@@ -198,8 +213,9 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
             x->dims[static_cast<std::size_t>(a)] == 0)
           return true;
       return false;
-    case OpKind::Concat:
-    case OpKind::Stack:  // one operand has nothing to agree with
+    case OpKind::Concat:  // one operand has nothing to agree with
+      return types.size() > 1 && !static_beside(types, attrs.get<std::int64_t>(AttrKey::Axis));
+    case OpKind::Stack:
       return types.size() > 1 && !all_static(types);
     case OpKind::Dot:
     case OpKind::Reshape:

@@ -10,6 +10,7 @@
 #include "rules/loops/scan_rewrites.hpp"
 #include "rules/loops/scan_save_mem.hpp"
 #include "rules/loops/scan_to_reduction.hpp"
+#include "rules/tensor/dimshuffle_chains.hpp"
 #include "rules/tensor/inline_calls.hpp"
 #include "rules/tensor/pow_nested_squaring.hpp"
 #include "rules/tensor/reduce_chain.hpp"
@@ -84,6 +85,10 @@ const std::array kAppliers = {
                    "reshape/squeeze/expand_dims chains, slice of slice, index of slice are one "
                    "view; a whole reversed slice is flip",
                    &make_view_chains},
+    BuiltinApplier{"dimshuffle-chains",
+                   "a transpose/expand_dims/squeeze of one is one canonical chain (squeeze, "
+                   "transpose, expand_dims): PyTensor's DimShuffle merging",
+                   &make_dimshuffle_chains},
     BuiltinApplier{"where-constant",
                    "a where with a uniform constant condition is its branch, cast and "
                    "broadcast to the result",

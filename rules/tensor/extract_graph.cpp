@@ -89,10 +89,40 @@ std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> 
 
 }  // namespace
 
+namespace {
+
+// The executor fuses chains of elementwise ops into one pass (backend/
+// kernel_groups.hpp), so extraction prices each e-node of such a chain as
+// its share of the group (CostModel::fused_op_cost). Which forms the
+// extraction will pick is not known while it prices them, so the groups are
+// read off the e-graph: a class is computed inside a group when it has a
+// form that fuses, and written to memory (`materialized`) when it is a root
+// or some e-node reads it other than as a fused operand of its own type.
+struct FusedClasses {
+  std::vector<bool> fused_form, materialized;  // by class id
+
+  FusedClasses(const TensorEGraph& g, std::span<const EClassId> roots,
+               const backend::CostModel& model) {
+    const egraph::EGraph& eg = g.egraph();
+    fused_form.assign(eg.num_class_ids(), false);
+    materialized.assign(eg.num_class_ids(), false);
+    for (EClassId r : roots) materialized[eg.find(r).index()] = true;
+    for (EClassId c : eg.classes())
+      for (egraph::ENodeId n : eg.nodes(c)) {
+        const bool fuses = model.fuses(g.kind(n), g.type(c));
+        if (fuses) fused_form[c.index()] = true;
+        for (EClassId k : eg.children(n))
+          if (!fuses || !(g.type(k) == g.type(c))) materialized[eg.find(k).index()] = true;
+      }
+  }
+};
+
+}  // namespace
+
 egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassId> roots,
                                   const backend::CostModel& model) {
-  return [&g, &model, runs = run_counts(g, roots, model), types = std::vector<ops::Type>{}](
-             const egraph::EGraph& eg, egraph::ENodeId n) mutable {
+  return [&g, &model, runs = run_counts(g, roots, model), fused = FusedClasses(g, roots, model),
+          types = std::vector<ops::Type>{}](const egraph::EGraph& eg, egraph::ENodeId n) mutable {
     const auto kids = eg.children(n);
     types.resize(kids.size());  // assigned, not rebuilt: their dims keep their storage
     for (std::size_t i = 0; i < kids.size(); ++i) types[i] = g.type(kids[i]);
@@ -104,8 +134,18 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
       trips = scan_trips(g, n, model);
       spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
     }
-    const double cost =
-        std::min(kGradCost, times * node_cost(g.kind(n), types, g.type(c), model, trips, spec));
+    double one = 0;
+    if (model.fuses(g.kind(n), g.type(c))) {
+      std::uint32_t fused_operands = 0;
+      for (std::size_t i = 0; i < kids.size(); ++i)
+        if (fused.fused_form[eg.find(kids[i]).index()] && types[i] == g.type(c))
+          fused_operands |= 1u << i;
+      one = model.fused_op_cost(g.kind(n), types, g.type(c), fused_operands,
+                                fused.materialized[c.index()]);
+    } else {
+      one = node_cost(g.kind(n), types, g.type(c), model, trips, spec);
+    }
+    const double cost = std::min(kGradCost, times * one);
     return g.unstable(n) ? cost + kUnstableCost : cost;  // docs/architecture.md decision 11
   };
 }
@@ -322,19 +362,39 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   order.reserve(count.size());
   for (const auto& [t, times] : count) order.push_back({t->id(), t, times});
   std::ranges::sort(order, {}, &Counted::id);
+  // Fused groups as extraction_cost reads them off the e-graph: a term is
+  // written to memory when it is a root or read other than as a fused
+  // operand of its own type.
+  const auto fused_into = [&](ops::TermRef t, ops::TermRef operand) {
+    return model.fuses(t->kind(), t->type()) && operand->type() == t->type();
+  };
+  absl::flat_hash_set<ops::TermRef> materialized(roots.begin(), roots.end());
+  for (const auto& [id, t, times] : order)
+    for (ops::TermRef o : t->operands())
+      if (!fused_into(t, o)) materialized.insert(o);
   std::vector<ops::Type> types;  // assigned, not rebuilt: their dims keep their storage
   double total = 0;
   for (const auto& [id, t, times] : order) {
     types.resize(t->arity());
     for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
-    std::optional<std::int64_t> trips;
-    const ops::ScanSpec* spec = nullptr;
-    if (t->kind() == ops::OpKind::Scan) {
-      trips = model.trip_count(t);
-      spec = &t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+    double one = 0;
+    if (model.fuses(t->kind(), t->type())) {
+      std::uint32_t fused_operands = 0;
+      for (std::size_t i = 0; i < t->arity(); ++i)
+        if (fused_into(t, t->operand(i)) && model.fuses(t->operand(i)->kind(), types[i]))
+          fused_operands |= 1u << i;
+      one = model.fused_op_cost(t->kind(), types, t->type(), fused_operands,
+                                materialized.contains(t));
+    } else {
+      std::optional<std::int64_t> trips;
+      const ops::ScanSpec* spec = nullptr;
+      if (t->kind() == ops::OpKind::Scan) {
+        trips = model.trip_count(t);
+        spec = &t->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+      }
+      one = node_cost(t->kind(), types, t->type(), model, trips, spec);
     }
-    total +=
-        std::min(kGradCost, times * node_cost(t->kind(), types, t->type(), model, trips, spec));
+    total += std::min(kGradCost, times * one);
   }
   return total;
 }

@@ -44,24 +44,44 @@ class ShapeIdentityApplier final : public egraph::Applier {
     return d.is_tensor() ? &d.tensor_type() : nullptr;
   }
 
-  // Whether the slice attributes of e-node n select all of axis :axis of x.
-  bool whole_slice(egraph::ENodeId n, const ops::TensorType& x) const {
+  // Whether the slice attributes of e-node n select all of axis :axis of x
+  // in order (`step` 1) or reversed (`step` -1).
+  bool whole_slice(egraph::ENodeId n, const ops::TensorType& x, std::int64_t step = 1) const {
     const ops::Attrs& a = g_.attrs(n);
     const auto axis = a.get<std::int64_t>(AttrKey::Axis);
     const std::int64_t len = x.dims[axis];
-    if (len == ops::kUnknownDim) return false;
+    if (len == ops::kUnknownDim) {
+      // Any length: only the bounds Python fills in cover the whole axis.
+      const std::int64_t k = a.has(AttrKey::Step) ? a.get<std::int64_t>(AttrKey::Step) : 1;
+      const bool whole_start =
+          !a.has(AttrKey::Start) || a.get<std::int64_t>(AttrKey::Start) == (step == 1 ? 0 : -1);
+      return k == step && whole_start && !a.has(AttrKey::Stop);
+    }
     ops::SliceBounds b;
     if (a.has(AttrKey::Start)) b.start = a.get<std::int64_t>(AttrKey::Start);
     if (a.has(AttrKey::Stop)) b.stop = a.get<std::int64_t>(AttrKey::Stop);
     if (a.has(AttrKey::Step)) b.step = a.get<std::int64_t>(AttrKey::Step);
     const ops::ResolvedSlice r = ops::resolve_slice(b, len);
-    return r.step == 1 && r.start == 0 && r.length == len;
+    return r.step == step && r.start == (step == 1 ? 0 : len - 1) && r.length == len;
+  }
+
+  // set_slice(x, v) over all of axis A reversed: v, cast and broadcast to
+  // x's type, flipped along A (PyTensor's local_useless_inc_subtensor for
+  // `x[::-1] = v`).
+  std::optional<EClassId> assigned_reversed(egraph::ENodeId n, EClassId v,
+                                            const ops::TensorType& x) {
+    const std::optional<EClassId> c = assigned(v, x);
+    if (!c) return std::nullopt;
+    const EClassId kids[] = {*c};
+    const auto axis = g_.attrs(n).get<std::int64_t>(AttrKey::Axis);
+    return g_.add_op(OpKind::Flip, {{AttrKey::Axis, ops::IntList{axis}}}, kids);
   }
 
   // `v` cast to `to`'s dtype and broadcast to its (static) shape (`to` is a
   // copy: adding e-nodes may move the analysis data it came from).
   std::optional<EClassId> assigned(EClassId v, const ops::TensorType to) {
     const ops::TensorType* t = tensor(v);
+    if (t && *t == to) return v;
     if (!t || !to.is_static()) return std::nullopt;
     std::optional<EClassId> c = v;
     if (t->dtype != to.dtype) {
@@ -151,6 +171,7 @@ class ShapeIdentityApplier final : public egraph::Applier {
       }
       case OpKind::SetSlice:
         if (whole_slice(n, *x)) return assigned(kids[1], *x);
+        if (whole_slice(n, *x, -1)) return assigned_reversed(n, kids[1], *x);
         return std::nullopt;
       case OpKind::IncSlice: {
         if (!whole_slice(n, *x)) return std::nullopt;

@@ -2,13 +2,15 @@
 // shape, indexing and cast ops that do nothing, which need the operand's static
 // shape or arithmetic on attributes, so no pattern can say them:
 //
-//   slice x covering its whole axis (start 0, step 1)     = x
+//   slice x covering its whole axis (start 0, step 1)     = x (any length when
+//     its bounds are only start 0 or none, step 1 or none)
 //   reshape x to x's own (static) shape                    = x
 //   broadcast_to x to x's own (static) shape               = x
 //   transpose x by the identity permutation                = x
 //   transpose(transpose(x, p), q)                          = transpose(x, p∘q)
 //   flip x along axes of length 1 only                     = x
 //   set_slice(x, v) over the whole of x                    = v cast and broadcast to x
+//   set_slice(x, v) over a whole axis reversed (step -1)   = flip of v cast and broadcast
 //   inc_slice(z, v) over the whole of z, z uniform zero    = v cast and broadcast to z
 //   inc_slice(x, v) over the whole of x                    = x + v cast to x's dtype
 //   concat(a, e...) with each e of static length 0         = a cast to the result

@@ -68,11 +68,13 @@ bool all_of_array(const ops::Array& a, bool (*pred)(double)) {
 }
 
 // What the op alone says about the sign of its result, given its operands'
-// (the catalogue's sign column).
-bool nonneg_of(OpKind k, std::span<const TensorData* const> xs) {
+// (the catalogue's sign column), for a result of dtype `dtype`.
+bool nonneg_of(OpKind k, std::span<const TensorData* const> xs, ops::DType dtype) {
   switch (ops::sign_rule(k)) {
     case ops::SignRule::NonNeg:
       return true;
+    case ops::SignRule::IfFloat:
+      return ops::is_float(dtype);
     case ops::SignRule::IfAll:
       return std::ranges::all_of(xs, [](auto* x) { return x->nonneg; });
     case ops::SignRule::IfAny:
@@ -170,8 +172,20 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
       types.push_back(&x->type());
       values.push_back(x->value ? &*x->value : nullptr);
     }
+    std::vector<const std::vector<DimSymbol>*> symbols;
+    for (auto* x : xs) symbols.push_back(&x->dims);
     d.may_fail = std::ranges::any_of(xs, [](auto* x) { return x->may_fail; }) ||
                  ops::may_fail(*kind, attrs, types, values);
+    // Operands whose unknown lengths are known equal broadcast (and concat).
+    if (d.may_fail && (ops::is_elementwise(*kind) || *kind == OpKind::Concat) &&
+        std::ranges::none_of(xs, [](auto* x) { return x->may_fail; })) {
+      const std::vector<ops::Type> known = with_symbolic_lengths(symbols, types);
+      std::vector<const ops::Type*> known_types;
+      for (const ops::Type& k : known) known_types.push_back(&k);
+      d.may_fail = ops::may_fail(*kind, attrs, known_types, values);
+    }
+    if (d.is_tensor())
+      d.dims = dim_symbols(*kind, attrs, symbols, types, d.tensor_type(), d.rep->id());
   }
   if (!d.is_tensor()) return d;
   const ops::TensorType& t = d.tensor_type();
@@ -193,7 +207,7 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
       (d.uniform && std::isfinite(*d.uniform)) || (ops::keeps_elements(*kind) && xs[0]->finite);
   d.nonneg = t.dtype == ops::DType::Bool ||
              (d.value && all_of_array(*d.value, [](double v) { return !(v < 0); })) ||
-             (d.uniform && !(*d.uniform < 0)) || nonneg_of(*kind, xs);
+             (d.uniform && !(*d.uniform < 0)) || nonneg_of(*kind, xs, t.dtype);
   return d;
 }
 

@@ -18,6 +18,7 @@
 // refines the class's type and its parents'.
 #pragma once
 
+#include "rules/tensor/dim_symbols.hpp"
 #include "rules/tensor/payload_table.hpp"
 
 #include "egraph/analysis_of.hpp"
@@ -46,6 +47,8 @@ struct TensorData {
   // cannot fail makes the class so: rewrites never drop a check
   // (drops_check in tensor_egraph.hpp).
   bool may_fail = true;
+  // Per axis of a tensor: which unknown lengths are equal (dim_symbols.hpp).
+  std::vector<DimSymbol> dims;
 
   const ops::Type& type() const { return rep->type(); }
   bool is_tensor() const { return !rep->is_tuple(); }

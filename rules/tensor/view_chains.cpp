@@ -57,6 +57,39 @@ class ViewChainApplier final : public egraph::Applier {
   }
 
   // slice(x, :axis a) reading `r` (start, step, length) of x's axis.
+  // The slice e-node m's bounds when they hold for any length of its axis:
+  // a start >= 0 (0 when absent), a stop >= 0 or none, a step >= 1.
+  struct Forward {
+    std::int64_t start = 0, step = 1;
+    std::optional<std::int64_t> stop;
+  };
+  std::optional<Forward> forward(egraph::ENodeId m) const {
+    const ops::Attrs& a = g_.attrs(m);
+    Forward f;
+    if (a.has(AttrKey::Start)) f.start = a.get<std::int64_t>(AttrKey::Start);
+    if (a.has(AttrKey::Stop)) f.stop = a.get<std::int64_t>(AttrKey::Stop);
+    if (a.has(AttrKey::Step)) f.step = a.get<std::int64_t>(AttrKey::Step);
+    if (f.start < 0 || f.step < 1 || (f.stop && *f.stop < 0)) return std::nullopt;
+    return f;
+  }
+
+  // slice(slice(x, a:b:k), c:d:l) along one axis of any length, both
+  // forward: x[a + c·k : min(b, a + d·k) : k·l].
+  std::optional<EClassId> forward_slices(EClassId x, std::int64_t axis, Forward inner,
+                                         Forward outer) {
+    ops::Attrs a{{AttrKey::Axis, axis},
+                 {AttrKey::Start, inner.start + outer.start * inner.step},
+                 {AttrKey::Step, inner.step * outer.step}};
+    std::optional<std::int64_t> stop = inner.stop;
+    if (outer.stop) {
+      const std::int64_t s = inner.start + *outer.stop * inner.step;
+      stop = stop ? std::min(*stop, s) : s;
+    }
+    if (stop) a.set(AttrKey::Stop, *stop);
+    const EClassId kids[] = {x};
+    return g_.add_op(OpKind::Slice, std::move(a), kids);
+  }
+
   std::optional<EClassId> slice_of(EClassId x, std::int64_t axis, ops::ResolvedSlice r) {
     ops::Attrs a{{AttrKey::Axis, axis}, {AttrKey::Step, r.step}};
     const std::int64_t stop = r.start + r.length * r.step;
@@ -88,8 +121,18 @@ class ViewChainApplier final : public egraph::Applier {
     }
     if (k == OpKind::Slice) {
       const std::optional<ops::ResolvedSlice> outer = resolved(n);
-      if (!outer) return std::nullopt;
       const std::int64_t axis = g_.attrs(n).get<std::int64_t>(AttrKey::Axis);
+      if (!outer) {
+        const std::optional<Forward> last = forward(n);
+        if (!last) return std::nullopt;
+        for (egraph::ENodeId m : eg.nodes(inner)) {
+          if (g_.kind(m) != OpKind::Slice || g_.attrs(m).get<std::int64_t>(AttrKey::Axis) != axis)
+            continue;
+          if (const std::optional<Forward> first = forward(m))
+            return forward_slices(eg.children(m)[0], axis, *first, *last);
+        }
+        return std::nullopt;
+      }
       const ops::TensorType* x = tensor(inner);
       if (outer->step == -1 && outer->length == x->dims[static_cast<std::size_t>(axis)] &&
           outer->start == outer->length - 1) {
@@ -115,8 +158,16 @@ class ViewChainApplier final : public egraph::Applier {
         continue;
       const std::optional<ops::ResolvedSlice> s = resolved(m);
       const std::optional<std::int64_t> at = i.value->integer_element(0);
-      if (!s || !at || *at < -s->length || *at >= s->length) continue;
-      const std::int64_t j = s->start + (*at < 0 ? *at + s->length : *at) * s->step;
+      if (!at) continue;
+      std::int64_t j = 0;
+      if (s && *at >= -s->length && *at < s->length) {
+        j = s->start + (*at < 0 ? *at + s->length : *at) * s->step;
+      } else if (const std::optional<Forward> f = forward(m); !s && f && !f->stop && *at >= 0) {
+        // Any length: x[a::k][i] fails exactly where x[a + i·k] does.
+        j = f->start + *at * f->step;
+      } else {
+        continue;
+      }
       const EClassId index = g_.add_term(ops::Term::scalar(i.tensor_type().dtype, double(j)));
       const EClassId kids[] = {eg.children(m)[0], index};
       return g_.add_op(OpKind::Index, {}, kids);

@@ -5,8 +5,11 @@
 //
 //   reshape|squeeze|expand_dims of reshape|squeeze|expand_dims of x
 //                                       = reshape(x) to the static result shape
-//   slice(slice(x, a, s₁), a, s₂)      = slice(x, a, s) (axis a of static length)
+//   slice(slice(x, a, s₁), a, s₂)      = slice(x, a, s) (axis a of static length,
+//                                        or both forward: starts and stops >= 0,
+//                                        steps >= 1, any length)
 //   index(slice(x, 0, s), i)           = index(x, j) for a constant i in range
+//                                        (or i >= 0 and s forward with no stop)
 //   slice(x, a, ::−1) over the whole axis = flip(x, a)
 //
 // Exact, and no index check is lost: a merged slice never reads out of

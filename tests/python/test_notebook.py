@@ -48,3 +48,12 @@ def test_explore_is_a_table_ranked_by_cost():
     assert all(a.cost < 1e12 for a in alternatives)  # no internal penalty shown
     with pytest.raises(eqsat.Error, match="count must be >= 1"):
         eqsat.explore(small_graph(), count=0)
+
+
+def test_explore_with_fast_math():
+    x = eqsat.input("x", "f64", (None,))
+    g = eqsat.Graph.build({"d": x - x})
+    assert "sub" in str(eqsat.explore(g, count=1)[0].graph)  # x - x is NaN at ±inf
+    best = eqsat.explore(g, count=1, fast_math=True)[0].graph
+    assert "sub" not in str(best)
+    assert best == eqsat.optimize(g, fast_math=True)

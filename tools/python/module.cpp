@@ -385,8 +385,8 @@ void bind_pipeline(py::module_& m) {
   m.def(
       "_explore",
       [](const ops::Graph& g, std::size_t count, const std::vector<std::string>& rules,
-         bool default_rules, bool trust_rules) {
-        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, false);
+         bool default_rules, bool trust_rules, bool fast_math) {
+        const rules::RuleProgram program = load_rules(rules, default_rules, trust_rules, fast_math);
         std::vector<rules::Alternative> found;
         {
           py::gil_scoped_release unlocked;
@@ -401,9 +401,11 @@ void bind_pipeline(py::module_& m) {
         return out;
       },
       py::arg("graph"), py::arg("count") = 5, py::arg("rules") = std::vector<std::string>{},
-      py::arg("default_rules") = true, py::arg("trust_rules") = false, BuildsTerms(),
+      py::arg("default_rules") = true, py::arg("trust_rules") = false, py::arg("fast_math") = false,
+      BuildsTerms(),
       "Up to count equivalent graphs, cheapest first: (graph, estimated ns or None, the "
-      "cost as text with its penalties named).");
+      "cost as text with its penalties named); fast_math=True also saturates the fast-math "
+      "set, as --fast-math.");
   m.def("_graph_dot", &rules::graph_dot, py::arg("graph"), "The graph's term DAG as DOT text.");
 
   py::class_<CompiledProgram>(m, "Program",

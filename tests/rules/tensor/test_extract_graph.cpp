@@ -69,3 +69,65 @@ TEST_CASE("extraction reuses what another output computes anyway") {
   CHECK(rules::optimize(graph(in + "(output (softmax x))"), p).outputs[0].term->kind() ==
         ops::OpKind::Softmax);
 }
+
+namespace {
+
+// Output 0 and output 1 of `text` put in one class: the term extraction
+// picks for it, and its cost.
+ExtractedTerms best_of_two(const ops::Graph& g) {
+  TensorEGraph eg;
+  const auto a = eg.add_term(g.outputs[0].term);
+  const auto b = eg.add_term(g.outputs[1].term);
+  eg.egraph().merge(a, b);
+  eg.egraph().rebuild();
+  const egraph::EClassId roots[] = {a};
+  return extract_terms(eg, roots, backend::CostModel());
+}
+
+}  // namespace
+
+TEST_CASE("extraction prices a fused elementwise chain as the executor runs it") {
+  // PyTensor's specialized powers: a chain the executor runs in one pass
+  // beats one pow on a long vector (or one of unknown length); on 8
+  // elements the ops run one by one, and the pow stays.
+  const std::pair<const char*, const char*> forms[] = {
+      {"(pow x 16.0)", "(square (square (square (square x))))"},
+      {"(pow x 15.0)",
+       "(let s (square x)) (let q (square s)) "
+       "(mul (mul (mul (square q) q) s) x)"},
+      {"(pow x -2.0)", "(reciprocal (square x))"},
+      {"(pow x -0.5)", "(reciprocal (sqrt x))"},
+  };
+  for (const auto& [pow, chain] : forms)
+    for (const char* type : {"(f64 1000)", "(f32 ?)", "(f64 8)"}) {
+      INFO(pow << " on " << type);
+      std::string lets = chain, last = chain;
+      if (const auto at = std::string(chain).rfind(") ("); at != std::string::npos) {
+        lets = std::string(chain).substr(0, at + 1);
+        last = std::string(chain).substr(at + 2);
+      } else {
+        lets.clear();
+      }
+      const ops::Graph g = graph(std::string("(input x ") + type + ") " + lets + " (output " + pow +
+                                 ") (output " + last + ")");
+      const ExtractedTerms best = best_of_two(g);
+      const bool short_rows = std::string(type) == "(f64 8)";
+      CHECK(best.roots[0] == (short_rows ? g.outputs[0].term : g.outputs[1].term));
+      CHECK(best.cost == Approx(dag_cost({&best.roots[0], 1}, backend::CostModel())));
+    }
+}
+
+TEST_CASE("a fused chain's cost counts its memory once") {
+  const backend::CostModel model;
+  const ops::Graph g = graph("(input x (f64 1000)) (output (exp (neg (abs x))))");
+  const ops::Type v = ops::TensorType{ops::DType::F64, {1000}};
+  const ops::Type one[] = {v};
+  // Three unfused ops move six vectors; fused, x is read and the result
+  // written once, with one kernel call.
+  const double fused = dag_cost({&g.outputs[0].term, 1}, model);
+  const double unfused = node_cost(ops::OpKind::Exp, one, v, model) +
+                         node_cost(ops::OpKind::Neg, one, v, model) +
+                         node_cost(ops::OpKind::Abs, one, v, model);
+  const auto& w = model.weights();
+  CHECK(unfused - fused == Approx(2 * w.call_overhead_ns + 4 * 8000 * w.ns_per_byte));
+}

@@ -71,3 +71,26 @@ TEST_CASE("a class is as sure to compute as its surest form") {
   eg.egraph().rebuild();
   CHECK_FALSE(eg.data(any).may_fail);
 }
+
+namespace {
+
+// The analysis's facts about each output of `text`.
+std::vector<TensorData> facts(const std::string& text) {
+  const ops::Graph g = ops::parse_graph(text, "t.eg", ".");
+  TensorEGraph eg;
+  std::vector<TensorData> out;
+  for (const auto& o : g.outputs) out.push_back(eg.data(eg.add_term(o.term)));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("abs and square of an integer are not known nonnegative (they wrap)") {
+  const auto f = facts(
+      "(input k (i32 3)) (input x (f64 3))"
+      " (output (abs k)) (output (square k)) (output (abs x)) (output (square x))");
+  CHECK_FALSE(f[0].nonneg);  // abs(-2147483648) is -2147483648
+  CHECK_FALSE(f[1].nonneg);  // 46341² wraps below 0
+  CHECK(f[2].nonneg);
+  CHECK(f[3].nonneg);
+}

@@ -64,10 +64,11 @@ class Exploration(list):
         return "\n".join(lines)
 
 
-def explore(graph, count=5, rules=(), default_rules=True, trust_rules=False):
+def explore(graph, count=5, rules=(), default_rules=True, trust_rules=False, fast_math=False):
     """Up to `count` equivalent graphs the optimizer reaches, cheapest first
-    (rank 1 is what eqsat.optimize gives), as `eqsat explore` lists them."""
+    (rank 1 is what eqsat.optimize gives), as `eqsat explore` lists them;
+    `fast_math=True` also saturates the fast-math set (`--fast-math`)."""
     if count < 1:
         raise Error(f"explore: count must be >= 1, got {count}")
-    found = _eqsat._explore(graph, count, list(rules), default_rules, trust_rules)
+    found = _eqsat._explore(graph, count, list(rules), default_rules, trust_rules, fast_math)
     return Exploration(Alternative(i + 1, ns, g, text) for i, (g, ns, text) in enumerate(found))

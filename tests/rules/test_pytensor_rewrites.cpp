@@ -1,0 +1,115 @@
+// PyTensor's everyday rewrite tests as their graphs are written there:
+// vectors and matrices of unknown length (`pt.vector()`, `pt.matrix()`).
+// Each case is one graph of a test class, optimized with the shipped rules
+// (with fast-math where PyTensor's law needs finite inputs) to what the
+// PyTensor test asserts, and run against the graph as written, at ±∞ and
+// NaN too where the law is exact. Other graphs of these classes, on static
+// shapes, are in the family tests (test_*_rules.cpp, tensor/test_*.cpp).
+#include "tests/support/check_optimizes.hpp"
+
+#include <cmath>
+#include <limits>
+
+using namespace eqsat;
+using namespace eqsat::testing;
+
+namespace {
+const double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const std::string kVec = "(input x (f64 ?)) (input y (f64 ?))\n";
+const std::string kMat = "(input x (f64 ? ?))\n";
+
+ops::Array f64_matrix(std::int64_t rows, std::int64_t cols, const std::vector<double>& v) {
+  ops::Array a(ops::DType::F64, {rows, cols});
+  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
+  return a;
+}
+}  // namespace
+
+TEST_CASE("PyTensor: constants and signs cancel on unknown lengths (fast-math)",
+          "[rules][pytensor]") {
+  // TestAlgebraicCanonizer: y − y, (2x)/(4y); TestExpLog: eˣ·e⁻ˣ
+  check_optimizes(fast_math_rules(), kVec + "(output (sub y y))", kVec + "(output (zeros_like y))");
+  check_optimizes(fast_math_rules(), kVec + "(output (mul (exp x) (exp (neg x))))",
+                  kVec + "(output (ones_like x))");
+  check_optimizes(fast_math_rules(), kVec + "(output (div (mul 2.0 x) (mul 4.0 y)))",
+                  kVec + "(output (mul 0.5 (div x y)))", nullptr, Match::UpToCommuting);
+  // Without fast-math y − y stays: ∞ − ∞ is NaN.
+  CHECK(count_ops(optimized(graph(kVec + "(output (sub y y))")), ops::OpKind::Sub) == 1);
+}
+
+TEST_CASE("PyTensor: powers become their specialized chains (fast-math)", "[rules][pytensor]") {
+  // test_local_pow_specialize and test_local_pow_to_nested_squaring on a
+  // vector of unknown length: the executor fuses the chains.
+  const std::pair<const char*, const char*> cases[] = {
+      {"(pow x -2.0)", "(reciprocal (square x))"},
+      {"(pow x -0.5)", "(reciprocal (sqrt x))"},
+      {"(pow x 16.0)", "(square (square (square (square x))))"},
+      {"(pow x -16.0)", "(reciprocal (square (square (square (square x)))))"},
+  };
+  for (const auto& [start, goal] : cases)
+    check_optimizes(fast_math_rules(), kVec + "(output " + start + ")",
+                    kVec + "(output " + goal + ")");
+  const ops::Graph x15 = rules::optimize(graph(kVec + "(output (pow x 15.0))"), fast_math_rules());
+  CHECK(count_ops(x15, ops::OpKind::Pow) == 0);
+  CHECK(count_ops(x15, ops::OpKind::Square) + count_ops(x15, ops::OpKind::Mul) == 6);
+  check_same_values(fast_math_rules(), kVec + "(output (pow x 15.0)) (output (pow x -0.5))",
+                    {f64_vector({0.5, 1.25, 2, 3}), f64_vector({1, 2, 3, 4})}, 1e-12);
+  // As written, on 8 elements (ops run one by one), the pow stays.
+  const ops::Graph short_pow =
+      rules::optimize(graph("(input x (f64 8))\n(output (pow x 16.0))"), fast_math_rules());
+  CHECK(short_pow.outputs[0].term->kind() == ops::OpKind::Pow);
+}
+
+TEST_CASE("PyTensor: logit of a sigmoid and log_softmax from log-sum-exp, unknown lengths",
+          "[rules][pytensor]") {
+  // logit/odds: log(σ(x) / (1 − σ(x))) = x; the division of σ(x) by σ(−x)
+  // cannot fail, as both have x's length.
+  const std::string odds = kVec + "(output (log (div (sigmoid x) (sub 1.0 (sigmoid x)))))";
+  check_optimizes(odds, kVec + "(output x)");
+  check_same_values(shipped_rules(), odds,
+                    {f64_vector({-3, 0.5, 2, kInf, -kInf, kNaN}), f64_vector({0})});
+  // test_special: x − logsumexp(x, keepdims) = log_softmax x
+  const std::string lse = kMat + "(output (sub x (logsumexp x :axis 1 :keepdims true)))";
+  check_optimizes(lse, kMat + "(output (log_softmax x :axis 1))");
+  check_same_values(shipped_rules(), lse, {f64_matrix(2, 3, {1, 2, 3, -1, 0, kNaN})});
+}
+
+TEST_CASE("PyTensor: an output log_softmax or logsumexp is reused", "[rules][pytensor]") {
+  // exp(log_softmax x) beside the output log_softmax x is exp of that output,
+  // not a new softmax; x − logsumexp x reads the output logsumexp.
+  check_optimizes(kMat + "(output (log_softmax x :axis 1)) (output (exp (log_softmax x :axis 1)))",
+                  kMat + "(let l (log_softmax x :axis 1)) (output l) (output (exp l))");
+  check_optimizes(
+      kMat +
+          "(output (logsumexp x :axis 1 :keepdims true))"
+          " (output (sub x (logsumexp x :axis 1 :keepdims true)))",
+      kMat + "(let s (logsumexp x :axis 1 :keepdims true)) (output s) (output (sub x s))");
+  // Alone, exp(log_softmax x) is the fused softmax.
+  check_optimizes(kMat + "(output (exp (log_softmax x :axis 1)))",
+                  kMat + "(output (softmax x :axis 1))");
+  check_same_values(
+      shipped_rules(),
+      kMat + "(output (log_softmax x :axis 1)) (output (exp (log_softmax x :axis 1)))",
+      {f64_matrix(2, 3, {1, 2, 3, 800, 0, -kInf})});
+}
+
+TEST_CASE("PyTensor: slices of unknown length merge and vanish", "[rules][pytensor]") {
+  // test_subtensor.py: useless slice, subtensor merge, index of a slice.
+  check_optimizes(kVec + "(output (slice x :start 0))", kVec + "(output x)");
+  check_optimizes(kVec + "(output (slice (slice x :start 1 :step 2) :start 2 :stop 4))",
+                  kVec + "(output (slice x :start 5 :stop 9 :step 2))");
+  check_optimizes(kVec + "(output (index (slice x :start 2) 1))", kVec + "(output (index x 3))");
+  check_same_values(shipped_rules(),
+                    kVec + "(output (slice (slice x :start 1 :step 2) :start 2 :stop 4))",
+                    {f64_vector({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), f64_vector({0})});
+  // A negative bound depends on the length: the slices stay.
+  CHECK(count_ops(optimized(graph(kVec + "(output (slice (slice x :start -3) :start 1))")),
+                  ops::OpKind::Slice) == 2);
+  // index 1 of x[2:] fails where x[3] does (a vector of 3), so the read is one
+  const ops::Graph out = optimized(graph(kVec + "(output (index (slice x :start 2) 1))"));
+  CHECK_THROWS(backend::compile(out).run({f64_vector({1, 2, 3}), f64_vector({0})}));
+  // set_slice over a whole axis reversed is a flip of the value
+  check_optimizes("(input x (f64 5)) (input v (f64 5)) (output (set_slice x v :step -1))",
+                  "(input x (f64 5)) (input v (f64 5)) (output (flip v))");
+}
