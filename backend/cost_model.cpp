@@ -128,6 +128,7 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case CostClass::Flop:
     case CostClass::Flop4:
     case CostClass::Transc:
+    case CostClass::Transc2:
     case CostClass::Gemm:
       break;
   }
