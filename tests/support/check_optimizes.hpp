@@ -112,6 +112,14 @@ inline void check_optimizes(const std::string& start, const std::string& goal,
   check_optimizes(shipped_rules(), start, goal, nullptr, match);
 }
 
+// An f64 array of `dims` holding 0, 1, 2, ... in row-major order: where each
+// element went is visible in the result of a view.
+inline ops::Array iota(ops::Dims dims) {
+  ops::Array a(ops::DType::F64, std::move(dims));
+  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = static_cast<double>(i);
+  return a;
+}
+
 // Output 0 of the graph `text` optimized with the shipped rules, run on
 // `inputs`.
 inline ops::Array run_optimized(const std::string& text, std::vector<ops::Array> inputs) {

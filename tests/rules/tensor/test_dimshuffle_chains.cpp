@@ -16,14 +16,6 @@
 using namespace eqsat;
 using namespace eqsat::testing;
 
-namespace {
-ops::Array iota(ops::Dims dims) {
-  ops::Array a(ops::DType::F64, std::move(dims));
-  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = double(i);
-  return a;
-}
-}  // namespace
-
 TEST_CASE("dimshuffle-chains: PyTensor's TestDimshuffleLift", "[rules][dimshuffle-chains]") {
   const std::string in = "(input x (f64 ? ?))\n";
   // test_double_transpose

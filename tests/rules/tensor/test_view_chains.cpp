@@ -15,11 +15,6 @@ using namespace eqsat;
 using namespace eqsat::testing;
 
 namespace {
-ops::Array iota(ops::Dims dims) {
-  ops::Array a(ops::DType::F64, std::move(dims));
-  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = double(i);
-  return a;
-}
 
 // `:start S :stop E :step K`, each present or not, drawn in -8..8.
 std::string random_bounds(std::mt19937_64& rng) {
