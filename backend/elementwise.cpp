@@ -7,8 +7,8 @@
 #include "elementwise_math.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
-#include "support/internal_error.hpp"
 #include "scalar_body.hpp"
+#include "support/internal_error.hpp"
 #include "thread_pool.hpp"
 #include "vector_math.hpp"
 
@@ -33,8 +33,8 @@ const Array& as_dtype(const Array& a, DType d, Array& storage) {
 }
 
 [[noreturn]] void no_kernel(OpKind kind, DType d) {
-  throw InternalError(fmt::format("no elementwise kernel for {} on {}", ops::op_name(kind),
-                                  ops::dtype_name(d)));
+  throw InternalError(
+      fmt::format("no elementwise kernel for {} on {}", ops::op_name(kind), ops::dtype_name(d)));
 }
 
 // UnaryMath<K>'s block for the unary op `kind` on T.
@@ -143,7 +143,8 @@ void run_binary(TermRef op, Operands in, Array& out) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (kind == OpKind::Pow && out.size() > 0 && std::any_of(pb, pb + b.size(), [](T e) { return e < 0; }))
+      if (kind == OpKind::Pow && out.size() > 0 &&
+          std::any_of(pb, pb + b.size(), [](T e) { return e < 0; }))
         fail(op, "integers to negative integer powers are not allowed");
     }
     with_binary_math<T>(kind, [&]<class M>(M) {
@@ -202,7 +203,8 @@ void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_cons
       else
         o.setConstant(f(In<T>(a, 1), In<T>(b, 1)).coeff(0));
     } else {
-      for (std::int64_t i = 0; i < n; ++i) out[i] = M::scalar(a[a_const ? 0 : i], b[b_const ? 0 : i]);
+      for (std::int64_t i = 0; i < n; ++i)
+        out[i] = M::scalar(a[a_const ? 0 : i], b[b_const ? 0 : i]);
     }
   });
 }
@@ -220,7 +222,8 @@ template <class T>
 void mask_block(OpKind kind, LeafAt<T> a, LeafAt<T> b, T* out, std::int64_t m) {
   const std::int64_t sa = a.is_const ? 0 : 1, sb = b.is_const ? 0 : 1;
   with_binary_math<T>(kind, [&]<class M>(M) {
-    for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<T>(M::scalar(a.p[i * sa], b.p[i * sb]));
+    for (std::int64_t i = 0; i < m; ++i)
+      out[i] = static_cast<T>(M::scalar(a.p[i * sa], b.p[i * sb]));
   });
 }
 

@@ -48,16 +48,16 @@ enum class OpGroup : std::uint8_t {
 
 // What the cost model charges an op for, per element (backend/cost_model).
 enum class CostClass : std::uint8_t {
-  Free,    // bookkeeping: leaves, fn, get
-  Move,    // moves memory only: shape, indexing and creation ops
-  Flop,    // one simple flop
-  Flop4,   // a division or square root: four flops
-  Transc,  // a transcendental function
+  Free,     // bookkeeping: leaves, fn, get
+  Move,     // moves memory only: shape, indexing and creation ops
+  Flop,     // one simple flop
+  Flop4,    // a division or square root: four flops
+  Transc,   // a transcendental function
   Transc2,  // two transcendentals and a flop: pow, exp(y·log x)
-  Gemm,    // a matrix product: 2·m·n·k flops
-  Loop,    // a scan: its steps and stored outputs
-  Invoke,  // a call: its overhead (the body is costed on its own)
-  Never,   // grad: never extracted, expanded first
+  Gemm,     // a matrix product: 2·m·n·k flops
+  Loop,     // a scan: its steps and stored outputs
+  Invoke,   // a call: its overhead (the body is costed on its own)
+  Never,    // grad: never extracted, expanded first
 };
 
 // Which dtypes the executor fuses an op for (backend/function.cpp): a fused

@@ -15,8 +15,8 @@
 //   grad        Differentiability: Smooth (has a pullback), Zero (no
 //               cotangent flows back), Unsupported
 //   sign        when the result is known >= 0 (SignRule): AnySign, NonNeg
-//               (always), IfFloat (on floats: integers wrap), IfAll / IfAny (operands), IfBranches (where's
-//               values), IfFirst (operand 0)
+//               (always), IfFloat (on floats: integers wrap), IfAll / IfAny (operands), IfBranches
+//               (where's values), IfFirst (operand 0)
 //   flags       OpFlags: Comm (f(a, b) = f(b, a)), Keeps (each result
 //               element is an element of operand 0), SameOrder (operand 0's
 //               elements in the same row-major order: a reshape), Cmp

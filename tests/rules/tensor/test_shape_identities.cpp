@@ -79,9 +79,9 @@ TEST_CASE("shape identities: a cast to the dtype its operand has is the operand"
   check_optimizes(in + "(output (cast k :dtype i64))", in + "(output k)");
   // a cast that changes the dtype stays
   check_optimizes(in + "(output (cast k :dtype f64))", in + "(output (cast k :dtype f64))");
-  const ops::Graph out = optimize(
-      graph("(input x (f64 ? 3)) (output (grad (mean (log_softmax x :axis 1)) x))"),
-      shipped_rules());
+  const ops::Graph out =
+      optimize(graph("(input x (f64 ? 3)) (output (grad (mean (log_softmax x :axis 1)) x))"),
+               shipped_rules());
   INFO(ops::print_graph(out));
   // the pullback of mean casts its cotangent to x's dtype: f64 already
   CHECK(ops::print_graph(out).find("(zeros_like (cast") == std::string::npos);
