@@ -52,9 +52,11 @@ bool adds_failures(const LoopFailures& from, const LoopFailures& into, bool step
   if (from.body && steps_may_run) return true;
   for (std::uint64_t k : from.failing)
     if (std::ranges::find(into.operands, k) == into.operands.end()) return true;
-  for (const auto& [kind, key, depth] : from.checks) {
+  // (no structured bindings here: Clang 14 cannot capture them in a lambda)
+  for (const auto& check : from.checks) {
     const bool made = std::ranges::any_of(into.checks, [&](const auto& c) {
-      return std::get<0>(c) == kind && std::get<1>(c) == key && std::get<2>(c) >= depth;
+      return std::get<0>(c) == std::get<0>(check) && std::get<1>(c) == std::get<1>(check) &&
+             std::get<2>(c) >= std::get<2>(check);
     });
     if (!made) return true;
   }
