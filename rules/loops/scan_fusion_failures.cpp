@@ -14,20 +14,21 @@ std::int64_t leading_dim(const ops::Type* t) {
 
 }  // namespace
 
-std::vector<std::tuple<int, std::uint64_t, std::int64_t>> own_checks(
-    const ops::ScanSpec& spec, const std::vector<std::uint64_t>& keys,
-    const std::vector<const ops::Type*>& types, bool own_may_fail) {
-  std::vector<std::tuple<int, std::uint64_t, std::int64_t>> checks;
+std::vector<OwnCheck> own_checks(const ops::ScanSpec& spec, const std::vector<std::uint64_t>& keys,
+                                 const std::vector<const ops::Type*>& types, bool own_may_fail) {
+  using Kind = OwnCheck::Kind;
+  std::vector<OwnCheck> checks;
   if (!own_may_fail) return checks;
   std::size_t at = 1;
   if (spec.has_n_steps) {
-    checks.emplace_back(0, keys[at], 0);
+    checks.push_back({Kind::StepCount, keys[at], 0});
     ++at;
   }
   for (const ops::IntList& taps : spec.sequence_taps)
-    checks.emplace_back(1, keys[at++], taps.back());
+    checks.push_back({Kind::Sequence, keys[at++], taps.back()});
   for (const ops::IntList& taps : spec.mitsot_taps) {
-    if (leading_dim(types[at]) == ops::kUnknownDim) checks.emplace_back(2, keys[at], -taps.front());
+    if (leading_dim(types[at]) == ops::kUnknownDim)
+      checks.push_back({Kind::History, keys[at], -taps.front()});
     ++at;
   }
   return checks;
@@ -52,14 +53,9 @@ bool adds_failures(const LoopFailures& from, const LoopFailures& into, bool step
   if (from.body && steps_may_run) return true;
   for (std::uint64_t k : from.failing)
     if (std::ranges::find(into.operands, k) == into.operands.end()) return true;
-  // (no structured bindings here: Clang 14 cannot capture them in a lambda)
-  for (const auto& check : from.checks) {
-    const bool made = std::ranges::any_of(into.checks, [&](const auto& c) {
-      return std::get<0>(c) == std::get<0>(check) && std::get<1>(c) == std::get<1>(check) &&
-             std::get<2>(c) >= std::get<2>(check);
-    });
-    if (!made) return true;
-  }
+  for (const OwnCheck& check : from.checks)
+    if (std::ranges::none_of(into.checks, [&](const OwnCheck& c) { return c.covers(check); }))
+      return true;
   return false;
 }
 

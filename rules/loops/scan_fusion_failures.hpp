@@ -12,10 +12,25 @@
 #include "ops/type.hpp"
 
 #include <cstdint>
-#include <tuple>
 #include <vector>
 
 namespace eqsat::rules {
+
+// One run-time check a loop makes on its own: of the step count (`operand`
+// the key of :n-steps), of a sequence's length (`depth` its deepest tap),
+// or of a mit-sot's initial history of unknown length (`depth` the
+// history's). A check is made by a loop holding the same kind and operand
+// with a depth at least as large.
+struct OwnCheck {
+  enum class Kind : std::uint8_t { StepCount, Sequence, History };
+  Kind kind;
+  std::uint64_t operand;
+  std::int64_t depth;
+
+  bool covers(const OwnCheck& c) const {
+    return kind == c.kind && operand == c.operand && depth >= c.depth;
+  }
+};
 
 struct LoopFailures {
   // Keys of every operand but the body (equal keys: the same value).
@@ -25,11 +40,8 @@ struct LoopFailures {
   // The body may fail at a step, or a state of unknown shape may change
   // shape (a run-time check of the loop the may-fail facts do not cover).
   bool body = false;
-  // The loop's own run-time checks, when they may fail: (kind, key, depth)
-  // with kind 0 the step count (key of :n-steps), 1 a sequence (its
-  // deepest tap), 2 a mit-sot's initial history of unknown length (its
-  // depth). A check (k, key, d) is made by a loop holding (k, key, d' >= d).
-  std::vector<std::tuple<int, std::uint64_t, std::int64_t>> checks;
+  // The loop's own run-time checks, when they may fail.
+  std::vector<OwnCheck> checks;
 
   bool none() const { return failing.empty() && !body && checks.empty(); }
 };
@@ -37,9 +49,8 @@ struct LoopFailures {
 // The checks loop `spec` makes on its own, given each operand's key and
 // type (operands[0] the body) and its step count when constant: empty
 // when they cannot fail (`own_may_fail` false).
-std::vector<std::tuple<int, std::uint64_t, std::int64_t>> own_checks(
-    const ops::ScanSpec& spec, const std::vector<std::uint64_t>& keys,
-    const std::vector<const ops::Type*>& types, bool own_may_fail);
+std::vector<OwnCheck> own_checks(const ops::ScanSpec& spec, const std::vector<std::uint64_t>& keys,
+                                 const std::vector<const ops::Type*>& types, bool own_may_fail);
 
 // Whether some state's initial value has a type of unknown shape.
 bool state_of_unknown_shape(const ops::ScanSpec& spec, const std::vector<const ops::Type*>& types);
