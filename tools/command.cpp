@@ -1,5 +1,6 @@
 #include "command.hpp"
 
+#include "onnx_module.hpp"
 #include "output_paths.hpp"
 
 #include "backend/runtime_error.hpp"
@@ -59,7 +60,9 @@ void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<in
     } catch (const OutputPathError&) {
       throw;  // likewise
     } catch (const onnx::ImportError&) {
-      throw;                                 // likewise
+      throw;  // likewise
+    } catch (const OnnxModuleError&) {
+      throw;                                 // an internal error (main.cpp)
     } catch (const std::runtime_error& e) {  // an unreadable cost profile
       std::cerr << "error: " << e.what() << "\n";
     }

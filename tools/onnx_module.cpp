@@ -4,7 +4,6 @@
 
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,7 +42,7 @@ const onnx::ModuleFunctions& open_module() {
     }
     dlclose(handle);
   }
-  throw std::runtime_error("cannot open the ONNX module (eqsat " EQSAT_VERSION "):" + reasons);
+  throw OnnxModuleError("cannot open the ONNX module (eqsat " EQSAT_VERSION "):" + reasons);
 }
 
 }  // namespace

@@ -5,13 +5,22 @@
 
 #include "onnx/module.hpp"
 
+#include <stdexcept>
+
 namespace eqsat::tools {
+
+// The module is missing or of another version: an incomplete installation,
+// which every command reports as an internal error (exit 3), never as a
+// fault of the user's file.
+class OnnxModuleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // The module's functions, opened on the first call: `eqsat_onnx.so` beside
 // the program (the build tree), else in EQSAT_ONNX_MODULE_DIR relative to
-// the program's prefix (an installed tree). Throws std::runtime_error
-// naming each place tried and why it failed, or a module of another
-// version: an incomplete installation, reported as an internal error.
+// the program's prefix (an installed tree). Throws OnnxModuleError naming
+// each place tried and why it failed.
 const onnx::ModuleFunctions& onnx_module();
 
 }  // namespace eqsat::tools
