@@ -70,10 +70,19 @@ void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<in
   });
 }
 
-void add_registered_commands(CLI::App& app, Action& action) {
+void add_registered_commands(CLI::App& app, Action& action, std::string_view only) {
   auto commands = registry();
   std::ranges::sort(commands, {}, &std::pair<std::string, AddCommand>::first);
-  for (const auto& [name, add] : commands) add(app, action);
+  const bool known = std::ranges::any_of(commands, [&](const auto& c) { return c.first == only; });
+  for (const auto& [name, add] : commands)
+    if (!known || name == only) add(app, action);
+}
+
+std::vector<std::string> registered_command_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, add] : registry()) names.push_back(name);
+  std::ranges::sort(names);
+  return names;
 }
 
 }  // namespace eqsat::tools
