@@ -5,6 +5,7 @@
 #include "ops/post_order.hpp"
 #include "rules/autodiff/pullback.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -43,9 +44,17 @@ bool tuple_producer(TermRef t) {
 // known to be exactly zero. `where` creates masks (the branch not taken),
 // same-shape elementwise ops pass them on, and an op that scales its
 // cotangent applies them with `where` so that 0 * inf never becomes a NaN.
+//
+// A term known to hold no element (a dimension of static length 0) takes
+// no cotangent: its value is the same whatever its operands are, so
+// nothing flows back from it (a zero cotangent summed over its empty axis
+// would meet the NaN derivative of an operand broadcast along it).
 class Cotangents {
  public:
   void add(TermRef t, TermRef g, TermRef mask) {
+    if (!t->is_tuple() &&
+        std::ranges::find(t->tensor_type().dims, 0) != t->tensor_type().dims.end())
+      return;
     auto [it, fresh] = cot_.try_emplace(t, g);
     if (fresh) {
       if (mask) mask_[t] = mask;
