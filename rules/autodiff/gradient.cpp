@@ -81,6 +81,18 @@ class Cotangents {
   std::unordered_map<TermRef, TermRef> cot_, mask_;
 };
 
+// True at the elements of indexing op t's operand i whose cotangent is
+// zero: those t does not read, or reads only where its own cotangent is
+// known zero (`z`). An indexing op's pullback moves each cotangent
+// element to the operand elements it read, so pulling back 1 where t's
+// cotangent `g` may be nonzero counts the reads of each element.
+TermRef unread(TermRef t, TermRef g, TermRef z, std::size_t i) {
+  const ops::DType dt = g->tensor_type().dtype;
+  TermRef read = make(OpKind::OnesLike, {g});
+  if (z) read = make(OpKind::Where, {z, Term::scalar(dt, 0.0), read});
+  return make(OpKind::Eq, {ops::pullback(t, read)[i], Term::scalar(dt, 0.0)});
+}
+
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
 std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
@@ -145,6 +157,9 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
           for (std::size_t i = 1; i < 3; ++i)
             if (gs[i] && same_dims(t->operand(i), t))
               masks[i] = z ? make(OpKind::LogicalOr, {z, taken[i - 1]}) : taken[i - 1];
+        } else if (t->info().group == ops::OpGroup::Indexing) {
+          for (std::size_t i = 0; i < gs.size(); ++i)
+            if (gs[i] && same_dims(t->operand(i), gs[i])) masks[i] = unread(t, g, z, i);
         } else if (z && elementwise(t)) {
           for (std::size_t i = 0; i < gs.size(); ++i) {
             if (!gs[i] || !same_dims(t->operand(i), t)) continue;
