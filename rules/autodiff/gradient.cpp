@@ -93,6 +93,34 @@ TermRef unread(TermRef t, TermRef g, TermRef z, std::size_t i) {
   return make(OpKind::Eq, {ops::pullback(t, read)[i], Term::scalar(dt, 0.0)});
 }
 
+// True when `t` has no element when the graph runs (read from its
+// cotangent `g`, of t's shape, which the backward pass computes anyway),
+// for an operand `o` that t broadcasts or contracts along a dimension of t
+// known only at run time: then o's cotangent is a sum over nothing, a zero
+// that must not meet a NaN derivative of o. Such an operand has no unknown
+// dimension, or, for elementwise ops, a known one (or none) where t's is
+// unknown, aligned from the right. nullptr when there is none: an operand
+// whose own dimensions are unknown there is empty with t.
+TermRef empty_along(TermRef t, TermRef g, TermRef o) {
+  const ops::Dims& dims = t->tensor_type().dims;
+  const ops::Dims& od = o->tensor_type().dims;
+  const bool aligned = elementwise(t) || t->kind() == OpKind::Where;
+  if (!aligned && !o->tensor_type().is_static()) return nullptr;
+  const auto lead =
+      static_cast<std::ptrdiff_t>(dims.size()) - static_cast<std::ptrdiff_t>(od.size());
+  TermRef empty = nullptr;
+  for (std::size_t a = 0; a < dims.size(); ++a) {
+    const auto oa = static_cast<std::ptrdiff_t>(a) - lead;
+    if (dims[a] != ops::kUnknownDim ||
+        (aligned && oa >= 0 && od[static_cast<std::size_t>(oa)] == ops::kUnknownDim))
+      continue;
+    const TermRef n = make(OpKind::Dim, {g}, {{AttrKey::Axis, static_cast<std::int64_t>(a)}});
+    const TermRef e = make(OpKind::Eq, {n, Term::scalar(ops::DType::I64, 0.0)});
+    empty = empty ? make(OpKind::LogicalOr, {empty, e}) : e;
+  }
+  return empty;
+}
+
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
 std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
@@ -173,6 +201,10 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
             masks[i] = z;
           }
         }
+        for (std::size_t i = 0; i < gs.size(); ++i)
+          if (gs[i] && !t->operand(i)->is_tuple())
+            if (const TermRef e = empty_along(t, g, t->operand(i)))
+              masks[i] = masks[i] ? make(OpKind::LogicalOr, {masks[i], e}) : e;
       }
     }
     for (std::size_t i = 0; i < gs.size(); ++i) {

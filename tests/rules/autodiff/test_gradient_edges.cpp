@@ -134,6 +134,20 @@ TEST_CASE(
   check_gradient(in, "(index (where (gt x 0.0) (sqrt x) (mul x 2.0)) 1)", {at}, {0, 2, 0, 0});
 }
 
+TEST_CASE(
+    "an operand broadcast or contracted along an axis empty at run time gets 0, even where its "
+    "derivative is NaN",
+    "[grad][edges]") {
+  // e has no row when the graph runs: the cost is 0 whatever x is.
+  check_gradient("(input x (f64 1)) (input e (f64 ?))\n", "(sum (add e (sqrt x)))",
+                 {vec({-1}), vec({}, {0})}, {0});
+  check_gradient("(input x (f64 2 3)) (input e (f64 ? 2))\n", "(sum (dot e (log x)))",
+                 {vec({1, -1, 2, -3, 0, 4}, {2, 3}), vec({}, {0, 2})}, {0, 0, 0, 0, 0, 0});
+  // With rows, the same gradients as always.
+  check_gradient("(input x (f64 1)) (input e (f64 ?))\n", "(sum (add e (sqrt x)))",
+                 {vec({4}), vec({1, 2})}, {0.5});
+}
+
 TEST_CASE("integer inputs get no gradient and an unused wrt gets zeros", "[grad][edges]") {
   const ops::Graph g = graph(
       "(input x (f64 3)) (input k (i64 3)) (input y (f64 2))\n"
