@@ -196,6 +196,8 @@ std::string GraphWriter::translate(TermRef t) {
       return unary("Cos");
     case OpKind::Tanh:
       return unary("Tanh");
+    case OpKind::Erf:
+      return unary("Erf");
     case OpKind::Sigmoid:
       return unary("Sigmoid");
     case OpKind::Softplus:
