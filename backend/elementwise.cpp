@@ -10,6 +10,7 @@
 #include "scalar_body.hpp"
 #include "support/internal_error.hpp"
 #include "thread_pool.hpp"
+#include "vector_loops.hpp"
 #include "vector_math.hpp"
 
 #include <Eigen/Core>
@@ -184,13 +185,16 @@ void run_where(Operands in, Array& out) {
   });
 }
 
-// out = a (op) b over n elements; a constant operand is read once.
+// out = a (op) b over n elements; a constant operand is read once. Float
+// ops run the loops of the vector level in use (vector_loops.hpp).
 template <class T>
 void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_const, T* out,
                   std::int64_t n) {
   with_binary_math<T>(kind, [&]<class M>(M) {
     if constexpr (!std::is_same_v<BinaryResult<M, T>, T>) {
       no_kernel(kind, ops::dtype_of<T>());
+    } else if constexpr (HasArrayForm<M, T> && kIsFloat<T>) {
+      binary_loop<M>(a, a_const, b, b_const, out, n);
     } else if constexpr (HasArrayForm<M, T>) {
       Out<T> o(out, n);
       auto f = [](const auto& x, const auto& y) { return M::array(x, y); };

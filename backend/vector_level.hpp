@@ -12,6 +12,13 @@
 #include <optional>
 #include <string_view>
 
+// The instructions each level's functions are compiled for (what
+// cpu_vector_level() checks before choosing the level): put before a
+// function, EQSAT_TARGET_##level compiles it for `level`.
+#define EQSAT_TARGET_sse2
+#define EQSAT_TARGET_avx2 __attribute__((target("avx2,fma")))
+#define EQSAT_TARGET_avx512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
+
 namespace eqsat::backend {
 
 // Ordered: each level includes the ones before it. Sse2 is x86-64's

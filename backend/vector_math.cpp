@@ -37,12 +37,6 @@ namespace {
 
 #ifdef EQSAT_VMATH_SLEEF
 
-// The instructions each level's functions are compiled for: what
-// cpu_vector_level() checks before choosing the level.
-#define EQSAT_TARGET_sse2
-#define EQSAT_TARGET_avx2 __attribute__((target("avx2,fma")))
-#define EQSAT_TARGET_avx512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
-
 // fn_level(x, y, n): SLEEF's routine `sleef` of W lanes over x[0..n). The
 // tail goes through the same routine via a padded copy, so an element's
 // result never depends on its position.
