@@ -79,6 +79,9 @@ MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
 // is shared between threads a product at a time. Below it, a product runs
 // on one thread: splitting it would cost more than it saves.
 constexpr std::int64_t kSplitProduct = std::int64_t{1} << 18;
+// Products below this many multiply-adds are split into one part per
+// thread, larger ones into up to four (split_product).
+constexpr std::int64_t kFewParts = std::int64_t{1} << 22;
 // f32 blocks of at least this many multiply-adds go to oneDNN, smaller ones
 // to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
 constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
@@ -286,7 +289,12 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   // packs its operands again; at load average 16, one, two and four parts
   // per thread gave the MLP's products the same times within the noise.
   // Parts stay above oneDNN's block size.
-  const std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
+  std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
+  // A small product (an LSTM step's 16 x 128 x 512) gets one part per
+  // thread: there a call and the packing of its operands cost more than
+  // what a late thread's share would.
+  if (per_line * extent < kFewParts)
+    grain = std::max(grain, (extent + num_threads() - 1) / num_threads());
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
     product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish);
   });

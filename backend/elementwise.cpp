@@ -10,6 +10,7 @@
 #include "scalar_body.hpp"
 #include "support/internal_error.hpp"
 #include "thread_pool.hpp"
+#include "vector_loops.hpp"
 #include "vector_math.hpp"
 
 #include <Eigen/Core>
@@ -184,13 +185,16 @@ void run_where(Operands in, Array& out) {
   });
 }
 
-// out = a (op) b over n elements; a constant operand is read once.
+// out = a (op) b over n elements; a constant operand is read once. Float
+// ops run the loops of the vector level in use (vector_loops.hpp).
 template <class T>
 void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_const, T* out,
                   std::int64_t n) {
   with_binary_math<T>(kind, [&]<class M>(M) {
     if constexpr (!std::is_same_v<BinaryResult<M, T>, T>) {
       no_kernel(kind, ops::dtype_of<T>());
+    } else if constexpr (HasArrayForm<M, T> && kIsFloat<T>) {
+      binary_loop<M>(a, a_const, b, b_const, out, n);
     } else if constexpr (HasArrayForm<M, T>) {
       Out<T> o(out, n);
       auto f = [](const auto& x, const auto& y) { return M::array(x, y); };
@@ -292,12 +296,47 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
   }
 }
 
-// Runs f(r, start, m) for every block of every row, on all threads.
+// The work of one element of `program` in simple ops: a transcendental
+// (the catalogue's Transc and Transc2 classes) counts as kTranscendentalOps,
+// a division or square root as 4, so a group of a few transcendentals
+// (an LSTM cell's three sigmoids and a tanh on 16 x 128) is split between
+// threads where the same number of additions would not be.
+constexpr std::int64_t kTranscendentalOps = 8;
+std::int64_t ops_per_element(std::span<const FusedOp> program) {
+  std::int64_t work = 0;
+  for (const FusedOp& op : program) {
+    switch (ops::cost_class(op.kind)) {
+      case ops::CostClass::Transc:
+        work += kTranscendentalOps;
+        break;
+      case ops::CostClass::Transc2:
+        work += 2 * kTranscendentalOps + 1;
+        break;
+      case ops::CostClass::Flop4:
+        work += 4;
+        break;
+      case ops::CostClass::Free:
+      case ops::CostClass::Move:
+      case ops::CostClass::Flop:
+      case ops::CostClass::Gemm:
+      case ops::CostClass::Loop:
+      case ops::CostClass::Invoke:
+      case ops::CostClass::Never:
+        work += 1;
+        break;
+    }
+  }
+  return std::max<std::int64_t>(work, 1);
+}
+
+// Runs f(r, start, m) for every block of every row, on all threads when
+// there are kParallelElements simple ops of work or more (ops_per_element).
 template <class F>
-void for_each_block(const FusedLayout& layout, const F& f) {
+void for_each_block(const FusedLayout& layout, std::int64_t ops, const F& f) {
   const std::int64_t len = layout.row_len;
   const std::int64_t blocks = (len + kBlock - 1) / kBlock;
-  const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / std::min(len, kBlock));
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, kParallelElements / ops / std::min(len, kBlock));
   parallel_for(layout.rows * blocks, grain, [&](std::int64_t i0, std::int64_t i1) {
     for (std::int64_t i = i0; i < i1; ++i) {
       const std::int64_t start = (i % blocks) * kBlock;
@@ -311,16 +350,18 @@ template <class T>
 void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                      Array& out) {
   const bool same = out.dtype() == ops::dtype_of<T>();
-  for_each_block(layout, [&](std::int64_t r, std::int64_t start, std::int64_t m) {
-    alignas(64) T registers[kMaxFusedOps][kBlock];
-    const std::int64_t at = r * layout.row_len + start;
-    if (same)
-      return fused_block<T>(program, leaves, layout, r, start, m, out.data<T>() + at, registers);
-    T* last = registers[kMaxFusedOps - 1];  // never an intermediate's register
-    fused_block<T>(program, leaves, layout, r, start, m, last, registers);
-    bool* y = out.data<bool>() + at;
-    for (std::int64_t i = 0; i < m; ++i) y[i] = last[i] != T(0);
-  });
+  for_each_block(layout, ops_per_element(program),
+                 [&](std::int64_t r, std::int64_t start, std::int64_t m) {
+                   alignas(64) T registers[kMaxFusedOps][kBlock];
+                   const std::int64_t at = r * layout.row_len + start;
+                   if (same)
+                     return fused_block<T>(program, leaves, layout, r, start, m, out.data<T>() + at,
+                                           registers);
+                   T* last = registers[kMaxFusedOps - 1];  // never an intermediate's register
+                   fused_block<T>(program, leaves, layout, r, start, m, last, registers);
+                   bool* y = out.data<bool>() + at;
+                   for (std::int64_t i = 0; i < m; ++i) y[i] = last[i] != T(0);
+                 });
 }
 
 // How a leaf of `shape` (right-aligned) meets the result's `out`; sets

@@ -6,8 +6,10 @@
 // preallocated, so after the first step no step allocates a buffer.
 #include "function.hpp"
 #include "kernel_support.hpp"
+#include "support/internal_error.hpp"
 
 #include <cstring>
+#include <optional>
 
 namespace eqsat::backend::detail {
 
@@ -274,9 +276,16 @@ void allocate_sequence_outputs(const std::vector<ops::TensorType>& out_types,
   }
 }
 
+// Whether a sequence's rows start on the buffers' alignment: then a tap
+// reads its row in place (Array::row_view) instead of a copy.
+bool rows_aligned(const Array& seq) {
+  return row_bytes(seq) % Array::kAlignment == 0;
+}
+
 // The body's arguments at step t, in its parameter order: each sequence
-// tap's row (copied into its buffer in `tap_rows`), each mit-sot tap's
-// state from its ring, each sit-sot's state, the non-sequences.
+// tap's row (a view of the sequence's row, or, when rows are not aligned,
+// copied into its buffer in `tap_rows`), each mit-sot tap's state from its
+// ring, each sit-sot's state, the non-sequences.
 void step_arguments(const ops::ScanSpec& spec, std::int64_t t,
                     const std::vector<const Array*>& sequences, std::vector<Array>& tap_rows,
                     std::vector<std::vector<Array>>& rings,
@@ -286,8 +295,15 @@ void step_arguments(const ops::ScanSpec& spec, std::int64_t t,
   std::size_t tap = 0;
   for (std::size_t j = 0; j < sequences.size(); ++j) {
     const std::size_t bytes = row_bytes(*sequences[j]);
+    const bool in_place = rows_aligned(*sequences[j]);
     for (auto k : spec.sequence_taps[j]) {
-      copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
+      if (in_place) {
+        std::optional<Array> row = sequences[j]->row_view(t + k);
+        EQSAT_ASSERT(row) << "a sequence tap's row " << t + k << " is out of range";
+        tap_rows[tap] = std::move(*row);
+      } else {
+        copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
+      }
       args.push_back(&tap_rows[tap++]);
     }
   }
@@ -321,12 +337,14 @@ void Function::run_scan(Instruction& in) {
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
 
-  // One buffer per sequence tap, refilled from the sequence at each step.
+  // Per sequence tap, the row it reads: a view of the sequence's row, or a
+  // buffer refilled from the sequence at each step when rows are not aligned.
   std::vector<Array> tap_rows;
   for (std::size_t j = 0; j < sequences.size(); ++j) {
     const Dims row(sequences[j]->shape().begin() + 1, sequences[j]->shape().end());
+    const bool in_place = rows_aligned(*sequences[j]);
     for (std::size_t k = 0; k < spec.sequence_taps[j].size(); ++k)
-      tap_rows.push_back(pool.take(sequences[j]->dtype(), row));
+      tap_rows.push_back(in_place ? Array() : pool.take(sequences[j]->dtype(), row));
   }
 
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;

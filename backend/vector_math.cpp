@@ -1,123 +1,152 @@
 #include "vector_math.hpp"
 
+#include "vector_level.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#ifdef EQSAT_HAVE_SLEEF
+#if defined(EQSAT_HAVE_SLEEF) && defined(__x86_64__)
+#define EQSAT_VMATH_SLEEF 1
+#include <immintrin.h>
 #include <sleef.h>
 #endif
 
-// SLEEF's entry points for one vector width: Sleef_<fn>d<W>_u10<isa> and
-// Sleef_<fn>f<2W>_u10<isa>, named after the instruction set.
-#if defined(EQSAT_HAVE_SLEEF) && defined(__AVX512F__)
-#define EQSAT_VD __m512d
-#define EQSAT_VF __m512
-#define EQSAT_LOADD _mm512_loadu_pd
-#define EQSAT_STORED _mm512_storeu_pd
-#define EQSAT_LOADF _mm512_loadu_ps
-#define EQSAT_STOREF _mm512_storeu_ps
-#define EQSAT_WD 8
-#define EQSAT_ISA "AVX-512"
-#define EQSAT_D d8
-#define EQSAT_F f16
-#define EQSAT_SUFFIX avx512f
-#elif defined(EQSAT_HAVE_SLEEF) && defined(__AVX2__) && defined(__FMA__)
-#define EQSAT_VD __m256d
-#define EQSAT_VF __m256
-#define EQSAT_LOADD _mm256_loadu_pd
-#define EQSAT_STORED _mm256_storeu_pd
-#define EQSAT_LOADF _mm256_loadu_ps
-#define EQSAT_STOREF _mm256_storeu_ps
-#define EQSAT_WD 4
-#define EQSAT_ISA "AVX2"
-#define EQSAT_D d4
-#define EQSAT_F f8
-#define EQSAT_SUFFIX avx2
-#elif defined(EQSAT_HAVE_SLEEF) && defined(__SSE2__)
-#define EQSAT_VD __m128d
-#define EQSAT_VF __m128
-#define EQSAT_LOADD _mm_loadu_pd
-#define EQSAT_STORED _mm_storeu_pd
-#define EQSAT_LOADF _mm_loadu_ps
-#define EQSAT_STOREF _mm_storeu_ps
-#define EQSAT_WD 2
-#define EQSAT_ISA "SSE2"
-#define EQSAT_D d2
-#define EQSAT_F f4
-#define EQSAT_SUFFIX sse2
-#endif
-
-#ifdef EQSAT_WD
-#define EQSAT_PASTE(a, b, c, d, e) a##b##c##d##e
-#define EQSAT_EXPAND_PASTE(a, b, c, d, e) EQSAT_PASTE(a, b, c, d, e)
-#define EQSAT_SLEEF_D(fn) EQSAT_EXPAND_PASTE(Sleef_, fn, EQSAT_D, _u10, EQSAT_SUFFIX)
-#define EQSAT_SLEEF_F(fn) EQSAT_EXPAND_PASTE(Sleef_, fn, EQSAT_F, _u10, EQSAT_SUFFIX)
+#ifdef EQSAT_VMATH_SLEEF
+// sleef.h declares the AVX2 and AVX-512 entry points only where the whole
+// file is compiled for them; here they are called from functions compiled
+// for their level (below), so they are declared here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+extern "C" {
+#define EQSAT_SLEEF_DECLARE(fn)               \
+  __m256d Sleef_##fn##d4_u10avx2(__m256d);    \
+  __m256 Sleef_##fn##f8_u10avx2(__m256);      \
+  __m512d Sleef_##fn##d8_u10avx512f(__m512d); \
+  __m512 Sleef_##fn##f16_u10avx512f(__m512);
+EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_DECLARE)
+#undef EQSAT_SLEEF_DECLARE
+}
+#pragma GCC diagnostic pop
 #endif
 
 namespace eqsat::backend::vmath {
 
 namespace {
 
-// Applies the vector routine `f` (W lanes, loads L, stores S) to x[0..n).
-template <int W, class T, class V, class F, class L, class S>
-void apply(const T* x, T* y, std::int64_t n, F f, L load, S store) {
-  std::int64_t i = 0;
-  for (; i + W <= n; i += W) store(y + i, f(load(x + i)));
-  if (i < n) {
-    T tail[W] = {};
-    std::memcpy(tail, x + i, (n - i) * sizeof(T));
-    store(tail, f(load(tail)));
-    std::memcpy(y + i, tail, (n - i) * sizeof(T));
-  }
-}
+#ifdef EQSAT_VMATH_SLEEF
 
-}  // namespace
-
-// EQSAT_VMATH_DEFINE(name, fn): our `name` for f64 and f32, computing the
-// library's `fn`.
-#ifdef EQSAT_WD
-#define EQSAT_VMATH_DEFINE(name, fn)                              \
-  void name(const double* x, double* y, std::int64_t n) {         \
-    apply<EQSAT_WD, double, EQSAT_VD>(                            \
-        x, y, n, [](EQSAT_VD v) { return EQSAT_SLEEF_D(fn)(v); }, \
-        [](const double* p) { return EQSAT_LOADD(p); },           \
-        [](double* p, EQSAT_VD v) { EQSAT_STORED(p, v); });       \
-  }                                                               \
-  void name(const float* x, float* y, std::int64_t n) {           \
-    apply<2 * EQSAT_WD, float, EQSAT_VF>(                         \
-        x, y, n, [](EQSAT_VF v) { return EQSAT_SLEEF_F(fn)(v); }, \
-        [](const float* p) { return EQSAT_LOADF(p); },            \
-        [](float* p, EQSAT_VF v) { EQSAT_STOREF(p, v); });        \
+// fn_level(x, y, n): SLEEF's routine `sleef` of W lanes over x[0..n). The
+// tail goes through the same routine via a padded copy, so an element's
+// result never depends on its position.
+#define EQSAT_VMATH_APPLY(fn, level, T, W, load, store, sleef)               \
+  EQSAT_TARGET_##level void fn##_##level(const T* x, T* y, std::int64_t n) { \
+    std::int64_t i = 0;                                                      \
+    for (; i + (W) <= n; i += (W)) store(y + i, sleef(load(x + i)));         \
+    if (i < n) {                                                             \
+      alignas(64) T tail[W] = {};                                            \
+      std::memcpy(tail, x + i, (n - i) * sizeof(T));                         \
+      store(tail, sleef(load(tail)));                                        \
+      std::memcpy(y + i, tail, (n - i) * sizeof(T));                         \
+    }                                                                        \
   }
-const char* implementation() {
-  return "SLEEF u10 (" EQSAT_ISA ")";
-}
+#define EQSAT_VMATH_SSE2(fn)                                                                  \
+  EQSAT_VMATH_APPLY(fn, sse2, double, 2, _mm_loadu_pd, _mm_storeu_pd, Sleef_##fn##d2_u10sse2) \
+  EQSAT_VMATH_APPLY(fn, sse2, float, 4, _mm_loadu_ps, _mm_storeu_ps, Sleef_##fn##f4_u10sse2)
+#define EQSAT_VMATH_AVX2(fn)                                                \
+  EQSAT_VMATH_APPLY(fn, avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, \
+                    Sleef_##fn##d4_u10avx2)                                 \
+  EQSAT_VMATH_APPLY(fn, avx2, float, 8, _mm256_loadu_ps, _mm256_storeu_ps, Sleef_##fn##f8_u10avx2)
+#define EQSAT_VMATH_AVX512(fn)                                                \
+  EQSAT_VMATH_APPLY(fn, avx512, double, 8, _mm512_loadu_pd, _mm512_storeu_pd, \
+                    Sleef_##fn##d8_u10avx512f)                                \
+  EQSAT_VMATH_APPLY(fn, avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, \
+                    Sleef_##fn##f16_u10avx512f)
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2)
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512)
+#undef EQSAT_VMATH_SSE2
+#undef EQSAT_VMATH_AVX2
+#undef EQSAT_VMATH_AVX512
+#undef EQSAT_VMATH_APPLY
+
+// Each level computes the same expressions; Clang would otherwise contract
+// a * b + c into one FMA where the level has it, changing the last bit.
+#ifdef __clang__
+#define EQSAT_NO_CONTRACT _Pragma("clang fp contract(off)")
 #else
-#define EQSAT_VMATH_DEFINE(name, fn)                           \
-  void name(const double* x, double* y, std::int64_t n) {      \
-    for (std::int64_t i = 0; i < n; ++i) y[i] = std::fn(x[i]); \
-  }                                                            \
-  void name(const float* x, float* y, std::int64_t n) {        \
-    for (std::int64_t i = 0; i < n; ++i) y[i] = std::fn(x[i]); \
-  }
-const char* implementation() {
-  return "C library";
-}
+#define EQSAT_NO_CONTRACT
 #endif
 
-#define EQSAT_VMATH_SAME_NAME(name) EQSAT_VMATH_DEFINE(name, name)
-EQSAT_VMATH_FUNCTIONS_BUT_LOG1P(EQSAT_VMATH_SAME_NAME)
-#undef EQSAT_VMATH_SAME_NAME
+// t = exp(-|x|) <= 1, then 1 / (1 + t) for x >= 0 and t / (1 + t) below
+// (no overflow, subnormal results for x < -708); 1 + t is carried as the
+// exact sum s + e (|t| <= 1), and num / (s + e) as q (1 - e / s), so the
+// result is within 1 ulp of the quotient of the exp computed: 2 ulp below 0,
+// where exp's own ulp passes through it. The loops vectorize for the level.
+#define EQSAT_VMATH_SIGMOID(level)                                              \
+  template <class T>                                                            \
+  EQSAT_TARGET_##level void sigmoid_##level(const T* x, T* y, std::int64_t n) { \
+    constexpr std::int64_t kBlock = 256;                                        \
+    alignas(64) T t[kBlock];                                                    \
+    for (std::int64_t b = 0; b < n; b += kBlock) {                              \
+      const std::int64_t m = std::min(kBlock, n - b);                           \
+      for (std::int64_t i = 0; i < m; ++i) t[i] = -std::abs(x[b + i]);          \
+      exp_##level(t, t, m);                                                     \
+      for (std::int64_t i = 0; i < m; ++i) {                                    \
+        EQSAT_NO_CONTRACT                                                       \
+        const T s = T(1) + t[i];                                                \
+        const T e = (T(1) - s) + t[i];                                          \
+        const T q = (x[b + i] >= T(0) ? T(1) : t[i]) / s;                       \
+        y[b + i] = std::isnan(x[b + i]) ? x[b + i] : q - q * (e / s);           \
+      }                                                                         \
+    }                                                                           \
+  }
+EQSAT_VMATH_SIGMOID(sse2)
+EQSAT_VMATH_SIGMOID(avx2)
+EQSAT_VMATH_SIGMOID(avx512)
+#undef EQSAT_VMATH_SIGMOID
 
-namespace {
-EQSAT_VMATH_DEFINE(log1p_vector, log1p)
-EQSAT_VMATH_DEFINE(erf_vector, erf)
-}  // namespace
-#undef EQSAT_VMATH_DEFINE
+// fn_dispatch(x, y, n): fn for the level in use.
+#define EQSAT_VMATH_DISPATCH(fn)                         \
+  template <class T>                                     \
+  void fn##_dispatch(const T* x, T* y, std::int64_t n) { \
+    switch (vector_level()) {                            \
+      case VectorLevel::Avx512:                          \
+        return fn##_avx512(x, y, n);                     \
+      case VectorLevel::Avx2:                            \
+        return fn##_avx2(x, y, n);                       \
+      case VectorLevel::Sse2:                            \
+        return fn##_sse2(x, y, n);                       \
+    }                                                    \
+  }
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_DISPATCH)
+EQSAT_VMATH_DISPATCH(sigmoid)
+#undef EQSAT_VMATH_DISPATCH
 
-namespace {
+#else  // the C library, one element at a time
+
+#define EQSAT_VMATH_SCALAR(fn)                                 \
+  template <class T>                                           \
+  void fn##_dispatch(const T* x, T* y, std::int64_t n) {       \
+    for (std::int64_t i = 0; i < n; ++i) y[i] = std::fn(x[i]); \
+  }
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SCALAR)
+#undef EQSAT_VMATH_SCALAR
+
+// As above, one element at a time.
+template <class T>
+void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T t = std::exp(-std::abs(x[i]));
+    const T s = T(1) + t;
+    const T e = (T(1) - s) + t;
+    const T q = (x[i] >= T(0) ? T(1) : t) / s;
+    y[i] = std::isnan(x[i]) ? x[i] : q - q * (e / s);
+  }
+}
+
+#endif
 
 // SLEEF's log1p overflows to inf above about 1e307 (f64) or 1e38 (f32),
 // where log1p(x) is log(x) to the last bit: blocks holding such an
@@ -131,7 +160,7 @@ void log1p_typed(const T* x, T* y, std::int64_t n) {
     if (std::any_of(x + b, x + b + m, [&](T v) { return v > huge; })) {
       for (std::int64_t i = b; i < b + m; ++i) y[i] = std::log1p(x[i]);
     } else {
-      log1p_vector(x + b, y + b, m);
+      log1p_dispatch(x + b, y + b, m);
     }
   }
 }
@@ -153,36 +182,25 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
                      : T(0);
       tiny |= fixed[i] != T(0);
     }
-    erf_vector(x + b, y + b, m);
+    erf_dispatch(x + b, y + b, m);
     if (tiny)
       for (std::int64_t i = 0; i < m; ++i)
         if (fixed[i] != T(0)) y[b + i] = fixed[i];
   }
 }
 
-// t = exp(-|x|) <= 1, then 1 / (1 + t) for x >= 0 and t / (1 + t) below
-// (no overflow, subnormal results for x < -708); 1 + t is carried as the
-// exact sum s + e (|t| <= 1), and num / (s + e) as q (1 - e / s), so the
-// result is within 1 ulp of the quotient of the exp computed: 2 ulp below 0,
-// where exp's own ulp passes through it.
-template <class T>
-void sigmoid_typed(const T* x, T* y, std::int64_t n) {
-  constexpr std::int64_t kBlock = 256;
-  T t[kBlock];
-  for (std::int64_t b = 0; b < n; b += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - b);
-    for (std::int64_t i = 0; i < m; ++i) t[i] = -std::abs(x[b + i]);
-    exp(t, t, m);
-    for (std::int64_t i = 0; i < m; ++i) {
-      const T s = T(1) + t[i];
-      const T e = (T(1) - s) + t[i];
-      const T q = (x[b + i] >= T(0) ? T(1) : t[i]) / s;
-      y[b + i] = std::isnan(x[b + i]) ? x[b + i] : q - q * (e / s);
-    }
-  }
-}
-
 }  // namespace
+
+#define EQSAT_VMATH_DEFINE(name)                          \
+  void name(const double* x, double* y, std::int64_t n) { \
+    name##_dispatch(x, y, n);                             \
+  }                                                       \
+  void name(const float* x, float* y, std::int64_t n) {   \
+    name##_dispatch(x, y, n);                             \
+  }
+EQSAT_VMATH_FUNCTIONS_BUT_LOG1P(EQSAT_VMATH_DEFINE)
+EQSAT_VMATH_DEFINE(sigmoid)
+#undef EQSAT_VMATH_DEFINE
 
 void log1p(const double* x, double* y, std::int64_t n) {
   log1p_typed(x, y, n);
@@ -200,12 +218,18 @@ void erf(const float* x, float* y, std::int64_t n) {
   erf_typed(x, y, n);
 }
 
-void sigmoid(const double* x, double* y, std::int64_t n) {
-  sigmoid_typed(x, y, n);
-}
-
-void sigmoid(const float* x, float* y, std::int64_t n) {
-  sigmoid_typed(x, y, n);
+const char* implementation() {
+#ifdef EQSAT_VMATH_SLEEF
+  switch (vector_level()) {
+    case VectorLevel::Avx512:
+      return "SLEEF u10 (AVX-512)";
+    case VectorLevel::Avx2:
+      return "SLEEF u10 (AVX2)";
+    case VectorLevel::Sse2:
+      return "SLEEF u10 (SSE2)";
+  }
+#endif
+  return "C library";
 }
 
 }  // namespace eqsat::backend::vmath

@@ -125,6 +125,18 @@ Array Array::reshaped(Dims shape) const {
   return a;
 }
 
+std::optional<Array> Array::row_view(std::int64_t i) const {
+  if (shape_.empty() || i < 0 || i >= shape_[0]) return std::nullopt;
+  const std::size_t row = nbytes() / static_cast<std::size_t>(shape_[0]);
+  if (row % kAlignment != 0) return std::nullopt;
+  Array a;
+  a.dtype_ = dtype_;
+  a.shape_.assign(shape_.begin() + 1, shape_.end());
+  a.size_ = size_ / shape_[0];
+  a.buffer_ = std::shared_ptr<std::byte[]>(buffer_, buffer_.get() + i * row);
+  return a;
+}
+
 bool Array::same_value(const Array& other) const {
   return dtype_ == other.dtype_ && shape_ == other.shape_ &&
          (size_ == 0 || std::memcmp(bytes(), other.bytes(), nbytes()) == 0);

@@ -68,6 +68,10 @@ class Array {
   Array clone() const;
   // Same buffer, another shape with the same number of elements.
   Array reshaped(Dims shape) const;
+  // Row i along the first axis, sharing this buffer (no copy): a view that
+  // keeps the whole buffer alive. nullopt when the row would not start on
+  // a kAlignment boundary (every buffer is aligned), or i is out of range.
+  std::optional<Array> row_view(std::int64_t i) const;
   // True when no other Array shares this buffer (safe to write in place).
   bool unique() const { return buffer_.use_count() == 1; }
 

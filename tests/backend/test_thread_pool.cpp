@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <stdexcept>
@@ -25,6 +26,28 @@ TEST_CASE("parallel_for covers every index exactly once") {
     for (auto& h : hits) CHECK(h.load() == 1);
     CHECK(parts.load() <= 4 * backend::num_threads());
   }
+}
+
+TEST_CASE("back-to-back jobs from two callers each cover every index exactly once") {
+  // Jobs follow each other faster than a worker falls asleep, so workers
+  // claim parts of a job while the next is posted; the second caller finds
+  // the pool busy at times and runs its job alone.
+  auto caller = [](int jobs, std::int64_t n, std::atomic<bool>& ok) {
+    std::vector<int> hits(n);
+    for (int j = 0; j < jobs; ++j) {
+      std::fill(hits.begin(), hits.end(), 0);
+      backend::parallel_for(n, 1, [&](std::int64_t b, std::int64_t e) {
+        for (std::int64_t i = b; i < e; ++i) ++hits[i];
+      });
+      if (std::any_of(hits.begin(), hits.end(), [](int h) { return h != 1; })) ok = false;
+    }
+  };
+  std::atomic<bool> ok_a = true, ok_b = true;
+  std::thread other([&] { caller(2000, 37, ok_b); });
+  caller(2000, 101, ok_a);
+  other.join();
+  CHECK(ok_a.load());
+  CHECK(ok_b.load());
 }
 
 TEST_CASE("small ranges stay on the calling thread and nested loops run inline") {

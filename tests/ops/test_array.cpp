@@ -34,3 +34,29 @@ TEST_CASE("uniform_value reports no value for an int64 a double cannot hold exac
   CHECK_FALSE(i64_filled((std::int64_t{1} << 53) + 1).uniform_value());
   CHECK(i64_filled((std::int64_t{1} << 53) - 1).uniform_value() == 9007199254740991.0);
 }
+
+TEST_CASE("row_view shares an aligned row of the buffer and keeps the buffer alive") {
+  using eqsat::ops::Array;
+  using eqsat::ops::DType;
+  Array a(DType::F32, {3, 4, 4});  // rows of 64 bytes
+  for (std::int64_t i = 0; i < a.size(); ++i) a.data<float>()[i] = static_cast<float>(i);
+  std::optional<Array> row = a.row_view(2);
+  REQUIRE(row);
+  CHECK(row->shape() == eqsat::ops::Dims{4, 4});
+  CHECK(row->dtype() == DType::F32);
+  CHECK(row->data<float>() == a.data<float>() + 32);
+  CHECK(row->data<float>()[5] == 37.0f);
+  CHECK_FALSE(row->unique());  // never written in place while `a` lives
+  a.data<float>()[32] = -1.0f;
+  CHECK(row->data<float>()[0] == -1.0f);
+  a = Array();
+  CHECK(row->unique());
+  CHECK(row->data<float>()[15] == 47.0f);  // the buffer outlives `a`
+  // Rows off the alignment, out of range, and of a scalar: no view.
+  CHECK_FALSE(Array(DType::F64, {3, 5}).row_view(1));
+  CHECK(Array(DType::F64, {3, 8}).row_view(0));
+  CHECK_FALSE(Array(DType::F64, {3, 8}).row_view(3));
+  CHECK_FALSE(Array(DType::F64, {3, 8}).row_view(-1));
+  CHECK_FALSE(Array(DType::F64, {0, 8}).row_view(0));
+  CHECK_FALSE(Array::scalar(DType::F64, 1.0).row_view(0));
+}

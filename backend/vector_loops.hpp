@@ -1,0 +1,52 @@
+// The loops of a fused group's binary float ops (add sub mul div maximum
+// minimum: every BinaryMath with an array form), compiled for each vector
+// level (vector_level.hpp) and chosen per call, so the portable build runs
+// them on AVX2 or AVX-512 where the CPU has it. Each element is
+// M::scalar(a, b), one IEEE operation (no FMA to contract), so every level
+// gives the bits of the scalar function.
+#pragma once
+
+#include "vector_level.hpp"
+
+#include <cstdint>
+
+namespace eqsat::backend::detail {
+
+// out[i] = M::scalar(a[i], b[i]) for i < n; a constant operand (a_const,
+// b_const) is read once, as a[0] or b[0]. `out` may be `a` or `b`.
+#define EQSAT_BINARY_LOOP(level)                                                        \
+  template <class M, class T>                                                           \
+  EQSAT_TARGET_##level void binary_loop_##level(const T* a, bool a_const, const T* b,   \
+                                                bool b_const, T* out, std::int64_t n) { \
+    if (a_const && b_const) {                                                           \
+      const T v = M::scalar(*a, *b);                                                    \
+      for (std::int64_t i = 0; i < n; ++i) out[i] = v;                                  \
+    } else if (a_const) {                                                               \
+      const T x = *a;                                                                   \
+      for (std::int64_t i = 0; i < n; ++i) out[i] = M::scalar(x, b[i]);                 \
+    } else if (b_const) {                                                               \
+      const T y = *b;                                                                   \
+      for (std::int64_t i = 0; i < n; ++i) out[i] = M::scalar(a[i], y);                 \
+    } else {                                                                            \
+      for (std::int64_t i = 0; i < n; ++i) out[i] = M::scalar(a[i], b[i]);              \
+    }                                                                                   \
+  }
+EQSAT_BINARY_LOOP(sse2)
+EQSAT_BINARY_LOOP(avx2)
+EQSAT_BINARY_LOOP(avx512)
+#undef EQSAT_BINARY_LOOP
+
+// The loop above for the level in use.
+template <class M, class T>
+void binary_loop(const T* a, bool a_const, const T* b, bool b_const, T* out, std::int64_t n) {
+  switch (vector_level()) {
+    case VectorLevel::Avx512:
+      return binary_loop_avx512<M>(a, a_const, b, b_const, out, n);
+    case VectorLevel::Avx2:
+      return binary_loop_avx2<M>(a, a_const, b, b_const, out, n);
+    case VectorLevel::Sse2:
+      return binary_loop_sse2<M>(a, a_const, b, b_const, out, n);
+  }
+}
+
+}  // namespace eqsat::backend::detail
