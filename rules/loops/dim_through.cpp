@@ -65,6 +65,7 @@ class DimThroughApplier final : public egraph::Applier {
     return dim(eg.find(eg.children(m)[0]), axis + 1);
   }
 
+  // expand_dims x at: x's axes around the inserted one.
   std::optional<EClassId> through_expand_dims(ENodeId m, std::int64_t axis) {
     const egraph::EGraph& eg = g_.egraph();
     const std::int64_t at = g_.attrs(m).get<std::int64_t>(AttrKey::Axis);
@@ -87,6 +88,9 @@ class DimThroughApplier final : public egraph::Applier {
                         axis);
   }
 
+  // The ops other than elementwise ones whose lengths the rewrite reads
+  // from their operands, each with how; a new op is simply not rewritten
+  // through (ops/README.md, "Code that knows a few ops").
   using Through = std::optional<EClassId> (DimThroughApplier::*)(ENodeId, std::int64_t);
   static constexpr std::pair<OpKind, Through> kThrough[] = {
       {OpKind::Index, &DimThroughApplier::through_index},
