@@ -103,6 +103,11 @@ struct OnnxExport<OpKind::Tanh> {
 };
 
 template <>
+struct OnnxExport<OpKind::Erf> {
+  static std::string write(ExportNode& n) { return n.unary("Erf"); }
+};
+
+template <>
 struct OnnxExport<OpKind::Sigmoid> {
   static std::string write(ExportNode& n) { return n.unary("Sigmoid"); }
 };

@@ -299,6 +299,7 @@ const OnnxOp kOps[] = {
     {"Sub", binary<OpKind::Sub>},
     {"Sum", variadic<OpKind::Add>},
     {"Tanh", unary<OpKind::Tanh>},
+    {"Erf", unary<OpKind::Erf>},
     {"ThresholdedRelu", thresholded_relu},
     {"Where", where},
     {"Xor", neq_bool},

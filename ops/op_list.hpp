@@ -58,6 +58,7 @@
   X(Sin,         "sin",          Unary,     1, 1,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               float_unary_rule)                           \
   X(Cos,         "cos",          Unary,     1, 1,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               float_unary_rule)                           \
   X(Tanh,        "tanh",         Unary,     1, 1,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               float_unary_rule)                           \
+  X(Erf,         "erf",          Unary,     1, 1,  Transc, FuseF,  Smooth,      IfAll,      NoFlags,                               float_unary_rule)                           \
   X(Sigmoid,     "sigmoid",      Unary,     1, 1,  Transc, FuseF,  Smooth,      NonNeg,     NoFlags,                               float_unary_rule)                           \
   X(Softplus,    "softplus",     Unary,     1, 1,  Transc, FuseF,  Smooth,      NonNeg,     NoFlags,                               float_unary_rule)                           \
   X(Log1mexp,    "log1mexp",     Unary,     1, 1,  Transc, FuseF,  Smooth,      AnySign,    NoFlags,                               float_unary_rule)                           \

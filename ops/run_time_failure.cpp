@@ -152,6 +152,7 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
     case OpKind::Sin:
     case OpKind::Cos:
     case OpKind::Tanh:
+    case OpKind::Erf:
     case OpKind::Sigmoid:
     case OpKind::Softplus:
     case OpKind::Log1mexp:

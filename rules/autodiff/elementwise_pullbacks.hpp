@@ -103,6 +103,18 @@ struct Pullback<OpKind::Tanh> {
   }
 };
 
+// d erf(x) = 2/√π · e^(−x²): 0 at ±∞, where the product with a finite
+// cotangent stays 0.
+template <>
+struct Pullback<OpKind::Erf> {
+  static TermRef cotangent(TermRef, TermRef x, TermRef g) {
+    using namespace pullback_terms;
+    constexpr double kTwoOverSqrtPi = 1.1283791670955126;  // 2/√π
+    return mk(OpKind::Mul, {g, mk(OpKind::Mul, {lit(g, kTwoOverSqrtPi),
+                                                mk(OpKind::Exp, {mk(OpKind::Neg, {mk(OpKind::Square, {x})})})})});
+  }
+};
+
 template <>
 struct Pullback<OpKind::Sigmoid> {
   static TermRef cotangent(TermRef y, TermRef, TermRef g) {

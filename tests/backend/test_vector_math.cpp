@@ -67,7 +67,8 @@ std::vector<Function<T>> functions() {
       {"log1p", backend::vmath::log1p, [](long double x) { return std::log1p(x); }, -0.999, 1e6, 1},
       {"expm1", backend::vmath::expm1, [](long double x) { return std::expm1(x); }, -40, big, 1},
       // below 0 exp's error passes through the quotient
-      {"sigmoid", backend::vmath::sigmoid, sigmoid_ref, -big, big, 1.5},
+      {"sigmoid", backend::vmath::sigmoid, sigmoid_ref, -big, big, 2},
+      {"erf", backend::vmath::erf, [](long double x) { return std::erf(x); }, -8, 8, 1},
   };
 }
 

@@ -36,7 +36,7 @@ TEST_CASE("op table: random ONNX models compute the same as written and optimize
   const std::vector<std::string> unary = {
       "Abs",  "Neg",      "Tanh",      "Sigmoid",     "Relu",      "LeakyRelu", "Elu",
       "Selu", "Softsign", "Softplus",  "HardSigmoid", "HardSwish", "Celu",      "ThresholdedRelu",
-      "Exp",  "Softmax",  "LogSoftmax"};
+      "Exp",  "Softmax",  "LogSoftmax", "Erf"};
   const std::vector<std::string> binary = {"Add", "Sub", "Mul", "Div", "Max", "Min", "PRelu"};
   const std::vector<std::string> reduce = {"ReduceSum", "ReduceMax", "ReduceLogSumExp", "ReduceL2",
                                            "ReduceMean"};
