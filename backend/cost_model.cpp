@@ -182,9 +182,17 @@ double CostModel::elementwise_flops(CostClass cost_class) const {
       return 2 * w_.ns_per_transcendental + w_.ns_per_flop;
     case CostClass::Flop4:
       return 4 * w_.ns_per_flop;
-    default:
+    case CostClass::Flop:
       return w_.ns_per_flop;
+    case CostClass::Free:
+    case CostClass::Move:
+    case CostClass::Gemm:
+    case CostClass::Loop:
+    case CostClass::Invoke:
+    case CostClass::Never:
+      break;  // not the class of an op computed element by element
   }
+  return w_.ns_per_flop;
 }
 
 bool CostModel::fuses(OpKind kind, const ops::Type& result) const {

@@ -258,8 +258,9 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
         offset = r;
         is_const = true;
         break;
-      default:  // RowRepeat
+      case LeafKind::RowRepeat:
         offset = start;
+        break;
     }
     const Array& leaf = *leaves[src.index];
     if constexpr (!std::is_same_v<T, bool>) {

@@ -5,6 +5,7 @@
 #include "kernels.hpp"
 #include "runtime_error.hpp"
 
+#include "ops/op_dispatch.hpp"
 #include "ops/post_order.hpp"
 #include "ops/slice.hpp"
 #include "ops/type_error.hpp"
@@ -60,6 +61,12 @@ std::vector<TermRef> evaluation_order(const std::vector<TermRef>& outputs) {
   return order;
 }
 
+// Whether the ops of group `g` are computed by kernels (not leaves,
+// bodies, loops, calls, tuple elements or grad).
+constexpr bool has_kernel(ops::OpGroup g) {
+  return g != ops::OpGroup::Leaf && g != ops::OpGroup::Control && g != ops::OpGroup::Gradient;
+}
+
 std::string leaf_name(TermRef t) {
   if (t->kind() == OpKind::Input)
     return fmt::format("input {}", t->attrs().get<std::string>(ops::AttrKey::Name));
@@ -86,36 +93,45 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
 
   for (TermRef t : evaluation_order(outputs)) {
     if (slot_of.contains(t)) continue;
-    switch (t->kind()) {
-      case OpKind::Input:
-        context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
-      case OpKind::Nominal: {
-        const auto k = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
-        if (!body || k >= static_cast<std::int64_t>(params.size()))
-          context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
-        slot_of.emplace(t, static_cast<int>(k));
-        continue;
-      }
-      case OpKind::Const: {
-        const int s = new_slots(1);
-        slots_[s] = *t->const_value();
-        pinned_[s] = true;
-        slot_of.emplace(t, s);
-        continue;
-      }
-      case OpKind::Get:
-        slot_of.emplace(t, slot_of.at(t->operand(0)) +
-                               static_cast<int>(t->attrs().get<std::int64_t>(ops::AttrKey::Index)));
-        continue;
-      case OpKind::Grad:
-        context.fail_at(t,
-                        "grad: cannot run a graph that still contains grad (the optimizer expands "
-                        "gradients: run without --no-opt)");
-      case OpKind::Fn:
-        context.fail_at(t, "fn: a body is not a value; call it or scan over it");
-      default:
-        break;
-    }
+    // A value placed without an instruction (a parameter, a constant, a
+    // tuple element) or a term that cannot run. Every op is named
+    // (dispatch_op): those of the groups no kernel computes each say here
+    // what they are, so a new one does not compile until it does; every
+    // other op is an instruction.
+    const bool placed =
+        ops::dispatch_op(t->kind(), [&]<OpKind K>(std::integral_constant<OpKind, K>) -> bool {
+          if constexpr (K == OpKind::Input) {
+            context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
+          } else if constexpr (K == OpKind::Nominal) {
+            const auto k = t->attrs().get<std::int64_t>(ops::AttrKey::Slot);
+            if (!body || k >= static_cast<std::int64_t>(params.size()))
+              context.fail_at(t, fmt::format("{} is not given a value", leaf_name(t)));
+            slot_of.emplace(t, static_cast<int>(k));
+            return true;
+          } else if constexpr (K == OpKind::Const) {
+            const int s = new_slots(1);
+            slots_[s] = *t->const_value();
+            pinned_[s] = true;
+            slot_of.emplace(t, s);
+            return true;
+          } else if constexpr (K == OpKind::Get) {
+            slot_of.emplace(
+                t, slot_of.at(t->operand(0)) +
+                       static_cast<int>(t->attrs().get<std::int64_t>(ops::AttrKey::Index)));
+            return true;
+          } else if constexpr (K == OpKind::Grad) {
+            context.fail_at(t,
+                            "grad: cannot run a graph that still contains grad (the optimizer "
+                            "expands gradients: run without --no-opt)");
+          } else if constexpr (K == OpKind::Fn) {
+            context.fail_at(t, "fn: a body is not a value; call it or scan over it");
+          } else {
+            static_assert(K == OpKind::Scan || K == OpKind::Call || has_kernel(ops::group_of(K)),
+                          "an op no kernel computes: say how the executor gets its value");
+            return false;
+          }
+        });
+    if (placed) continue;
     Instruction in;
     in.term = t;
     for (TermRef operand : value_operands(t)) in.operands.push_back(slot_of.at(operand));

@@ -198,8 +198,9 @@ void SaturationFlags::finish(const rules::OptimizeReport& report) const {
         which = fmt::format("time limit (after {:.1f} s)", p.seconds);
         how = "--time-limit S or the step's :time";
         break;
-      default:
-        continue;
+      case egraph::StopReason::Saturated:
+      case egraph::StopReason::Other:
+        continue;  // no limit to raise
     }
     std::cerr << fmt::format(
         "warning: saturate step {} stopped at its {} before saturating; raise it with {}\n", i + 1,

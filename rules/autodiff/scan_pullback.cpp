@@ -4,6 +4,8 @@
 // steps the forward loop actually ran: `(dim (get 0 fwd) :axis 0)`.
 #include "rules/autodiff/reverse_loop.hpp"
 
+#include "ops/op_dispatch.hpp"
+
 namespace eqsat::rules {
 namespace reverse_loop {
 
@@ -34,25 +36,32 @@ TermRef next_pending(TermRef pending, const ops::IntList& taps, const std::vecto
 // dense cotangent, one row set at index -1, rows to the end): then every
 // step of the reverse loop starts from a nonzero seed, and no step needs
 // zero masks. Rows after the last one read otherwise have zero seeds.
+// Every op is named (dispatch_op): creation and indexing ops, which can
+// leave rows zero, each say here whether they do, so a new one does not
+// compile until it does; the value of any other op is dense.
 bool reaches_last_row(TermRef g) {
-  switch (g->kind()) {
-    case OpKind::Add:
+  return ops::dispatch_op(g->kind(), [&]<OpKind K>(std::integral_constant<OpKind, K>) -> bool {
+    if constexpr (K == OpKind::Add) {
       return reaches_last_row(g->operand(0)) || reaches_last_row(g->operand(1));
-    case OpKind::IncIndex:
-    case OpKind::SetIndex: {
+    } else if constexpr (K == OpKind::IncIndex || K == OpKind::SetIndex) {
       const ops::Array* i = g->operand(1)->const_value();
       return i && i->element(0) == -1;
-    }
-    case OpKind::IncSlice:
-    case OpKind::SetSlice:
+    } else if constexpr (K == OpKind::IncSlice || K == OpKind::SetSlice) {
       return !g->attrs().has(AttrKey::Stop) &&
              g->attrs().get_or<std::int64_t>(AttrKey::Step, 1) == 1;
-    case OpKind::Zeros:
-    case OpKind::ZerosLike:
+    } else if constexpr (K == OpKind::Zeros || K == OpKind::ZerosLike) {
       return false;
-    default:
+    } else if constexpr (K == OpKind::ResizeRows) {
+      return false;  // may pad with zero rows: the pullback of a cut to fewer rows
+    } else {
+      constexpr ops::OpGroup group = ops::group_of(K);
+      static_assert((group != ops::OpGroup::Creation && group != ops::OpGroup::Indexing) ||
+                        K == OpKind::Ones || K == OpKind::OnesLike || K == OpKind::Full ||
+                        K == OpKind::Arange || K == OpKind::Index || K == OpKind::Slice,
+                    "a creation or indexing op: say whether it reaches the last row");
       return true;
-  }
+    }
+  });
 }
 
 // The value of a carried cotangent after the reverse loop: its last row

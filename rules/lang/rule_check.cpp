@@ -122,8 +122,17 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
         return Wish::Index;
       case Predicate::Nonneg:
         return Wish::Nonneg;
-      default:
-        break;
+      case Predicate::SameType:
+      case Predicate::SameDtype:
+      case Predicate::BroadcastsTo:
+      case Predicate::Ndim:
+      case Predicate::Scalar:
+      case Predicate::ShapeKnown:
+      case Predicate::Float:
+      case Predicate::Integer:
+      case Predicate::Dtype:
+      case Predicate::Closed:
+        break;  // about types (meet_type_conditions) or nothing to steer
     }
   }
   return Wish::None;
@@ -165,8 +174,21 @@ ops::TensorType meet_type_conditions(const std::string& var,
       case Predicate::Dtype:
         t.dtype = c.args.at(1).dtype;
         break;
-      default:
-        break;
+      case Predicate::Const:
+      case Predicate::Uniform:
+      case Predicate::Finite:
+      case Predicate::Nonzero:
+      case Predicate::Zero:
+      case Predicate::Positive:
+      case Predicate::Nonneg:
+      case Predicate::Identity:
+      case Predicate::SameType:
+      case Predicate::SameDtype:
+      case Predicate::BroadcastsTo:
+      case Predicate::ShapeKnown:
+      case Predicate::Closed:
+      case Predicate::InBounds:
+        break;  // about values (wish_for) or several variables
     }
   }
   return t;

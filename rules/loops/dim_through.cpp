@@ -6,6 +6,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 
 namespace eqsat::rules {
 
@@ -46,33 +47,57 @@ class DimThroughApplier final : public egraph::Applier {
     return g_.add_op(OpKind::Dim, {{AttrKey::Axis, axis}}, std::array{x});
   }
 
-  // The length of `axis` of e-node m's value, read from m's operands.
+  // The length of `axis` of e-node m's value, read from m's operands:
+  // elementwise ops by their group, the ops of kThrough each its own way;
+  // through any other op the rewrite does not apply.
   std::optional<EClassId> through(ENodeId m, std::int64_t axis) {
-    const egraph::EGraph& eg = g_.egraph();
     if (ops::is_elementwise(g_.kind(m))) return through_elementwise(m, axis);
-    switch (g_.kind(m)) {
-      case OpKind::Index: {
-        const auto* i = std::get_if<ops::TensorType>(&g_.type(eg.children(m)[1]));
-        if (!i || !i->dims.empty()) return std::nullopt;
-        return dim(eg.find(eg.children(m)[0]), axis + 1);
-      }
-      case OpKind::ExpandDims: {
-        const std::int64_t at = g_.attrs(m).get<std::int64_t>(AttrKey::Axis);
-        if (axis == at) return std::nullopt;  // 1, which the analysis knows
-        return dim(eg.find(eg.children(m)[0]), axis < at ? axis : axis - 1);
-      }
-      case OpKind::ResizeRows:
-        if (axis == 0) return eg.find(eg.children(m)[1]);
-        return dim(eg.find(eg.children(m)[0]), axis);
-      case OpKind::Get:
-        if (axis == 0) return std::nullopt;
-        return through_loop(eg.find(eg.children(m)[0]),
-                            static_cast<std::size_t>(g_.attrs(m).get<std::int64_t>(AttrKey::Index)),
-                            axis);
-      default:
-        return std::nullopt;
-    }
+    for (const auto& [kind, how] : kThrough)
+      if (kind == g_.kind(m)) return (this->*how)(m, axis);
+    return std::nullopt;
   }
+
+  // index x i with a scalar i: x's axis + 1.
+  std::optional<EClassId> through_index(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    const auto* i = std::get_if<ops::TensorType>(&g_.type(eg.children(m)[1]));
+    if (!i || !i->dims.empty()) return std::nullopt;
+    return dim(eg.find(eg.children(m)[0]), axis + 1);
+  }
+
+  // expand_dims x at: x's axes around the inserted one.
+  std::optional<EClassId> through_expand_dims(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    const std::int64_t at = g_.attrs(m).get<std::int64_t>(AttrKey::Axis);
+    if (axis == at) return std::nullopt;  // 1, which the analysis knows
+    return dim(eg.find(eg.children(m)[0]), axis < at ? axis : axis - 1);
+  }
+
+  // resize_rows x n: n rows, x's other axes.
+  std::optional<EClassId> through_resize_rows(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    if (axis == 0) return eg.find(eg.children(m)[1]);
+    return dim(eg.find(eg.children(m)[0]), axis);
+  }
+
+  // An output of a loop: its rows are the steps (not read here).
+  std::optional<EClassId> through_get(ENodeId m, std::int64_t axis) {
+    if (axis == 0) return std::nullopt;
+    return through_loop(g_.egraph().find(g_.egraph().children(m)[0]),
+                        static_cast<std::size_t>(g_.attrs(m).get<std::int64_t>(AttrKey::Index)),
+                        axis);
+  }
+
+  // The ops other than elementwise ones whose lengths the rewrite reads
+  // from their operands, each with how; a new op is simply not rewritten
+  // through (ops/README.md, "Code that knows a few ops").
+  using Through = std::optional<EClassId> (DimThroughApplier::*)(ENodeId, std::int64_t);
+  static constexpr std::pair<OpKind, Through> kThrough[] = {
+      {OpKind::Index, &DimThroughApplier::through_index},
+      {OpKind::ExpandDims, &DimThroughApplier::through_expand_dims},
+      {OpKind::ResizeRows, &DimThroughApplier::through_resize_rows},
+      {OpKind::Get, &DimThroughApplier::through_get},
+  };
 
   // The length of `axis` of an elementwise op's result: that of the one
   // operand covering the axis where every other operand is shorter in rank

@@ -4,7 +4,6 @@
 
 #include "ops/slice.hpp"
 
-#include <algorithm>
 #include <numeric>
 #include <optional>
 
@@ -15,14 +14,6 @@ using ops::AttrKey;
 using ops::OpKind;
 
 namespace {
-
-constexpr OpKind kRoots[] = {OpKind::Slice,     OpKind::Reshape, OpKind::BroadcastTo,
-                             OpKind::Transpose, OpKind::Flip,    OpKind::SetSlice,
-                             OpKind::IncSlice,  OpKind::Concat,  OpKind::Cast};
-
-bool is_root(OpKind k) {
-  return std::ranges::find(kRoots, k) != std::end(kRoots);
-}
 
 class ShapeIdentityApplier final : public egraph::Applier {
  public:
@@ -133,73 +124,119 @@ class ShapeIdentityApplier final : public egraph::Applier {
   // The class e-node n equals by one of the identities, if any.
   std::optional<EClassId> identity(egraph::ENodeId n) {
     const egraph::EGraph& eg = g_.egraph();
-    const OpKind k = g_.kind(n);
-    if (!is_root(k)) return std::nullopt;
+    const Identity* root = nullptr;
+    for (const Identity& i : kIdentities)
+      if (i.root == g_.kind(n)) root = &i;
+    if (!root) return std::nullopt;
     const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
     const ops::TensorType* x = tensor(kids[0]);
     const ops::TensorType* y = tensor(eg.class_of(n));
     if (!x || !y) return std::nullopt;
-    const ops::Attrs& a = g_.attrs(n);
-    switch (k) {
-      case OpKind::Slice:
-        if (whole_slice(n, *x)) return kids[0];
-        return std::nullopt;
-      case OpKind::Reshape:
-      case OpKind::BroadcastTo:
-        if (x->is_static() && x->dims == y->dims) return kids[0];
-        return std::nullopt;
-      case OpKind::Flip:
-        for (auto axis : a.get<ops::IntList>(AttrKey::Axis))
-          if (x->dims[axis] != 1) return std::nullopt;
-        return kids[0];
-      case OpKind::Transpose: {
-        const auto& q = a.get<ops::IntList>(AttrKey::Perm);
-        ops::IntList id(q.size());
-        std::iota(id.begin(), id.end(), 0);
-        if (q == id) return kids[0];
-        // transpose(transpose(x, p), q) = transpose(x, r), r[i] = p[q[i]]
-        for (egraph::ENodeId m : eg.nodes(kids[0])) {
-          if (g_.kind(m) != OpKind::Transpose) continue;
-          const auto& p = g_.attrs(m).get<ops::IntList>(AttrKey::Perm);
-          ops::IntList r(q.size());
-          for (std::size_t i = 0; i < q.size(); ++i) r[i] = p[q[i]];
-          const EClassId inner[] = {eg.children(m)[0]};
-          return r == id ? std::optional(inner[0])
-                         : g_.add_op(OpKind::Transpose, {{AttrKey::Perm, r}}, inner);
-        }
-        return std::nullopt;
-      }
-      case OpKind::SetSlice:
-        if (whole_slice(n, *x)) return assigned(kids[1], *x);
-        if (whole_slice(n, *x, -1)) return assigned_reversed(n, kids[1], *x);
-        return std::nullopt;
-      case OpKind::IncSlice: {
-        if (!whole_slice(n, *x)) return std::nullopt;
-        const TensorData& z = g_.data(kids[0]);
-        if (z.uniform && *z.uniform == 0) return assigned(kids[1], *x);
-        return added(kids[0], kids[1], *x);
-      }
-      case OpKind::Concat:
-        return only_nonempty(n, *y);
-      case OpKind::Cast:
-        if (x->dtype == y->dtype) return kids[0];
-        return std::nullopt;
-      default:
-        return std::nullopt;
-    }
+    return (this->*root->when)({n, kids, *x, *y});
   }
 
+  // What an identity reads: e-node n, its operands' classes, the type x of
+  // operand 0 and the result's y.
+  struct Node {
+    egraph::ENodeId n;
+    const std::vector<EClassId>& kids;
+    const ops::TensorType& x;
+    const ops::TensorType& y;
+  };
+
+  std::optional<EClassId> slice(const Node& n) {
+    if (whole_slice(n.n, n.x)) return n.kids[0];
+    return std::nullopt;
+  }
+
+  // reshape or broadcast_to to x's own static shape.
+  std::optional<EClassId> same_shape(const Node& n) {
+    if (n.x.is_static() && n.x.dims == n.y.dims) return n.kids[0];
+    return std::nullopt;
+  }
+
+  // flip along axes of length 1.
+  std::optional<EClassId> flip(const Node& n) {
+    for (auto axis : g_.attrs(n.n).get<ops::IntList>(AttrKey::Axis))
+      if (n.x.dims[axis] != 1) return std::nullopt;
+    return n.kids[0];
+  }
+
+  std::optional<EClassId> transpose(const Node& n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const auto& q = g_.attrs(n.n).get<ops::IntList>(AttrKey::Perm);
+    ops::IntList id(q.size());
+    std::iota(id.begin(), id.end(), 0);
+    if (q == id) return n.kids[0];
+    // transpose(transpose(x, p), q) = transpose(x, r), r[i] = p[q[i]]
+    for (egraph::ENodeId m : eg.nodes(n.kids[0])) {
+      if (g_.kind(m) != OpKind::Transpose) continue;
+      const auto& p = g_.attrs(m).get<ops::IntList>(AttrKey::Perm);
+      ops::IntList r(q.size());
+      for (std::size_t i = 0; i < q.size(); ++i) r[i] = p[q[i]];
+      const EClassId inner[] = {eg.children(m)[0]};
+      return r == id ? std::optional(inner[0])
+                     : g_.add_op(OpKind::Transpose, {{AttrKey::Perm, r}}, inner);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<EClassId> set_slice(const Node& n) {
+    if (whole_slice(n.n, n.x)) return assigned(n.kids[1], n.x);
+    if (whole_slice(n.n, n.x, -1)) return assigned_reversed(n.n, n.kids[1], n.x);
+    return std::nullopt;
+  }
+
+  std::optional<EClassId> inc_slice(const Node& n) {
+    if (!whole_slice(n.n, n.x)) return std::nullopt;
+    const TensorData& z = g_.data(n.kids[0]);
+    if (z.uniform && *z.uniform == 0) return assigned(n.kids[1], n.x);
+    return added(n.kids[0], n.kids[1], n.x);
+  }
+
+  std::optional<EClassId> concat(const Node& n) { return only_nonempty(n.n, n.y); }
+
+  std::optional<EClassId> cast(const Node& n) {
+    if (n.x.dtype == n.y.dtype) return n.kids[0];
+    return std::nullopt;
+  }
+
+  // The roots of the rewrite, each with the identity it checks.
+  struct Identity {
+    OpKind root;
+    std::optional<EClassId> (ShapeIdentityApplier::*when)(const Node&);
+  };
+  static constexpr Identity kIdentities[] = {
+      {OpKind::Slice, &ShapeIdentityApplier::slice},
+      {OpKind::Reshape, &ShapeIdentityApplier::same_shape},
+      {OpKind::BroadcastTo, &ShapeIdentityApplier::same_shape},
+      {OpKind::Transpose, &ShapeIdentityApplier::transpose},
+      {OpKind::Flip, &ShapeIdentityApplier::flip},
+      {OpKind::SetSlice, &ShapeIdentityApplier::set_slice},
+      {OpKind::IncSlice, &ShapeIdentityApplier::inc_slice},
+      {OpKind::Concat, &ShapeIdentityApplier::concat},
+      {OpKind::Cast, &ShapeIdentityApplier::cast},
+  };
+
+ public:
+  // The ops the rewrite's searcher finds.
+  static std::vector<OpKind> roots() {
+    std::vector<OpKind> r;
+    for (const Identity& i : kIdentities) r.push_back(i.root);
+    return r;
+  }
+
+ private:
   TensorEGraph& g_;
 };
 
 }  // namespace
 
 egraph::Rewrite make_shape_identities(TensorEGraph& g) {
-  return egraph::Rewrite(
-      "shape-identities",
-      std::make_shared<OpClassSearcher>(std::vector<OpKind>(std::begin(kRoots), std::end(kRoots)),
-                                        "(slice|reshape|transpose|cast|... ?x)"),
-      std::make_shared<ShapeIdentityApplier>(g));
+  return egraph::Rewrite("shape-identities",
+                         std::make_shared<OpClassSearcher>(ShapeIdentityApplier::roots(),
+                                                           "(slice|reshape|transpose|cast|... ?x)"),
+                         std::make_shared<ShapeIdentityApplier>(g));
 }
 
 }  // namespace eqsat::rules

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace eqsat::rules {
 
@@ -89,48 +90,67 @@ bool nonneg_of(OpKind k, std::span<const TensorData* const> xs, ops::DType dtype
   return false;
 }
 
+// The uniform value ("every element equals c") of an op's result read
+// from its attributes or its operands' facts `xs`, with result dtype
+// `dtype`: one way per row of kUniform.
+using Operands = std::span<const TensorData* const>;
+using UniformFrom = std::optional<double> (*)(const ops::Attrs&, Operands, ops::DType);
+
+std::optional<double> const_uniform(const ops::Attrs& attrs, Operands, ops::DType) {
+  return attrs.get<ops::Array>(ops::AttrKey::Value).uniform_value();
+}
+std::optional<double> zero(const ops::Attrs&, Operands, ops::DType) {
+  return 0.0;
+}
+std::optional<double> one(const ops::Attrs&, Operands, ops::DType) {
+  return 1.0;
+}
+// full: its fill value, in the result's dtype.
+std::optional<double> fill_value(const ops::Attrs&, Operands xs, ops::DType dtype) {
+  if (xs[0]->uniform) return convert_scalar(*xs[0]->uniform, dtype);
+  return std::nullopt;
+}
+// max and min of uniform elements: that element.
+std::optional<double> extremum(const ops::Attrs&, Operands xs, ops::DType) {
+  return xs[0]->uniform;
+}
+// dim: a length the operand's type knows.
+std::optional<double> known_length(const ops::Attrs& attrs, Operands xs, ops::DType) {
+  if (!xs[0]->is_tensor()) return std::nullopt;
+  const ops::Dims& dims = xs[0]->tensor_type().dims;
+  const auto axis = static_cast<std::size_t>(attrs.get<std::int64_t>(ops::AttrKey::Axis));
+  if (axis >= dims.size() || dims[axis] == ops::kUnknownDim) return std::nullopt;
+  return static_cast<double>(dims[axis]);
+}
+// concat and stack: the one value every operand holds, in the result's dtype.
+std::optional<double> common_value(const ops::Attrs&, Operands xs, ops::DType dtype) {
+  std::optional<double> u;
+  for (auto* x : xs) {
+    if (!x->uniform) return std::nullopt;
+    const double v = convert_scalar(*x->uniform, dtype);
+    if (u && !(*u == v)) return std::nullopt;
+    u = v;
+  }
+  return u;
+}
+
+// The ops whose uniform value is read from attributes or operands in a way
+// of their own. The others: operand 0's when the op keeps its elements,
+// the kernel on the operands' values for an elementwise op, else not known.
+constexpr std::pair<OpKind, UniformFrom> kUniform[] = {
+    {OpKind::Const, const_uniform}, {OpKind::Zeros, zero},
+    {OpKind::ZerosLike, zero},      {OpKind::Ones, one},
+    {OpKind::OnesLike, one},        {OpKind::Full, fill_value},
+    {OpKind::Max, extremum},        {OpKind::Min, extremum},
+    {OpKind::Dim, known_length},    {OpKind::Concat, common_value},
+    {OpKind::Stack, common_value},
+};
+
 // "Every element equals c" for the result of an op whose operands' facts
 // are `xs`, with result dtype `dtype`.
-std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs,
-                                 std::span<const TensorData* const> xs, ops::DType dtype) {
-  switch (k) {
-    case OpKind::Const: {
-      const auto& a = attrs.get<ops::Array>(ops::AttrKey::Value);
-      return a.uniform_value();
-    }
-    case OpKind::Zeros:
-    case OpKind::ZerosLike:
-      return 0.0;
-    case OpKind::Ones:
-    case OpKind::OnesLike:
-      return 1.0;
-    case OpKind::Full:
-      if (xs[0]->uniform) return convert_scalar(*xs[0]->uniform, dtype);
-      return std::nullopt;
-    case OpKind::Max:
-    case OpKind::Min:
-      return xs[0]->uniform;
-    case OpKind::Dim: {  // a length the operand's type knows
-      if (!xs[0]->is_tensor()) return std::nullopt;
-      const ops::Dims& dims = xs[0]->tensor_type().dims;
-      const auto axis = static_cast<std::size_t>(attrs.get<std::int64_t>(ops::AttrKey::Axis));
-      if (axis >= dims.size() || dims[axis] == ops::kUnknownDim) return std::nullopt;
-      return static_cast<double>(dims[axis]);
-    }
-    case OpKind::Concat:
-    case OpKind::Stack: {
-      std::optional<double> u;
-      for (auto* x : xs) {
-        if (!x->uniform) return std::nullopt;
-        const double v = convert_scalar(*x->uniform, dtype);
-        if (u && !(*u == v)) return std::nullopt;
-        u = v;
-      }
-      return u;
-    }
-    default:
-      break;
-  }
+std::optional<double> uniform_of(OpKind k, const ops::Attrs& attrs, Operands xs, ops::DType dtype) {
+  for (const auto& [kind, from] : kUniform)
+    if (kind == k) return from(attrs, xs, dtype);
   if (ops::keeps_elements(k)) return xs[0]->uniform;
   if (!ops::is_elementwise(k)) return std::nullopt;
   std::vector<TypedScalar> args;

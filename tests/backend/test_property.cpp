@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <stdexcept>
 
 using namespace eqsat;
 using namespace eqsat::test;
@@ -50,38 +51,41 @@ std::int64_t broadcast_flat(const std::vector<std::int64_t>& idx, const ops::Dim
   return at;
 }
 
-double unary(OpKind k, double x) {
-  switch (k) {
-    case OpKind::Neg:
-      return -x;
-    case OpKind::Abs:
-      return std::abs(x);
-    case OpKind::Tanh:
-      return std::tanh(x);
-    case OpKind::Sin:
-      return std::sin(x);
-    case OpKind::Square:
-      return x * x;
-    case OpKind::Sigmoid:
-      return 1 / (1 + std::exp(-x));
-    default:
-      return std::exp(x);
-  }
-}
+// The ops the graphs are drawn from, each with its reference math: the
+// generator and the evaluator read one table, so an op drawn has its math.
+struct UnaryRef {
+  OpKind op;
+  double (*f)(double);
+};
+constexpr UnaryRef kUnary[] = {
+    {OpKind::Neg, [](double x) { return -x; }},
+    {OpKind::Abs, [](double x) { return std::abs(x); }},
+    {OpKind::Tanh, [](double x) { return std::tanh(x); }},
+    {OpKind::Sin, [](double x) { return std::sin(x); }},
+    {OpKind::Square, [](double x) { return x * x; }},
+    {OpKind::Sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); }},
+    {OpKind::Exp, [](double x) { return std::exp(x); }},
+};
+struct BinaryRef {
+  OpKind op;
+  double (*f)(double, double);
+};
+constexpr BinaryRef kBinary[] = {
+    {OpKind::Add, [](double a, double b) { return a + b; }},
+    {OpKind::Sub, [](double a, double b) { return a - b; }},
+    {OpKind::Mul, [](double a, double b) { return a * b; }},
+    {OpKind::Maximum,
+     [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }},
+    {OpKind::Minimum,
+     [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }},
+};
 
-double binary(OpKind k, double a, double b) {
-  switch (k) {
-    case OpKind::Add:
-      return a + b;
-    case OpKind::Sub:
-      return a - b;
-    case OpKind::Mul:
-      return a * b;
-    case OpKind::Maximum:
-      return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-    default:
-      return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
-  }
+// The entry of `table` for op k (the test's graphs hold no other op).
+template <class Entry, std::size_t N>
+const Entry& math_of(const Entry (&table)[N], OpKind k) {
+  for (const Entry& e : table)
+    if (e.op == k) return e;
+  throw std::logic_error("the reference evaluator has no math for this op");
 }
 
 Ref reference(TermRef t, std::map<TermRef, Ref>& memo) {
@@ -92,13 +96,13 @@ Ref reference(TermRef t, std::map<TermRef, Ref>& memo) {
   out.v.resize(n);
   if (ops::is_elementwise(t->kind()) && t->arity() == 1) {
     const Ref a = reference(t->operand(0), memo);
-    for (std::int64_t i = 0; i < n; ++i) out.v[i] = unary(t->kind(), a.v[i]);
+    for (std::int64_t i = 0; i < n; ++i) out.v[i] = math_of(kUnary, t->kind()).f(a.v[i]);
   } else if (ops::is_elementwise(t->kind())) {
     const Ref a = reference(t->operand(0), memo), b = reference(t->operand(1), memo);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto idx = unflatten(i, out.shape);
-      out.v[i] =
-          binary(t->kind(), a.v[broadcast_flat(idx, a.shape)], b.v[broadcast_flat(idx, b.shape)]);
+      out.v[i] = math_of(kBinary, t->kind())
+                     .f(a.v[broadcast_flat(idx, a.shape)], b.v[broadcast_flat(idx, b.shape)]);
     }
   } else {  // sum, max, mean over :axis
     const Ref a = reference(t->operand(0), memo);
@@ -131,10 +135,6 @@ Ref reference(TermRef t, std::map<TermRef, Ref>& memo) {
   return out;
 }
 
-constexpr OpKind kUnary[] = {OpKind::Neg,    OpKind::Abs,     OpKind::Tanh, OpKind::Sin,
-                             OpKind::Square, OpKind::Sigmoid, OpKind::Exp};
-constexpr OpKind kBinary[] = {OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Maximum,
-                              OpKind::Minimum};
 constexpr OpKind kReduce[] = {OpKind::Sum, OpKind::Max, OpKind::Mean};
 
 }  // namespace
@@ -166,10 +166,10 @@ TEST_CASE("random elementwise and reduction graphs agree with a naive evaluator"
       TermRef a = pool[pick(pool.size())];
       TermRef made = nullptr;
       if (kind < 4) {
-        made = op(kUnary[pick(std::size(kUnary))], {a});
+        made = op(kUnary[pick(std::size(kUnary))].op, {a});
       } else if (kind < 8) {
         try {
-          made = op(kBinary[pick(std::size(kBinary))], {a, pool[pick(pool.size())]});
+          made = op(kBinary[pick(std::size(kBinary))].op, {a, pool[pick(pool.size())]});
         } catch (const ops::TypeError&) {
           continue;  // shapes that do not broadcast: not a graph
         }

@@ -70,9 +70,18 @@ inline std::string op_sample(OpKind kind) {
       return fmt::format("({} m x)", name);
     case OpGroup::Reduction:
       return fmt::format("({} m :axis 1 :keepdims true)", name);
-    default:
-      return "";
+    case OpGroup::Leaf:
+    case OpGroup::Select:
+    case OpGroup::Softmax:
+    case OpGroup::LinAlg:
+    case OpGroup::Shape:
+    case OpGroup::Indexing:
+    case OpGroup::Creation:
+    case OpGroup::Control:
+    case OpGroup::Gradient:
+      break;  // listed above by name, or none (leaves and fn are not written as ops)
   }
+  return "";
 }
 
 }  // namespace eqsat::ops::test

@@ -401,3 +401,25 @@ TEST_CASE("a NaN in loop steps after the last one read does not reach the gradie
     CHECK(count_ops(gradient(dense.outputs[0].term, dense.inputs[0]), ops::OpKind::Eq) == 0);
   }
 }
+
+TEST_CASE("a NaN in loop steps after the rows a resize_rows keeps does not reach the gradient",
+          "[grad][edges]") {
+  // The cost keeps row 0 of the loop's output with resize_rows: the
+  // cotangent is that row padded back with zero rows (resize_rows' own
+  // pullback), so the steps after it need zero masks as after a slice.
+  const ops::Graph g = graph(
+      "(input x (f64 3))\n"
+      "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
+      "(output (sum (resize_rows (get 0 s) 1)))");
+  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
+  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
+  ops::Array want(ops::DType::F64, {3});
+  for (std::int64_t i = 0; i < 3; ++i)
+    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  check_close(want, finite_difference(g, in, 0), 1e-6);
+  check_close(want, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
+  const ops::Graph opt = rules::optimize(
+      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
+      shipped_rules());
+  check_close(want, run1(opt, in), 1e-12);
+}
