@@ -65,7 +65,10 @@ class CMakeBuild(build_ext):
         shutil.copy2(modules[0], self.get_ext_fullpath(ext.name))
         for rules in glob.glob(os.path.join(ROOT, "rules", "*.rules")):
             shutil.copy2(rules, os.path.join(target, "rules"))
-        shutil.copy2(os.path.join(build_dir, "tools", "eqsat"), os.path.join(target, "bin"))
+        # The program and, beside it, the ONNX module it opens on its first
+        # ONNX file (tools/onnx_module.hpp).
+        for program in ("eqsat", "eqsat_onnx.so"):
+            shutil.copy2(os.path.join(build_dir, "tools", program), os.path.join(target, "bin"))
 
 
 setup(

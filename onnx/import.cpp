@@ -11,13 +11,6 @@
 
 namespace eqsat::onnx {
 
-bool is_onnx_model(const std::string& path) {
-  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) return true;
-  std::ifstream in(path, std::ios::binary);
-  char first = 0;
-  return in.get(first) && first == 0x08;
-}
-
 namespace {
 
 pb::ModelProto read_model(const std::string& path) {

@@ -11,6 +11,7 @@
 // name is named after its first named output).
 #pragma once
 
+#include "model_file.hpp"
 #include "ops/graph.hpp"
 
 #include <cstdint>
@@ -48,10 +49,5 @@ struct ImportResult {
 };
 
 ImportResult import_model(const std::string& path, const ImportOptions& options);
-
-// True when `path` names an ONNX model: its suffix is `.onnx`, or its first
-// byte is that of a serialized ModelProto (field 1, a varint: 0x08), which
-// no graph text starts with.
-bool is_onnx_model(const std::string& path);
 
 }  // namespace eqsat::onnx

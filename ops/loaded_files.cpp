@@ -1,6 +1,7 @@
 #include "loaded_files.hpp"
 
 #include "sexpr.hpp"
+#include "source_file.hpp"
 
 #include <filesystem>
 
@@ -25,8 +26,12 @@ std::string load_path(const std::string& base_dir, const std::string& path) {
 std::vector<std::string> files_loaded_by(const std::string& graph_file) {
   std::vector<std::string> files;
   try {
+    const std::string text = read_source_file(graph_file);
+    // Every `(load ...)` spells the symbol: a file without the word loads
+    // nothing and need not be parsed here as well as by the graph parser.
+    if (text.find("load") == std::string::npos) return files;
     const std::string base_dir = std::filesystem::path(graph_file).parent_path().string();
-    for (const SExpr& e : read_sexpr_file(graph_file)) collect_loads(e, base_dir, files);
+    for (const SExpr& e : read_sexprs(text, graph_file)) collect_loads(e, base_dir, files);
   } catch (const DiagnosticError&) {
     return {};
   }

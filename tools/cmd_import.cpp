@@ -5,6 +5,7 @@
 // file is checked before any work (none may be the model) and written
 // atomically.
 #include "command.hpp"
+#include "onnx_module.hpp"
 #include "output_paths.hpp"
 #include "read_graph.hpp"
 
@@ -36,7 +37,7 @@ int run_import(const ImportArgs& args) {
     options.side_dir = stem;
     side_dir = out.parent_path() / stem;
   }
-  const onnx::ImportResult result = onnx::import_model(args.model, options);
+  const onnx::ImportResult result = onnx_module().import_model(args.model, options);
   const std::string text = ops::print_graph(result.graph);
   if (args.out.empty()) {
     std::cout << text;

@@ -19,6 +19,7 @@
 // The rule, cost and saturation flags and their set-up: optimizer_setup.hpp.
 #include "command.hpp"
 #include "empty_graph.hpp"
+#include "onnx_module.hpp"
 #include "optimizer_setup.hpp"
 #include "output_paths.hpp"
 #include "read_graph.hpp"
@@ -118,7 +119,7 @@ int run_optimize(OptimizeArgs& args) {
       args.out.size() >= 5 && args.out.compare(args.out.size() - 5, 5, ".onnx") == 0;
   std::string text;
   try {
-    text = to_onnx ? onnx::export_model(best) : ops::print_graph(best);
+    text = to_onnx ? onnx_module().export_model(best) : ops::print_graph(best);
   } catch (const onnx::ExportError& e) {
     std::cerr << args.out << ": error: " << e.what() << "\n";
     return UserError;

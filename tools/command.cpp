@@ -1,5 +1,6 @@
 #include "command.hpp"
 
+#include "onnx_module.hpp"
 #include "output_paths.hpp"
 
 #include "backend/runtime_error.hpp"
@@ -59,7 +60,9 @@ void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<in
     } catch (const OutputPathError&) {
       throw;  // likewise
     } catch (const onnx::ImportError&) {
-      throw;                                 // likewise
+      throw;  // likewise
+    } catch (const OnnxModuleError&) {
+      throw;                                 // an internal error (main.cpp)
     } catch (const std::runtime_error& e) {  // an unreadable cost profile
       std::cerr << "error: " << e.what() << "\n";
     }
@@ -67,10 +70,19 @@ void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<in
   });
 }
 
-void add_registered_commands(CLI::App& app, Action& action) {
+void add_registered_commands(CLI::App& app, Action& action, std::string_view only) {
   auto commands = registry();
   std::ranges::sort(commands, {}, &std::pair<std::string, AddCommand>::first);
-  for (const auto& [name, add] : commands) add(app, action);
+  const bool known = std::ranges::any_of(commands, [&](const auto& c) { return c.first == only; });
+  for (const auto& [name, add] : commands)
+    if (!known || name == only) add(app, action);
+}
+
+std::vector<std::string> registered_command_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, add] : registry()) names.push_back(name);
+  std::ranges::sort(names);
+  return names;
 }
 
 }  // namespace eqsat::tools

@@ -7,6 +7,8 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace eqsat::tools {
 
@@ -38,7 +40,12 @@ void on_run_reporting_user_errors(CLI::App& cmd, Action& action, std::function<i
 // that the plan could not see, and an unreadable cost profile.
 void on_run_reporting_run_errors(CLI::App& cmd, Action& action, std::function<int()> run);
 
-// Adds every registered subcommand to `app`, sorted by name.
-void add_registered_commands(CLI::App& app, Action& action);
+// Adds the registered subcommands to `app`, sorted by name: only the one
+// called `only` when there is one (a process runs one command, and building
+// every command's options is part of each start), else all of them.
+void add_registered_commands(CLI::App& app, Action& action, std::string_view only = {});
+
+// The registered subcommands' names, sorted.
+std::vector<std::string> registered_command_names();
 
 }  // namespace eqsat::tools

@@ -6,8 +6,23 @@
 #include "standard_output.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+
+// Under AddressSanitizer the process ends through exit(), so that
+// LeakSanitizer checks it.
+#if defined(__SANITIZE_ADDRESS__)
+#define EQSAT_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EQSAT_LEAK_CHECKED 1
+#endif
+#endif
+#ifndef EQSAT_LEAK_CHECKED
+#define EQSAT_LEAK_CHECKED 0
+#endif
 
 int main(int argc, char** argv) {
   using namespace eqsat::tools;
@@ -16,13 +31,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   Action action;
-  add_registered_commands(app, action);
+  add_registered_commands(app, action, argc > 1 ? argv[1] : "");
   // A first argument that is neither an option nor a subcommand is a
   // mistyped subcommand: name it, and the closest one.
   if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-      names.push_back(sub->get_name());
+    const std::vector<std::string> names = registered_command_names();
     if (std::ranges::find(names, argv[1]) == names.end()) {
       std::cerr << "eqsat: unknown command '" << argv[1] << "'";
       if (const auto near = closest_command(argv[1], names))
@@ -47,5 +60,13 @@ int main(int argc, char** argv) {
     // out of memory or a bug, reported rather than crashing.
     status = report_escaped_error(std::current_exception(), std::cerr);
   }
-  return finish_standard_output(status, std::cerr);
+  status = finish_standard_output(status, std::cerr);
+#if !EQSAT_LEAK_CHECKED
+  // Every output is written and renamed, standard output flushed: the
+  // process ends without destroying the program's tables (the hash-cons of
+  // terms, the rule symbols), which the system reclaims at once.
+  std::fflush(nullptr);
+  std::_Exit(status);
+#endif
+  return status;
 }

@@ -5,6 +5,7 @@
 #include "ops/post_order.hpp"
 #include "rules/autodiff/pullback.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -43,9 +44,17 @@ bool tuple_producer(TermRef t) {
 // known to be exactly zero. `where` creates masks (the branch not taken),
 // same-shape elementwise ops pass them on, and an op that scales its
 // cotangent applies them with `where` so that 0 * inf never becomes a NaN.
+//
+// A term known to hold no element (a dimension of static length 0) takes
+// no cotangent: its value is the same whatever its operands are, so
+// nothing flows back from it (a zero cotangent summed over its empty axis
+// would meet the NaN derivative of an operand broadcast along it).
 class Cotangents {
  public:
   void add(TermRef t, TermRef g, TermRef mask) {
+    if (!t->is_tuple() &&
+        std::ranges::find(t->tensor_type().dims, 0) != t->tensor_type().dims.end())
+      return;
     auto [it, fresh] = cot_.try_emplace(t, g);
     if (fresh) {
       if (mask) mask_[t] = mask;
@@ -71,6 +80,46 @@ class Cotangents {
  private:
   std::unordered_map<TermRef, TermRef> cot_, mask_;
 };
+
+// True at the elements of indexing op t's operand i whose cotangent is
+// zero: those t does not read, or reads only where its own cotangent is
+// known zero (`z`). An indexing op's pullback moves each cotangent
+// element to the operand elements it read, so pulling back 1 where t's
+// cotangent `g` may be nonzero counts the reads of each element.
+TermRef unread(TermRef t, TermRef g, TermRef z, std::size_t i) {
+  const ops::DType dt = g->tensor_type().dtype;
+  TermRef read = make(OpKind::OnesLike, {g});
+  if (z) read = make(OpKind::Where, {z, Term::scalar(dt, 0.0), read});
+  return make(OpKind::Eq, {ops::pullback(t, read)[i], Term::scalar(dt, 0.0)});
+}
+
+// True when `t` has no element when the graph runs (read from its
+// cotangent `g`, of t's shape, which the backward pass computes anyway),
+// for an operand `o` that t broadcasts or contracts along a dimension of t
+// known only at run time: then o's cotangent is a sum over nothing, a zero
+// that must not meet a NaN derivative of o. Such an operand has no unknown
+// dimension, or, for elementwise ops, a known one (or none) where t's is
+// unknown, aligned from the right. nullptr when there is none: an operand
+// whose own dimensions are unknown there is empty with t.
+TermRef empty_along(TermRef t, TermRef g, TermRef o) {
+  const ops::Dims& dims = t->tensor_type().dims;
+  const ops::Dims& od = o->tensor_type().dims;
+  const bool aligned = elementwise(t) || t->kind() == OpKind::Where;
+  if (!aligned && !o->tensor_type().is_static()) return nullptr;
+  const auto lead =
+      static_cast<std::ptrdiff_t>(dims.size()) - static_cast<std::ptrdiff_t>(od.size());
+  TermRef empty = nullptr;
+  for (std::size_t a = 0; a < dims.size(); ++a) {
+    const auto oa = static_cast<std::ptrdiff_t>(a) - lead;
+    if (dims[a] != ops::kUnknownDim ||
+        (aligned && oa >= 0 && od[static_cast<std::size_t>(oa)] == ops::kUnknownDim))
+      continue;
+    const TermRef n = make(OpKind::Dim, {g}, {{AttrKey::Axis, static_cast<std::int64_t>(a)}});
+    const TermRef e = make(OpKind::Eq, {n, Term::scalar(ops::DType::I64, 0.0)});
+    empty = empty ? make(OpKind::LogicalOr, {empty, e}) : e;
+  }
+  return empty;
+}
 
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
@@ -136,6 +185,9 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
           for (std::size_t i = 1; i < 3; ++i)
             if (gs[i] && same_dims(t->operand(i), t))
               masks[i] = z ? make(OpKind::LogicalOr, {z, taken[i - 1]}) : taken[i - 1];
+        } else if (t->info().group == ops::OpGroup::Indexing) {
+          for (std::size_t i = 0; i < gs.size(); ++i)
+            if (gs[i] && same_dims(t->operand(i), gs[i])) masks[i] = unread(t, g, z, i);
         } else if (z && elementwise(t)) {
           for (std::size_t i = 0; i < gs.size(); ++i) {
             if (!gs[i] || !same_dims(t->operand(i), t)) continue;
@@ -149,6 +201,10 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
             masks[i] = z;
           }
         }
+        for (std::size_t i = 0; i < gs.size(); ++i)
+          if (gs[i] && !t->operand(i)->is_tuple())
+            if (const TermRef e = empty_along(t, g, t->operand(i)))
+              masks[i] = masks[i] ? make(OpKind::LogicalOr, {masks[i], e}) : e;
       }
     }
     for (std::size_t i = 0; i < gs.size(); ++i) {

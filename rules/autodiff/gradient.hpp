@@ -20,9 +20,12 @@
 // (vjp.hpp: built once per def, shared by every call, `:inline false`
 // kept), which recomputes F's body and returns its parameters' cotangents.
 //
-// Zero cotangents stay zero: in the branch of a `where` not taken, ops whose
-// derivative may be infinite there (log at 0, exp overflowing) give a zero
-// cotangent, not 0 * inf = NaN (see ops/README.md).
+// Zero cotangents stay zero: a value no cotangent reaches gets no pullback
+// term at all (a structural zero: nullptr, never zeros times a derivative
+// that may be NaN); in the branch of a `where` not taken, and at the
+// elements an indexing op does not read, ops whose derivative may be
+// infinite there (log at 0, exp overflowing) give a zero cotangent, not
+// 0 * inf = NaN (rules/autodiff/README.md, "Zero masks").
 #pragma once
 
 #include "ops/term.hpp"

@@ -5,6 +5,8 @@
 #include "rules/autodiff/reduction_pullbacks.hpp"
 #include "rules/autodiff/shape_pullbacks.hpp"
 
+#include "rules/tensor/term_dim_symbols.hpp"
+
 #include "ops/op_dispatch.hpp"
 #include "support/internal_error.hpp"
 
@@ -39,7 +41,7 @@ TermRef unbroadcast_at_run_time(TermRef g, TermRef operand, std::int64_t axis) {
 
 }  // namespace
 
-TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes) {
+TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes, TermRef result) {
   const TensorType& target = type_of(operand);
   const TensorType& t = type_of(g);
   const int lead = t.rank() - target.rank();
@@ -51,8 +53,11 @@ TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes) {
   if (!leading.empty()) g = mk(OpKind::Sum, {g}, {{AttrKey::Axis, leading}});
   // An axis of unknown length may have been 1 and broadcast: decided when
   // the graph runs (docs/architecture.md decision 13: only what is proven).
+  // Not where the operand's length is provably the result's (dim symbols).
+  const int result_lead = result ? type_of(result).rank() - target.rank() : 0;
   for (int i = 0; i < target.rank() - fixed_axes; ++i)
-    if (target.dims[i] == kUnknownDim && type_of(g).dims[i] != 1)
+    if (target.dims[i] == kUnknownDim && type_of(g).dims[i] != 1 &&
+        !(result && rules::same_length(operand, i, result, result_lead + i)))
       g = unbroadcast_at_run_time(g, operand, i);
   if (type_of(g).dtype != target.dtype) g = mk(OpKind::Cast, {g}, {{AttrKey::Dtype, target.dtype}});
   return g;
@@ -73,8 +78,8 @@ std::vector<TermRef> smooth_pullback(TermRef y, TermRef g) {
   } else if constexpr (group_of(K) == OpGroup::Binary) {
     TermRef a = y->operand(0), b = y->operand(1);
     const Cotangents2 c = Pullback<K>::cotangents(y, a, b, g);
-    return {is_float_term(a) ? unbroadcast(c.a, a, unbroadcast_axes_fixed(y, a)) : nullptr,
-            is_float_term(b) ? unbroadcast(c.b, b, unbroadcast_axes_fixed(y, b)) : nullptr};
+    return {is_float_term(a) ? unbroadcast(c.a, a, unbroadcast_axes_fixed(y, a), y) : nullptr,
+            is_float_term(b) ? unbroadcast(c.b, b, unbroadcast_axes_fixed(y, b), y) : nullptr};
   } else if constexpr (group_of(K) == OpGroup::Reduction) {
     TermRef x = y->operand(0);
     if (!is_float_term(x)) return {nullptr};

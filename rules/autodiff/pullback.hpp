@@ -40,7 +40,10 @@ std::vector<TermRef> pullback(TermRef y, TermRef gy);
 // dtype. Along an axis of unknown length, whether it was broadcast is
 // decided when the graph runs, from the length of `operand`'s axis; the
 // last `fixed_axes` axes are never broadcast (a matrix's two in a product,
-// all of them for a unary op's cotangent).
-TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes = 0);
+// all of them for a unary op's cotangent), nor an axis whose length is
+// provably that of `result`'s axis aligned with it from the right (the
+// elementwise op's value: term_dim_symbols.hpp).
+TermRef unbroadcast(TermRef g, TermRef operand, std::int64_t fixed_axes = 0,
+                    TermRef result = nullptr);
 
 }  // namespace eqsat::ops

@@ -255,14 +255,25 @@ struct SequenceView {
   }
 };
 
-// Which states (mit-sots then sit-sots, by output index) may get a nonzero
-// cotangent: those whose outputs have one (`gouts`, or `finals` for the
-// last sit-sot states), and, to a fixed point, those a step of such an
-// output reads. A state no cotangent reaches is not carried: its zero
-// cotangent times a NaN or inf in its derivative (an unread state gone
-// NaN) would otherwise reach the result.
-std::vector<bool> live_states(const Forward& f, const std::vector<TermRef>& gouts,
-                              const std::vector<TermRef>& finals);
+// Where a loop's cotangents are not structurally zero (JAX's symbolic
+// zeros): `params[p]` when the body's pullback, seeded at the outputs that
+// have a cotangent, gives body parameter p one (vjp's nullptr is the
+// structural zero: no path, or only through casts to integers or bools,
+// comparisons, floor/ceil/round/sign, integer values); `live[s]` for the
+// states (mit-sots then sit-sots, by output index) the reverse loop
+// carries: those whose parameters get a cotangent, found to a fixed point
+// (a carried state seeds its own output), and a sit-sot whose last state
+// has a cotangent of its own (`finals`); `read[s]` for the states one of
+// whose parameters gets a cotangent (else the state owes its initial value
+// nothing, unless the loop ran no step). Every other state, sequence tap
+// and non-sequence gets no pullback term at all, so a zero cotangent is
+// never multiplied by a NaN or inf derivative (a state gone NaN that no
+// cost reads, `pow x 0.5` at x < 0 under a cast to bool).
+struct Reach {
+  std::vector<bool> params, live, read;
+};
+Reach reach(const Forward& f, const std::vector<TermRef>& gouts,
+            const std::vector<TermRef>& finals);
 
 // The pullback of `f` through a reverse loop over its stored history.
 // `finals` (per sit-sot, nullptr or missing: zeros) are cotangents of the

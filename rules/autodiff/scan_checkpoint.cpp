@@ -178,16 +178,16 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   for (std::size_t i = 0; i < f.outs.size(); ++i)
     if (gsegs[i]) rgout[i] = b.sequence(flip0(gsegs[i]));
   std::vector<TermRef> carry(f.nmit + f.nsit, nullptr);  // per state a cotangent reaches
-  const std::vector<bool> live = live_states(f, gouts, finals);
+  const Reach reached = reach(f, gouts, finals);
   for (std::size_t j = 0; j < f.nmit + f.nsit; ++j)
-    if (live[j])
+    if (reached.live[j])
       carry[j] = b.sitsot(j < f.nmit ? make(OpKind::ZerosLike, {f.history(j)})
                                      : final_cotangent(f, finals, j - f.nmit));
   std::vector<std::size_t> acc_of;
   std::vector<TermRef> acc;
   const std::size_t non_first = f.params.size() - f.nnon;
   for (std::size_t m = 0; m < f.nnon; ++m)
-    if (ops::is_float(f.params[non_first + m].dtype)) {
+    if (reached.params[non_first + m]) {
       acc_of.push_back(m);
       acc.push_back(b.sitsot(make(OpKind::ZerosLike, {f.non(m)})));
     }
@@ -210,7 +210,7 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
   b.keep.assign(b.sitsot_outs.size(), 1);
   std::vector<std::size_t> tap_out;
   for (std::size_t q = 0; q < taps.size(); ++q)
-    if (ops::is_float(f.params[q].dtype)) {
+    if (reached.params[q]) {
       tap_out.push_back(q);
       b.nitsot_outs.push_back(g_at(ioff + q, rseq[q]));
       b.keep.push_back(0);
@@ -220,8 +220,13 @@ std::vector<TermRef> checkpointed_pullback(const Forward& f, const std::vector<T
 
   std::vector<TermRef> out(f.scan->arity(), nullptr);
   std::size_t r = 0;
+  // Every segment runs (steps >= 2): a state the body never differentiates
+  // passes no cotangent to its initial value.
   for (std::size_t j = 0; j < f.nmit + f.nsit; ++j)
-    if (carry[j]) out[f.off + f.nseq + j] = last(get(rev, r++));
+    if (carry[j]) {
+      const TermRef g = last(get(rev, r++));
+      if (reached.read[j]) out[f.off + f.nseq + j] = g;
+    }
   for (std::size_t a = 0; a < acc.size(); ++a)
     out[f.off + f.nseq + f.nmit + f.nsit + acc_of[a]] = last(get(rev, r++));
   for (std::size_t q : tap_out) {

@@ -66,38 +66,6 @@ TermRef after_loop(const Forward& f, TermRef kept, TermRef init) {
 
 }  // namespace
 
-std::vector<bool> live_states(const Forward& f, const std::vector<TermRef>& gouts,
-                              const std::vector<TermRef>& finals) {
-  std::vector<bool> given(f.outs.size(), false);
-  for (std::size_t i = 0; i < f.outs.size(); ++i) {
-    const bool final_given =
-        i >= f.nmit && i - f.nmit < f.nsit && i - f.nmit < finals.size() && finals[i - f.nmit];
-    given[i] = f.float_out(i) && ((i < gouts.size() && gouts[i]) || final_given);
-  }
-  const std::size_t nstates = f.nmit + f.nsit;
-  std::vector<std::size_t> state_of(f.params.size(), nstates);  // parameter -> state
-  std::size_t p = 0;
-  for (const auto& taps : f.spec.sequence_taps) p += taps.size();
-  for (std::size_t j = 0; j < f.nmit; ++j)
-    for (std::size_t k = 0; k < f.spec.mitsot_taps[j].size(); ++k) state_of[p++] = j;
-  for (std::size_t j = 0; j < f.nsit; ++j) state_of[p++] = f.nmit + j;
-  std::vector<bool> live(nstates, false), done(f.outs.size(), false);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t i = 0; i < f.outs.size(); ++i) {
-      if (done[i] || !(given[i] || (i < nstates && live[i]))) continue;
-      done[i] = true;
-      changed = true;
-      if (i < nstates) live[i] = true;
-      for (const auto slot : f.fn->operand(i)->free_nominals()) {
-        const std::size_t j = state_of[static_cast<std::size_t>(slot)];
-        if (j < nstates && !live[j] && f.float_out(j)) live[j] = true;
-      }
-    }
-  }
-  return live;
-}
-
 // Longer than our ~80-line mark on purpose: the steps (reverse-loop
 // parameters, the body's pullback at one step, carried outputs, results)
 // share a dozen position tables (args, float_wrt_params, mit_first,
@@ -109,6 +77,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
                                     const std::vector<TermRef>& finals) {
   const ops::ScanSpec& spec = f.spec;
   const SequenceView view{f};
+  const Reach reached = reach(f, gouts, finals);
   auto cot = [&](std::size_t i) { return i < gouts.size() ? gouts[i] : nullptr; };
   LoopBuilder b;
   std::vector<TermRef> args(f.params.size());  // forward parameter -> reverse nominal
@@ -125,7 +94,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
       const std::int64_t max_tap = spec.sequence_taps[i].back();
       args[p] = b.sequence(flip0(view.read(f.seq(i), k, max_tap)));
       seq_params.push_back({i, k, max_tap});
-      if (ops::is_float(f.params[p].dtype)) float_wrt_params.push_back(p);
+      if (reached.params[p]) float_wrt_params.push_back(p);
       ++p;
     }
   // Mit-sot j at tap k < 0 reads H[t + depth + k] of its whole history
@@ -138,7 +107,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
         make(OpKind::Concat, {f.history(j), get(f.scan, j)}, {{AttrKey::Axis, std::int64_t{0}}});
     for (std::int64_t k : spec.mitsot_taps[j]) {
       args[p] = b.sequence(flip0(rows(whole, depth + k, k)));
-      if (f.float_out(j)) float_wrt_params.push_back(p);
+      if (reached.params[p]) float_wrt_params.push_back(p);
       ++p;
     }
   }
@@ -151,26 +120,25 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
               rows(get(f.scan, f.nmit + j), 0, -1)},
              {{AttrKey::Axis, std::int64_t{0}}});
     args[p] = b.sequence(flip0(prev));
-    if (f.float_out(f.nmit + j)) float_wrt_params.push_back(p);
+    if (reached.params[p]) float_wrt_params.push_back(p);
   }
   // The output cotangents, flipped (only those given).
   std::vector<TermRef> gout_param(f.outs.size(), nullptr);
   for (std::size_t i = 0; i < f.outs.size(); ++i)
     if (cot(i) && f.float_out(i)) gout_param[i] = b.sequence(flip0(cot(i)));
-  // Carried: per float sit-sot its cotangent; per float mit-sot the
-  // cotangents owed by later steps' reads to the current state and the
-  // depth - 1 before it (row d: state t - d); per float non-sequence the
-  // sum of its cotangents.
-  const std::vector<bool> live = live_states(f, gouts, finals);
+  // Carried (only where a cotangent reaches: Reach): per sit-sot its
+  // cotangent; per mit-sot the cotangents owed by later steps' reads to the
+  // current state and the depth - 1 before it (row d: state t - d); per
+  // non-sequence the sum of its cotangents.
   std::vector<TermRef> carry(f.nsit, nullptr), pending(f.nmit, nullptr);
   std::vector<TermRef> carry_init(f.nsit, nullptr), pending_init(f.nmit, nullptr);
   for (std::size_t j = 0; j < f.nsit; ++j)
-    if (live[f.nmit + j]) {
+    if (reached.live[f.nmit + j]) {
       carry_init[j] = final_cotangent(f, finals, j);
       carry[j] = b.sitsot(carry_init[j]);
     }
   for (std::size_t j = 0; j < f.nmit; ++j)
-    if (live[j]) {
+    if (reached.live[j]) {
       pending_init[j] = make(OpKind::ZerosLike, {f.history(j)});
       pending[j] = b.sitsot(pending_init[j]);
     }
@@ -178,7 +146,7 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   std::vector<std::size_t> acc_of;  // accumulated non-sequences
   std::vector<TermRef> acc, acc_init;
   for (std::size_t m = 0; m < f.nnon; ++m)
-    if (ops::is_float(f.params[non_first + m].dtype)) {
+    if (reached.params[non_first + m]) {
       acc_of.push_back(m);
       acc_init.push_back(make(OpKind::ZerosLike, {f.non(m)}));
       acc.push_back(b.sitsot(acc_init.back()));
@@ -213,13 +181,17 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
   for (std::size_t i = 0; i < wrts.size(); ++i)
     g_of[float_wrt_params[i]] = gw[i] ? gw[i] : make(OpKind::ZerosLike, {wrts[i]});
 
+  // A sit-sot carried for its last state's cotangent alone (`finals`) owes
+  // the steps before nothing.
   for (std::size_t j = 0; j < f.nsit; ++j)
-    if (carry[j]) b.sitsot_outs.push_back(g_of.at(sit_first + j));
+    if (carry[j])
+      b.sitsot_outs.push_back(reached.params[sit_first + j] ? g_of.at(sit_first + j)
+                                                            : make(OpKind::ZerosLike, {carry[j]}));
   for (std::size_t j = 0; j < f.nmit; ++j) {
     if (!pending[j]) continue;
     std::vector<TermRef> reads;  // per tap of mit-sot j, the cotangent of what it read
-    for (std::size_t r = 0; r < spec.mitsot_taps[j].size(); ++r)
-      reads.push_back(g_of.at(mit_first[j] + r));
+    for (std::size_t k = 0; k < spec.mitsot_taps[j].size(); ++k)
+      reads.push_back(reached.params[mit_first[j] + k] ? g_of.at(mit_first[j] + k) : nullptr);
     b.sitsot_outs.push_back(next_pending(pending[j], spec.mitsot_taps[j], reads));
   }
   for (std::size_t a = 0; a < acc.size(); ++a)
@@ -238,8 +210,14 @@ std::vector<TermRef> taped_pullback(const Forward& f, const std::vector<TermRef>
 
   std::vector<TermRef> out(f.scan->arity(), nullptr);
   std::size_t r = 0;
-  for (std::size_t j = 0; j < f.nsit; ++j)
-    if (carry[j]) out[f.off + f.nseq + f.nmit + j] = after_loop(f, get(rev, r++), carry_init[j]);
+  for (std::size_t j = 0; j < f.nsit; ++j) {
+    if (!carry[j]) continue;
+    const TermRef g = after_loop(f, get(rev, r++), carry_init[j]);
+    // A state the body never differentiates passes its last cotangent to
+    // its initial value only when the loop ran no step.
+    if (reached.read[f.nmit + j] || f.steps == ops::kUnknownDim || f.steps == 0)
+      out[f.off + f.nseq + f.nmit + j] = g;
+  }
   for (std::size_t j = 0; j < f.nmit; ++j)
     if (pending[j]) out[f.off + f.nseq + j] = flip0(after_loop(f, get(rev, r++), pending_init[j]));
   for (std::size_t a = 0; a < acc.size(); ++a)

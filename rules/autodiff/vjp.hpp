@@ -37,13 +37,19 @@ std::vector<ops::TermRef> scan_pullback(ops::TermRef scan, const std::vector<ops
                                         const ScanPullbackOptions& options);
 
 // One cotangent per operand of `call` (operand 0, the def, gets none) given
-// one per output of the def (`gouts`, nullptr: none).
+// one per output of the def (`gouts`, nullptr: none). It calls the pullback
+// def for the outputs that have a cotangent only (built once per def and
+// set of such outputs, shared by the calls with that set): a missing
+// cotangent is a structural zero, never a `zeros_like` argument multiplied
+// by a NaN derivative in the body; a parameter no cotangent reaches gets
+// nullptr.
 std::vector<ops::TermRef> call_pullback(ops::TermRef call, const std::vector<ops::TermRef>& gouts);
 
-// The pullback def of the def `fn`: parameters `fn`'s, then one cotangent
-// per float output; outputs one cotangent per float parameter, in order.
-// nullptr when `fn` has no float parameter. Built once per def (memoized)
-// and keeps `fn`'s `:inline false`.
+// The pullback def of the def `fn` for cotangents of all its outputs:
+// parameters `fn`'s, then one cotangent per float output; outputs one
+// cotangent per float parameter, in order (`zeros_like` of the parameter
+// where none reaches it). nullptr when `fn` has no float parameter. Built
+// once per def (memoized) and keeps `fn`'s `:inline false`.
 ops::TermRef pullback_def(ops::TermRef fn);
 
 }  // namespace eqsat::rules

@@ -27,9 +27,9 @@ namespace eqsat::rules {
   X(Positive,     "positive",      "t",  "every element is > 0 (a positive constant)")         \
   X(Nonneg,       "nonneg",        "t",  "no element is < 0; NaN may occur (abs, square, sqrt, exp, softplus, sigmoid, softmax, nonneg constants, unsigned sums and products of these)") \
   X(Identity,     "identity",      "t",  "a constant square matrix with ones on the diagonal and zeros elsewhere") \
-  X(SameType,     "same-type",     "tt", "same dtype and, provably, the same shape at run time (the same e-class, or equal static shapes)") \
+  X(SameType,     "same-type",     "tt", "same dtype and, provably, the same shape at run time (the same e-class, or each length equal: static, or one dim symbol)") \
   X(SameDtype,    "same-dtype",    "tt", "both have the same dtype")                           \
-  X(BroadcastsTo, "broadcasts-to", "tt", "broadcasting the first against the second gives, provably, the second's shape at run time") \
+  X(BroadcastsTo, "broadcasts-to", "tt", "broadcasting the first against the second gives, provably, the second's shape at run time (lengths static or of one dim symbol)") \
   X(Ndim,         "ndim",          "ti", "its rank is exactly the integer")                    \
   X(Scalar,       "scalar",        "t",  "its rank is 0")                                      \
   X(ShapeKnown,   "shape-known",   "t",  "every dimension of its shape is known statically")   \

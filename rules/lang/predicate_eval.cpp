@@ -19,13 +19,24 @@ bool all_elements(const ops::Array& a, bool (*pred)(double)) {
   return true;
 }
 
+// Axis `i` of `a` and axis `j` of `b` provably have the same length: equal
+// static lengths, or one dim symbol (dim_symbols.hpp).
+bool same_length(const TensorData& a, std::size_t i, const TensorData& b, std::size_t j) {
+  const ops::Dims& da = a.tensor_type().dims;
+  const ops::Dims& db = b.tensor_type().dims;
+  if (da[i] != ops::kUnknownDim || db[j] != ops::kUnknownDim) return da[i] == db[j];
+  return i < a.dims.size() && j < b.dims.size() && a.dims[i].known() && a.dims[i] == b.dims[j];
+}
+
 // Broadcasting `a` against `b` provably gives `b`'s shape: each of a's
-// dims (aligned from the right) is 1 or a known dim equal to b's.
-bool broadcasts_to(const ops::Dims& a, const ops::Dims& b) {
-  if (a.size() > b.size()) return false;
-  const std::size_t off = b.size() - a.size();
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != 1 && (a[i] == ops::kUnknownDim || a[i] != b[off + i])) return false;
+// dims (aligned from the right) is 1 or provably b's.
+bool broadcasts_to(const TensorData& a, const TensorData& b) {
+  const ops::Dims& da = a.tensor_type().dims;
+  const ops::Dims& db = b.tensor_type().dims;
+  if (da.size() > db.size()) return false;
+  const std::size_t off = db.size() - da.size();
+  for (std::size_t i = 0; i < da.size(); ++i)
+    if (da[i] != 1 && !same_length(a, i, b, off + i)) return false;
   return true;
 }
 
@@ -58,14 +69,20 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
       return x.nonneg;
     case Predicate::Identity:
       return x.value && is_identity_matrix(*x.value);
-    case Predicate::SameType:
-      if (!second().is_tensor() || second().tensor_type() != t) return false;
-      return same_class() || t.is_static();
+    case Predicate::SameType: {
+      if (!second().is_tensor()) return false;
+      const ops::TensorType& u = second().tensor_type();
+      if (u.dtype != t.dtype || u.rank() != t.rank()) return false;
+      if (same_class()) return true;
+      for (std::size_t i = 0; i < t.dims.size(); ++i)
+        if (!same_length(x, i, second(), i)) return false;
+      return true;
+    }
     case Predicate::SameDtype:
       return second().is_tensor() && second().tensor_type().dtype == t.dtype;
     case Predicate::BroadcastsTo:
       if (!second().is_tensor()) return false;
-      return same_class() || broadcasts_to(t.dims, second().tensor_type().dims);
+      return same_class() || broadcasts_to(x, second());
     case Predicate::Ndim:
       return t.rank() == args[1].int_value;
     case Predicate::Scalar:

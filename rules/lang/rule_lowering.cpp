@@ -275,7 +275,12 @@ class TypedApplier final : public egraph::Applier {
         g_(&g),
         stabilizing_(stabilizing),
         plain_(plain(rhs)),
-        no_attrs_(g.analysis().payloads().intern({})) {}
+        no_attrs_(g.analysis().payloads().intern({})) {
+    std::set<std::string> kept;
+    vars_of(rhs, kept);
+    for (const Lhs::Node& n : lhs_->nodes)
+      if (n.kind == Lhs::Node::Kind::Var && !kept.contains(n.ast->var)) dropped_.insert(n.ast->var);
+  }
 
   // True when the e-graph changed: a merge, or new e-nodes (a right side
   // whose class the analysis already knew, such as a folded constant).
@@ -300,6 +305,13 @@ class TypedApplier final : public egraph::Applier {
           marked_.insert(key(node)).second)
         g_->mark_unstable(node.op, node.payload, node.children);
     }
+    // A dropped operand that may fail takes its failure along, even where
+    // the root's class may fail for other reasons (the flag is one bit).
+    for (const std::string& v : dropped_)
+      if (g_->data(s.get(Symbol(v))).may_fail) {
+        ++refused_;
+        return false;
+      }
     const std::uint64_t before = eg.version();
     const EClassId right = add(*built);
     if (drops_check(*g_, root, right)) {
@@ -425,6 +437,12 @@ class TypedApplier final : public egraph::Applier {
     return std::nullopt;
   }
 
+  // The variables `p` reads.
+  static void vars_of(const Pattern& p, std::set<std::string>& out) {
+    if (p.kind == Pattern::Kind::Var) out.insert(p.var);
+    for (const Pattern& c : p.children) vars_of(c, out);
+  }
+
   // Variables and ops without attributes only: such a right side's e-nodes
   // are its ops over its variables' classes, whatever their types.
   static bool plain(const Pattern& p) {
@@ -469,6 +487,7 @@ class TypedApplier final : public egraph::Applier {
   bool plain_ = false;  // plain(rhs_)
   Payload no_attrs_;    // the payload of an op without attributes
   std::set<NodeKey> marked_;
+  std::set<std::string> dropped_;  // left-side variables the right side does not read
   std::size_t refused_ = 0;
 };
 

@@ -97,6 +97,9 @@ class DimThroughApplier final : public egraph::Applier {
       covering = k;
     }
     if (!covering) return std::nullopt;  // 1, which the analysis knows
+    // The other operands are not computed: none may fail.
+    for (std::size_t k = 0; k < kids.size(); ++k)
+      if (k != *covering && g_.data(kids[k]).may_fail) return std::nullopt;
     const auto& t = std::get<ops::TensorType>(g_.type(kids[*covering]));
     return dim(eg.find(kids[*covering]), aligned(t));
   }

@@ -58,14 +58,23 @@ std::optional<EClassId> WrittenLocations::lookup(TermRef t) {
 const SourceLocation* WrittenLocations::of(TermRef t) {
   if (const SourceLocation* at = graph_.location(t)) return at;
   const auto c = lookup(t);
-  if (!c) return nullptr;
-  const auto it = by_class_.find(*c);
-  if (it == by_class_.end()) return nullptr;
+  const auto it = c ? by_class_.find(*c) : by_class_.end();
+  if (it == by_class_.end()) return t->kind() == OpKind::Scan ? of_all_steps(t) : nullptr;
   // A written term of the same op (the `index` of `x*1` optimized to an
   // `index` of x), else the first in the file.
   for (const Written& w : it->second)
     if (w.kind == t->kind()) return &w.where;
   return &it->second.front().where;
+}
+
+const SourceLocation* WrittenLocations::of_all_steps(TermRef scan) {
+  auto spec = scan->attrs().get<ops::ScanSpec>(ops::AttrKey::Scan);
+  if (spec.keep.empty()) return nullptr;
+  spec.keep.clear();
+  ops::Attrs attrs = scan->attrs();
+  attrs.set(ops::AttrKey::Scan, spec);
+  const std::vector<TermRef> operands(scan->operands().begin(), scan->operands().end());
+  return of(ops::Term::make(OpKind::Scan, std::move(attrs), operands));
 }
 
 void WrittenLocations::carry(std::span<const TermRef> roots,

@@ -33,6 +33,10 @@ class WrittenLocations {
  private:
   std::optional<egraph::EClassId> lookup(ops::TermRef t);
 
+  // A loop the optimizer made keep fewer steps (scan-save-mem's `:keep`)
+  // makes the checks of the same loop keeping all: where that was written.
+  const ops::SourceLocation* of_all_steps(ops::TermRef scan);
+
   TensorEGraph& g_;
   const ops::Graph& graph_;
   struct Written {

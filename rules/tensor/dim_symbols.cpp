@@ -1,5 +1,7 @@
 #include "rules/tensor/dim_symbols.hpp"
 
+#include "ops/type_rules.hpp"
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -53,6 +55,11 @@ std::vector<DimSymbol> dim_symbols(ops::OpKind kind, const ops::Attrs& attrs,
     } else if (x && (group == ops::OpGroup::Softmax || kind == OpKind::Flip) &&
                x->dims.size() == rank) {
       s = symbol_at(*operands[0], a);
+    } else if (x && x->dims.size() == rank &&
+               (ops::op_info(kind).rule == &ops::type_rules::like_rule ||
+                ops::op_info(kind).rule == &ops::type_rules::set_index_rule ||
+                ops::op_info(kind).rule == &ops::type_rules::set_slice_rule)) {
+      s = symbol_at(*operands[0], a);  // zeros_like, ones_like, writes: the operand's shape
     } else if (x && group == ops::OpGroup::Reduction && x->dims.size() == rank) {
       s = symbol_at(*operands[0], a);  // keepdims: a reduced axis has length 1
     } else if (x && kind == OpKind::Transpose) {

@@ -52,6 +52,12 @@ execute_process(COMMAND ${WORK_DIR}/prefix/bin/eqsat run ${SOURCE_DIR}/examples/
 if(NOT rc EQUAL 0 OR ran STREQUAL "")
   message(FATAL_ERROR "eqsat run from the prefix: ${rc} ${ran}")
 endif()
+# The installed program finds its ONNX module under the prefix.
+execute_process(COMMAND ${WORK_DIR}/prefix/bin/eqsat optimize ${SOURCE_DIR}/examples/01_elementwise.eg
+                        -o ${WORK_DIR}/exported.onnx RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK_DIR}/exported.onnx)
+  message(FATAL_ERROR "eqsat optimize -o .onnx from the prefix: ${rc} ${err}")
+endif()
 # The installed Python package imports from the prefix, away from the source.
 if(PYTHON)
   file(GLOB_RECURSE init ${WORK_DIR}/prefix/*.py)

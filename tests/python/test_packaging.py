@@ -63,6 +63,12 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
     program = subprocess.run([str(venv / "bin" / "eqsat"), "--version"], env=env,
                              capture_output=True, text=True)
     assert program.returncode == 0 and program.stdout.startswith("eqsat " + version)
+    # The ONNX module sits beside the program: an ONNX file is written.
+    (elsewhere / "g.eg").write_text("(input x (f64 3))\n(output (exp x))\n")
+    exported = subprocess.run([str(venv / "bin" / "eqsat"), "optimize", "g.eg", "-o", "g.onnx"],
+                              cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert exported.returncode == 0, exported.stderr
+    assert (elsewhere / "g.onnx").read_bytes()[:1] == b"\x08"
 
 
 def test_version_is_the_projects():

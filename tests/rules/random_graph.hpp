@@ -169,6 +169,13 @@ class ProgramGenerator {
   // Adds one or two gradient outputs over f64 inputs (gradient mode).
   void add_gradients();
 
+  // Counts, as "grad-..." corners, the corners of issue 25 that the cost
+  // of a gradient crosses when it depends on `wrt`: an `:until` loop (and
+  // with it a set_index, a call, a cast, a read at a run-time index), a
+  // loop of 0 steps, an input of unknown length fed with 1 or 0 elements,
+  // a call with a less-known argument.
+  void count_gradient_corners(TermRef cost, TermRef wrt);
+
   std::mt19937_64 rng_;
   GeneratorOptions options_;
   int loop_depth_ = 0;  // loop bodies being built around the current op

@@ -4,7 +4,11 @@
 
 #include "ops/type_error.hpp"
 
+#include "ops/post_order.hpp"
+
 #include <algorithm>
+#include <set>
+#include <span>
 
 namespace eqsat::testing {
 
@@ -239,7 +243,10 @@ TermRef ProgramGenerator::scan(const std::vector<TermRef>& pool, int depth) {
                      {Term::make(OpKind::Get, {{AttrKey::Index, at}}, {s})});
     count("scan-counter-cast");
   }
-  return read_steps(out, depth);
+  const TermRef read = read_steps(out, depth);
+  if (spec.until && read->kind() == OpKind::Index && read->operand(1)->kind() == OpKind::Input)
+    count("scan-until-read-runtime-index");
+  return read;
 }
 TermRef ProgramGenerator::accumulator(TermRef h, TermRef x,
                                       const std::vector<std::size_t>& nonseq_params,
@@ -310,7 +317,43 @@ void ProgramGenerator::add_gradients() {
     name.append(std::to_string(case_.gradients.size()));
     case_.gradients.push_back({name, Term::make(OpKind::Grad, {}, {cost, choose(wrts)})});
     count("grad");
+    count_gradient_corners(cost, case_.gradients.back().term->operand(1));
   }
+}
+void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
+  std::set<std::string> seen;
+  const std::vector<TermRef> inputs = case_.graph.inputs;
+  ops::for_each_post_order(std::span(&cost, 1), ops::Bodies::Enter, [&](TermRef t) {
+    const OpKind k = t->kind();
+    if (t == wrt) seen.insert("wrt");
+    if (k == OpKind::Scan) {
+      const auto& spec = t->attrs().get<ops::ScanSpec>(AttrKey::Scan);
+      if (spec.until) seen.insert("until");
+      const ops::Array* steps = spec.has_n_steps ? t->operand(1)->const_value() : nullptr;
+      if (steps && steps->element(0) == 0) seen.insert("zero-steps");
+    } else if (k == OpKind::Input && !t->tensor_type().dims.empty() &&
+               t->tensor_type().dims[0] == ops::kUnknownDim) {
+      const auto i = static_cast<std::size_t>(std::ranges::find(inputs, t) - inputs.begin());
+      if (case_.input_dims[i][0] <= 1)
+        seen.insert(case_.input_dims[i][0] == 1 ? "input-size-1" : "input-empty");
+    } else if (k == OpKind::Index && t->operand(1)->kind() == OpKind::Input) {
+      seen.insert("read-runtime-index");
+    } else if (k == OpKind::SetIndex || k == OpKind::Cast) {
+      seen.insert(k == OpKind::Cast ? "cast" : "set_index");
+    } else if (k == OpKind::Call) {
+      seen.insert("call");
+      const auto& params = t->operand(0)->attrs().get<std::vector<TensorType>>(AttrKey::Params);
+      for (std::size_t a = 1; a < t->arity(); ++a)
+        if (!(t->operand(a)->tensor_type() == params[a - 1])) seen.insert("call-less-known");
+    }
+  });
+  if (!seen.contains("wrt")) return;
+  for (const char* corner : {"zero-steps", "input-size-1", "input-empty", "call-less-known"})
+    if (seen.contains(corner)) count(std::string("grad-") + corner);
+  if (!seen.contains("until")) return;
+  count("grad-until");
+  for (const char* with : {"set_index", "call", "cast", "read-runtime-index"})
+    if (seen.contains(with)) count(std::string("grad-until-") + with);
 }
 
 }  // namespace eqsat::testing

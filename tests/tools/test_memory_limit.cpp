@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 using namespace eqsat::tools;
 using eqsat::testing::run_eqsat;
 using eqsat::testing::Scratch;
@@ -27,6 +29,17 @@ TEST_CASE("the available memory is known on Linux and printed readably") {
   CHECK(*available > 0);
   CHECK(human_bytes(512) == "512 bytes");
   CHECK(human_bytes(3LL << 29) == "1.5 GiB");
+}
+
+TEST_CASE("the resident memory is known and counts the pages a process touches") {
+  const auto before = resident_memory_bytes();
+  REQUIRE(before);
+  CHECK(*before > 0);
+  std::vector<char> touched(64 << 20, 1);  // 64 MiB, written
+  const auto after = resident_memory_bytes();
+  REQUIRE(after);
+  CHECK(*after - *before >= (48 << 20));
+  CHECK(touched.back() == 1);
 }
 
 TEST_CASE("run and profile: a planned memory over --memory-limit fails before it starts") {

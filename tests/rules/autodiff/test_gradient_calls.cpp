@@ -24,9 +24,13 @@ const char* kDefs =
 
 TEST_CASE("a def is differentiated once and its pullback def shared by every call",
           "[grad][calls]") {
+  // Every call reads both of f's outputs: one pullback def serves them all
+  // (a call reading one output calls the def's pullback for that one).
   const ops::Graph cost = graph(std::string(kDefs) +
-                                "(output (sum (add (get 0 (call f x y)) (mul (get 1 (call f y x))"
-                                " (get 0 (call f (call g x) y))))))");
+                                "(let a (call f x y)) (let b (call f y x))"
+                                " (let c (call f (call g x) y))\n"
+                                "(output (sum (add (mul (get 0 a) (get 1 a)) (add (mul (get 1 b)"
+                                " (get 0 c)) (add (get 0 b) (get 1 c))))))");
   std::mt19937_64 rng(3);
   const auto inputs = random_inputs(cost, rng);
   for (std::size_t w = 0; w < 2; ++w) {
@@ -34,7 +38,7 @@ TEST_CASE("a def is differentiated once and its pullback def shared by every cal
     INFO(ops::print_graph(with_output(cost, d)));
     // f, g and one pullback def each (g's only for x, which g reads):
     // three calls of f's pullback def.
-    const ops::TermRef f = cost.outputs[0].term->operand(0)->operand(0)->operand(0);
+    const ops::TermRef f = cost.outputs[0].term->operand(0)->operand(0)->operand(0)->operand(0);
     REQUIRE(f->kind() == ops::OpKind::Call);
     const ops::TermRef df = rules::pullback_def(f->operand(0));
     REQUIRE(df);
@@ -48,6 +52,43 @@ TEST_CASE("a def is differentiated once and its pullback def shared by every cal
     CHECK(count_ops(d, ops::OpKind::Fn) == (w == 0 ? 4u : 3u));
     check_close(finite_difference(cost, inputs, w), run1(with_output(cost, d), inputs), 1e-5);
   }
+}
+
+TEST_CASE(
+    "a call pulls back only the outputs a cost reads - a NaN derivative behind another stays out",
+    "[grad][calls]") {
+  // h's first output is NaN at p < 0 and the cost never reads it: its
+  // cotangent is a structural zero, not zeros multiplied by sqrt's NaN
+  // derivative in the pullback def (issue 25, point 9's like for calls).
+  // r's second parameter reaches only the output the cost does not read.
+  const ops::Graph cost = graph(
+      "(input x (f64 3)) (input z (f64 3))\n"
+      "(def h (fn ((p (f64 3))) (sqrt p) (mul p 2.0)) :inline false)\n"
+      "(def r (fn ((p (f64 3)) (q (f64 3))) (mul p 3.0) (mul p (sqrt q))) :inline false)\n"
+      "(output (sum (add (get 1 (call h x)) (get 0 (call r x z)))))");
+  ops::Array x(ops::DType::F64, {3}), z(ops::DType::F64, {3});
+  for (int i = 0; i < 3; ++i) {
+    x.data<double>()[i] = i == 1 ? -2.0 : 1.0 + i;
+    z.data<double>()[i] = -1.0 - i;
+  }
+  const std::vector<ops::Array> inputs{x, z};
+  for (std::size_t w = 0; w < 2; ++w) {
+    const ops::TermRef d = gradient(cost.outputs[0].term, cost.inputs[w]);
+    INFO(ops::print_graph(with_output(cost, d)));
+    const ops::Array got = run1(with_output(cost, d), inputs);
+    for (std::int64_t i = 0; i < 3; ++i) CHECK(got.element(i) == (w == 0 ? 5.0 : 0.0));
+    check_close(finite_difference(cost, inputs, w), got, 1e-6);
+  }
+  // Neither call uses the pullback def for all outputs.
+  const ops::TermRef dx = gradient(cost.outputs[0].term, cost.inputs[0]);
+  const ops::TermRef h = cost.outputs[0].term->operand(0)->operand(0)->operand(0);
+  REQUIRE(h->kind() == ops::OpKind::Call);
+  std::size_t calls_of_full = 0;
+  for_each_term(dx, [&](ops::TermRef t) {
+    calls_of_full +=
+        t->kind() == ops::OpKind::Call && t->operand(0) == rules::pullback_def(h->operand(0));
+  });
+  CHECK(calls_of_full == 0);
 }
 
 TEST_CASE("a def with inline false is differentiated right by the optimize pipeline",

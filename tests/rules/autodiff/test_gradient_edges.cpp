@@ -117,6 +117,37 @@ TEST_CASE("where: NaN or inf in the branch not taken never reaches the gradient"
                  {0, 2, 0.5, 0.001});
 }
 
+TEST_CASE(
+    "elements an index, slice or set_index does not read get 0, even where the derivative is NaN",
+    "[grad][edges]") {
+  // Finite differences of the written cost: 0 for an element it never
+  // reads (JAX and PyTensor give 0 · NaN = NaN there).
+  const std::string in = "(input x (f64 4))\n";
+  const auto at = vec({4, -1, 1, -4});
+  check_gradient(in, "(index (sqrt x) 0)", {at}, {0.25, 0, 0, 0});
+  check_gradient(in, "(sum (slice (log x) :start 2 :stop 3))", {at}, {0, 0, 1, 0});
+  check_gradient(in, "(index (sqrt x) -2)", {at}, {0, 0, 0.5, 0});
+  // set_index overwrites element 1: the NaN derivative there is not read.
+  check_gradient(in, "(sum (set_index (pow x 0.5) 1 2.0))", {vec({4, -1, 1, 9})},
+                 {0.25, 0, 0.5, 1 / 6.0});
+  // Through a where: the element read is in the branch not taken.
+  check_gradient(in, "(index (where (gt x 0.0) (sqrt x) (mul x 2.0)) 1)", {at}, {0, 2, 0, 0});
+}
+
+TEST_CASE(
+    "an operand broadcast or contracted along an axis empty at run time gets 0, even where its "
+    "derivative is NaN",
+    "[grad][edges]") {
+  // e has no row when the graph runs: the cost is 0 whatever x is.
+  check_gradient("(input x (f64 1)) (input e (f64 ?))\n", "(sum (add e (sqrt x)))",
+                 {vec({-1}), vec({}, {0})}, {0});
+  check_gradient("(input x (f64 2 3)) (input e (f64 ? 2))\n", "(sum (dot e (log x)))",
+                 {vec({1, -1, 2, -3, 0, 4}, {2, 3}), vec({}, {0, 2})}, {0, 0, 0, 0, 0, 0});
+  // With rows, the same gradients as always.
+  check_gradient("(input x (f64 1)) (input e (f64 ?))\n", "(sum (add e (sqrt x)))",
+                 {vec({4}), vec({1, 2})}, {0.5});
+}
+
 TEST_CASE("integer inputs get no gradient and an unused wrt gets zeros", "[grad][edges]") {
   const ops::Graph g = graph(
       "(input x (f64 3)) (input k (i64 3)) (input y (f64 2))\n"

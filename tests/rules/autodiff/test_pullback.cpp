@@ -193,3 +193,22 @@ TEST_CASE("every Smooth op has a pullback and every Zero op passes no cotangent"
   }
   CHECK(checked > 60);
 }
+
+TEST_CASE("broadcasting is undone at run time only where lengths may differ") {
+  const std::string in = "(input v (f64 ?)) (input w (f64 ?)) (input x (f64 ? ?))\n";
+  auto grads = [&](const std::string& expr) {
+    const TermRef y = parse_expr(in, expr);
+    return pullback(y, y);  // the cotangent: any term of y's type
+  };
+  // One length: the operands' lengths are the result's, nothing to decide.
+  for (const char* e : {"(mul v (exp v))", "(sub x (max x :axis (1) :keepdims true))",
+                        "(add (transpose x) (transpose (exp x)))"}) {
+    INFO(e);
+    for (TermRef g : grads(e)) CHECK_FALSE(contains(g, OpKind::ResizeRows));
+  }
+  // Two inputs of unknown length: either may be 1 and broadcast.
+  for (TermRef g : grads("(mul v w)")) CHECK(contains(g, OpKind::ResizeRows));
+  // The keepdims max has length 1 on its reduced axis: summed there, statically.
+  const auto g = grads("(sub x (max x :axis (1) :keepdims true))");
+  CHECK(contains(g[1], OpKind::Sum));
+}

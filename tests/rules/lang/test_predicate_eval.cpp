@@ -86,3 +86,15 @@ TEST_CASE("shape and dtype predicates") {
   CHECK_FALSE(f.holds(Predicate::Integer, 2));
   CHECK(f.holds(Predicate::Closed, 0));
 }
+
+TEST_CASE("shape predicates see unknown lengths known equal") {
+  Fixture f(R"((input a (f64 ? 3)) (input b (f64 ? 3)) (input v (f64 ?))
+    (output (exp a)) (output (zeros_like a)) (output (max a :axis (1) :keepdims true))
+    (output b) (output (transpose (zeros_like (transpose a)))))");
+  CHECK(f.holds(Predicate::SameType, 0, 1));       // exp a and zeros_like a
+  CHECK(f.holds(Predicate::SameType, 0, 4));       // through two transposes
+  CHECK_FALSE(f.holds(Predicate::SameType, 0, 3)); // b has rows of its own
+  CHECK(f.holds(Predicate::BroadcastsTo, 2, 0));   // (rows of a, 1) into a's shape
+  CHECK_FALSE(f.holds(Predicate::BroadcastsTo, 2, 3));
+  CHECK_FALSE(f.holds(Predicate::BroadcastsTo, 0, 2));
+}

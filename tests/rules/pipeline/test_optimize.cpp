@@ -356,6 +356,28 @@ TEST_CASE("a user rule failing check-rules' quick check is a warning unless trus
   CHECK(trusted.warnings.empty());
 }
 
+TEST_CASE("a rewrite that drops an operand which may fail is refused") {
+  // x + zeros_like(y) = x where y broadcasts to x: sound where y cannot fail.
+  const std::string file = write_rules("drop.rules", R"(
+;; x + zeros_like(y) = x
+(rewrite add-zeros-like (add ?x (zeros_like ?y)) ?x :when ((broadcasts-to ?y ?x))))");
+  const LoadedRules loaded = load_rules({{file}, true, false});
+  // The max fails for 0 columns; the class of the sum "may fail" too (the
+  // product's shapes are not all static): the dropped max is what decides.
+  OptimizeReport report;
+  const ops::Graph kept = optimize(graph(R"((input q (f32 ? 16)) (input k (f32 ? 16))
+    (let s (dot q (transpose k)))
+    (output (add (softmax s :axis 1) (zeros_like (max s :axis (1) :keepdims true)))))"),
+                                   loaded.program, &report);
+  CHECK(testing::contains(kept.outputs[0].term, ops::OpKind::Max));
+  CHECK(rule(report, "add-zeros-like").refused >= 1);
+  // A dropped operand that cannot fail goes.
+  const ops::Graph dropped = optimize(
+      graph("(input x (f32 ? 3)) (output (add (exp x) (zeros_like (sum x :axis (0)))))"),
+      loaded.program);
+  CHECK_FALSE(testing::contains(dropped.outputs[0].term, ops::OpKind::Sum));
+}
+
 TEST_CASE("constants fold through reductions, dot and indexing") {
   check_optimizes(shipped_rules(),
                   "(input x (f64 2)) (output (add x (sum (const (f64 2 2) (1 2 3 4)) :axis (0))))",

@@ -47,3 +47,23 @@ TEST_CASE("a gradient that fails at run time fails at its grad") {
   const std::vector<ops::Array> two{in[0], ops::Array::filled(ops::DType::I64, {}, 2)};
   CHECK(backend::compile(out).run(two)[0].shape() == ops::Dims{3});
 }
+
+TEST_CASE("a loop made to keep its last step fails where the loop was written") {
+  // scan-save-mem rewrites the whole read into a loop with :keep 1, a class
+  // no one wrote: its step count check is the written loop's (issue 25).
+  const ops::Graph g = graph(
+      "(input q (f64 6))\n"
+      "(let s (scan :n-steps 10 :sequences (q) :sit-sot ((const f64 0.0)) (fn (x h) (add h x))))\n"
+      "(output (index (get 0 s) -1))\n");
+  const ops::Graph out = optimized(g);
+  REQUIRE(out.outputs[0].term != g.outputs[0].term);
+  const std::vector<ops::Array> in{ops::Array::filled(ops::DType::F64, {6}, 1.0)};
+  std::string written;
+  try {
+    backend::compile(g).run(in);
+  } catch (const backend::RuntimeError& e) {
+    written = e.what();
+  }
+  REQUIRE(written.starts_with("t.eg:2:8: error: scan: "));
+  CHECK_THROWS_WITH(backend::compile(out).run(in), written);
+}

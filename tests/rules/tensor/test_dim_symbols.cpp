@@ -53,3 +53,15 @@ TEST_CASE("dim symbols: lengths that may differ still may fail") {
   CHECK(f[3]);
   CHECK(f[4]);
 }
+
+TEST_CASE("dim symbols: zeros_like and ones_like keep their operand's lengths") {
+  const auto f = may_fail(
+      "(output (add v (zeros_like v)))"                         // a gradient's broadcast
+      "(output (mul (ones_like (exp v)) v))"                    // through an elementwise op
+      "(output (sub x (zeros_like (transpose (transpose x)))))" // and a transpose pair
+      "(output (add v (zeros_like w)))");                       // another input's length
+  CHECK_FALSE(f[0]);
+  CHECK_FALSE(f[1]);
+  CHECK_FALSE(f[2]);
+  CHECK(f[3]);
+}
