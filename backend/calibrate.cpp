@@ -68,6 +68,15 @@ CostWeights calibrate(const std::function<void(const std::string&)>& progress) {
       best_seconds("(input x (f64 4096))\n(output (exp x))", {ramp(DType::F64, {kSmall})}, 500);
   w.ns_per_transcendental =
       report("ns_per_transcendental", (1e9 * exp - w.call_overhead_ns) / kSmall);
+  const double pow =
+      best_seconds("(input x (f64 4096))\n(output (pow x 2.5))", {ramp(DType::F64, {kSmall})}, 100);
+  w.ns_per_pow = report("ns_per_pow", (1e9 * pow - w.call_overhead_ns) / kSmall);
+  ops::Array condition(DType::Bool, {kSmall});
+  for (std::int64_t i = 0; i < kSmall; ++i) condition.data<bool>()[i] = i % 3 == 0;
+  const double where =
+      best_seconds("(input c (bool 4096))\n(input x (f64 4096))\n(output (where c x 0.0))",
+                   {condition, ramp(DType::F64, {kSmall})}, 100);
+  w.ns_per_select = report("ns_per_select", (1e9 * where - w.call_overhead_ns) / kSmall);
 
   constexpr std::int64_t kN = 512;
   const double dot =

@@ -3,6 +3,7 @@
 #include "kernel_groups.hpp"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace eqsat::backend {
@@ -129,12 +130,20 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case CostClass::Flop4:
     case CostClass::Transc:
     case CostClass::Transc2:
+    case CostClass::Select:
     case CostClass::Gemm:
       break;
   }
+  // zeros_like and ones_like read only their operand's shape.
   double moved = bytes(result);
-  for (const auto& t : operand_types) moved += bytes(t);
-  double cost = w_.call_overhead_ns + w_.ns_per_byte * moved;
+  if (ops::op_info(kind).group != ops::OpGroup::Creation)
+    for (const auto& t : operand_types) moved += bytes(t);
+  return w_.call_overhead_ns + w_.ns_per_byte * moved + compute_ns(kind, operand_types, result);
+}
+
+double CostModel::compute_ns(OpKind kind, std::span<const ops::Type> operand_types,
+                             const ops::Type& result) const {
+  const CostClass cost_class = ops::cost_class(kind);
   const auto& out = std::get<ops::TensorType>(result);
   const double n_out = elements(out);
   const auto in_elements = [&](std::size_t i) {
@@ -145,33 +154,29 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case ops::OpGroup::Unary:
     case ops::OpGroup::Binary:
     case ops::OpGroup::Select:
-      cost += n_out * elementwise_flops(cost_class);
-      break;
+      return n_out * elementwise_flops(cost_class);
     case ops::OpGroup::Reduction:
       // logsumexp: a pass for the max, then exp and the sum.
-      cost += in_elements(0) *
-              (transcendental ? w_.ns_per_transcendental + 2 * w_.ns_per_flop : w_.ns_per_flop);
-      break;
+      return in_elements(0) *
+             (transcendental ? w_.ns_per_transcendental + 2 * w_.ns_per_flop : w_.ns_per_flop);
     case ops::OpGroup::Softmax:
-      cost += in_elements(0) * (w_.ns_per_transcendental + 3 * w_.ns_per_flop);
-      break;
+      return in_elements(0) * (w_.ns_per_transcendental + 3 * w_.ns_per_flop);
     case ops::OpGroup::LinAlg: {
       // matmul: 2·m·n·k flops, k the contracted length.
       const auto& a = std::get<ops::TensorType>(operand_types[0]);
       const std::int64_t k = a.dims.back() == ops::kUnknownDim ? w_.unknown_dim : a.dims.back();
-      cost += 2 * n_out * static_cast<double>(k) * w_.ns_per_gemm_flop;
-      break;
+      return 2 * n_out * static_cast<double>(k) * w_.ns_per_gemm_flop;
     }
     case ops::OpGroup::Shape:
     case ops::OpGroup::Indexing:
     case ops::OpGroup::Creation:
-      break;  // they only move memory
+      return 0;  // they only move memory
     case ops::OpGroup::Leaf:
     case ops::OpGroup::Control:
     case ops::OpGroup::Gradient:
-      break;  // priced above by their cost class (Free, Loop, Invoke, Never)
+      return 0;  // priced by their cost class (Free, Loop, Invoke, Never)
   }
-  return cost;
+  return 0;
 }
 
 double CostModel::elementwise_flops(CostClass cost_class) const {
@@ -179,7 +184,9 @@ double CostModel::elementwise_flops(CostClass cost_class) const {
     case CostClass::Transc:
       return w_.ns_per_transcendental;
     case CostClass::Transc2:
-      return 2 * w_.ns_per_transcendental + w_.ns_per_flop;
+      return w_.ns_per_pow;
+    case CostClass::Select:
+      return w_.ns_per_select;
     case CostClass::Flop4:
       return 4 * w_.ns_per_flop;
     case CostClass::Flop:
@@ -195,10 +202,44 @@ double CostModel::elementwise_flops(CostClass cost_class) const {
   return w_.ns_per_flop;
 }
 
-bool CostModel::fuses(OpKind kind, const ops::Type& result) const {
-  const auto* t = std::get_if<ops::TensorType>(&result);
-  return t && detail::fusable(kind, t->dtype) &&
-         elements(*t) >= static_cast<double>(detail::kShortRow);
+std::optional<CostModel::FusedRole> CostModel::fused_role(OpKind kind, const ops::Attrs& attrs,
+                                                          std::span<const ops::Type> operand_types,
+                                                          const ops::Type& result) const {
+  const auto* out = std::get_if<ops::TensorType>(&result);
+  if (!out) return std::nullopt;
+  if (ops::op_info(kind).group == ops::OpGroup::Reduction) {
+    const auto& x = std::get<ops::TensorType>(operand_types[0]);
+    const auto& axes = attrs.get<ops::IntList>(ops::AttrKey::Axis);
+    if (!detail::fused_reduction(kind, axes, x.rank(), x.dtype, out->dtype)) return std::nullopt;
+    double row = 1;  // the reduced length: the executor's rows
+    for (std::int64_t a : axes) {
+      const std::int64_t d = x.dims[static_cast<std::size_t>(a)];
+      row *= static_cast<double>(d == ops::kUnknownDim ? w_.unknown_dim : d);
+    }
+    if (row < static_cast<double>(detail::kShortRow)) return std::nullopt;
+    return FusedRole{out->dtype, true};
+  }
+  // Elementwise ops have at most three operands.
+  if (!ops::is_elementwise(kind) || operand_types.size() > 3) return std::nullopt;
+  std::array<ops::DType, 3> dtypes{};
+  for (std::size_t i = 0; i < operand_types.size(); ++i) {
+    const auto* o = std::get_if<ops::TensorType>(&operand_types[i]);
+    if (!o) return std::nullopt;
+    dtypes[i] = o->dtype;
+  }
+  const auto compute = detail::fused_compute_dtype(
+      kind, std::span<const ops::DType>(dtypes.data(), operand_types.size()), out->dtype);
+  if (!compute || elements(*out) < static_cast<double>(detail::kShortRow)) return std::nullopt;
+  return FusedRole{*compute, false};
+}
+
+bool CostModel::reads_fused(const FusedRole& role, std::size_t i, const ops::Type& operand,
+                            const ops::Type& result) {
+  const auto* o = std::get_if<ops::TensorType>(&operand);
+  if (!o) return false;
+  if (role.reduction) return i == 0;
+  return o->dims == std::get<ops::TensorType>(result).dims &&
+         (o->dtype == role.compute || o->dtype == ops::DType::Bool);
 }
 
 double CostModel::fused_op_cost(OpKind kind, std::span<const ops::Type> operand_types,
@@ -207,9 +248,8 @@ double CostModel::fused_op_cost(OpKind kind, std::span<const ops::Type> operand_
   double moved = materialized ? bytes(result) : 0;
   for (std::size_t i = 0; i < operand_types.size(); ++i)
     if (!(fused_operands >> i & 1u)) moved += bytes(operand_types[i]);
-  const double n_out = elements(std::get<ops::TensorType>(result));
   return (materialized ? w_.call_overhead_ns : 0) + w_.ns_per_byte * moved +
-         n_out * elementwise_flops(ops::cost_class(kind));
+         compute_ns(kind, operand_types, result);
 }
 
 double CostModel::op_cost(ops::TermRef term) const {

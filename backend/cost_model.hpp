@@ -12,6 +12,7 @@
 // `trip_count`). `grad` costs infinity: it never reaches the executor.
 #pragma once
 
+#include "ops/dtype.hpp"
 #include "ops/term.hpp"
 
 #include <algorithm>
@@ -57,6 +58,12 @@ struct CostWeights {
   double ns_per_byte = 0.065;          // memory traffic (read operands + write result)
   double ns_per_flop = 0.61;           // one simple arithmetic op per element
   double ns_per_transcendental = 2.7;  // exp, log, sin, tanh, ... per element
+  // pow per element: about 5 exp on long f64 arrays, 3 to 6 on f32
+  // (bench/README.md, "pow against nested squarings").
+  double ns_per_pow = 13.5;
+  // where per element, fused or not: about 12 adds, 1.5 exp (bench/README.md,
+  // "where and pow against their rewrites").
+  double ns_per_select = 4;
   double ns_per_gemm_flop = 0.016;     // matrix products run blocked and vectorized
   double scan_step_overhead_ns = 310;  // per iteration of a scan
   // Unknown dimensions count as this many elements.
@@ -80,17 +87,33 @@ class CostModel {
   // A term's scan gets its exact trip count (see `trip_count(TermRef)`).
   double op_cost(ops::TermRef term) const;
 
-  // True when the executor runs `kind` producing `result` inside a fused
-  // elementwise group (kernel_groups.hpp: a fusable op on rows of at least
-  // kShortRow elements; unknown dimensions count `unknown_dim`).
-  bool fuses(ops::OpKind kind, const ops::Type& result) const;
+  // How the executor runs an op inside a fused group (kernel_groups.hpp):
+  // an elementwise op, comparison or `where` computing in `compute` on rows
+  // of at least kShortRow elements (unknown dimensions count
+  // `unknown_dim`); or, when `reduction`, a float reduction over trailing
+  // axes that reduces its operand's group row by row as it is computed.
+  struct FusedRole {
+    ops::DType compute;
+    bool reduction = false;
+  };
+  // The role of `kind` with attributes `attrs` in a fused group, or none.
+  std::optional<FusedRole> fused_role(ops::OpKind kind, const ops::Attrs& attrs,
+                                      std::span<const ops::Type> operand_types,
+                                      const ops::Type& result) const;
+  // True when an op of `role` reads operand `i`, of type `operand`, from a
+  // register of its group (when the operand's group fuses): a reduction
+  // its operand; an elementwise op an operand of its result's shape
+  // computed in `role.compute` (or a comparison's booleans, held as 0 and 1).
+  static bool reads_fused(const FusedRole& role, std::size_t i, const ops::Type& operand,
+                          const ops::Type& result);
   // The share of a fused group one of its ops costs: its flops; the bytes
   // of the operands read from memory (not those whose bit is set in
   // `fused_operands`: values the group computes in registers); and, when
-  // `materialized` (the group's
-  // last op, whose result is written), the result's bytes and the group's
-  // one kernel call. So a chain of cheap ops the backend runs in one pass
-  // (x¹⁶ as four squarings) costs less than one pow, as it runs.
+  // `materialized` (the group's last op, or a reduction, whose result is
+  // written), the result's bytes and the group's one kernel call. So a
+  // chain of cheap ops the backend runs in one pass (x¹⁶ as four
+  // squarings) costs less than one pow, as it runs, and Σ exp(x) reads x
+  // once and writes one number.
   double fused_op_cost(ops::OpKind kind, std::span<const ops::Type> operand_types,
                        const ops::Type& result, std::uint32_t fused_operands,
                        bool materialized) const;
@@ -128,6 +151,9 @@ class CostModel {
   double bytes(const ops::Type& t) const;
   // Per element of an elementwise op's result: its flops.
   double elementwise_flops(ops::CostClass cost_class) const;
+  // The time an op spends computing, memory traffic and calls excluded.
+  double compute_ns(ops::OpKind kind, std::span<const ops::Type> operand_types,
+                    const ops::Type& result) const;
 
   CostWeights w_;
 };

@@ -26,6 +26,8 @@ constexpr Weight kWeights[] = {
     {"ns_per_byte", &CostWeights::ns_per_byte},
     {"ns_per_flop", &CostWeights::ns_per_flop},
     {"ns_per_transcendental", &CostWeights::ns_per_transcendental},
+    {"ns_per_pow", &CostWeights::ns_per_pow},
+    {"ns_per_select", &CostWeights::ns_per_select},
     {"ns_per_gemm_flop", &CostWeights::ns_per_gemm_flop},
     {"scan_step_overhead_ns", &CostWeights::scan_step_overhead_ns},
 };

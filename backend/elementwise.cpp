@@ -428,6 +428,32 @@ bool carries_booleans(OpKind kind) {
   return ops::is_comparison(kind) || ops::is_logical(kind);
 }
 
+std::optional<DType> fused_compute_dtype(OpKind kind, std::span<const DType> operands,
+                                         DType result) {
+  const auto operands_are = [&](std::size_t from, DType want) {
+    return std::all_of(operands.begin() + static_cast<std::ptrdiff_t>(from), operands.end(),
+                       [&](DType d) { return d == want; });
+  };
+  const DType first = operands.empty() ? result : operands[0];
+  const bool numeric =
+      first == DType::F32 || first == DType::F64 || first == DType::I32 || first == DType::I64;
+  if (fusable(kind, result) && operands_are(0, result)) return result;
+  if (carries_booleans(kind) && (numeric || first == DType::Bool) && operands_are(0, first))
+    return first;
+  if (kind == OpKind::Where && first == DType::Bool && operands_are(1, result) &&
+      (result == DType::Bool || fusable(OpKind::Add, result)))
+    return result;
+  return std::nullopt;
+}
+
+bool fused_reduction(OpKind kind, std::span<const std::int64_t> axes, std::size_t rank,
+                     DType operand, DType result) {
+  if (!block_reducible(kind) || (result != DType::F32 && result != DType::F64) || operand != result)
+    return false;
+  return !axes.empty() && axes.back() == static_cast<std::int64_t>(rank) - 1 &&
+         axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
+}
+
 bool fusable(OpKind kind, DType dtype) {
   if (!ops::is_elementwise(kind)) return false;
   switch (ops::fusion(kind)) {

@@ -245,43 +245,24 @@ void Function::compile_scalar_body(const std::vector<TermRef>& params) {
   scalar_ = std::move(body);
 }
 
-// The dtype a fusable instruction computes in: its result's for
-// elementwise math (operands of that dtype) and `where` (a bool
-// condition); its operands' for a comparison; bool for logical ops.
+// The dtype a fusable instruction computes in (detail::fused_compute_dtype).
 std::optional<ops::DType> Function::fused_compute_dtype(const Instruction& in) {
   if (in.step != Step::Kernel) return std::nullopt;
   const TermRef t = in.term;
-  const ops::DType d = t->tensor_type().dtype;
-  auto operands_are = [&](std::size_t from, ops::DType want) {
-    for (std::size_t k = from; k < t->arity(); ++k)
-      if (t->operand(k)->tensor_type().dtype != want) return false;
-    return true;
-  };
-  const ops::DType first = t->arity() > 0 ? t->operand(0)->tensor_type().dtype : d;
-  const bool numeric = first == ops::DType::F32 || first == ops::DType::F64 ||
-                       first == ops::DType::I32 || first == ops::DType::I64;
-  if (fusable(t->kind(), d) && operands_are(0, d)) return d;
-  if (carries_booleans(t->kind()) && (numeric || first == ops::DType::Bool) &&
-      operands_are(0, first))
-    return first;
-  if (t->kind() == OpKind::Where && first == ops::DType::Bool && operands_are(1, d) &&
-      (d == ops::DType::Bool || fusable(OpKind::Add, d)))
-    return d;
-  return std::nullopt;
+  std::vector<ops::DType> operands;
+  for (TermRef o : t->operands()) operands.push_back(o->tensor_type().dtype);
+  return detail::fused_compute_dtype(t->kind(), operands, t->tensor_type().dtype);
 }
 
 // A float reduction over trailing axes may absorb the group computing
 // its operand: it then reduces each row as the row is computed.
 bool Function::fused_reduction_root(const Instruction& in) {
-  if (in.step != Step::Kernel || !block_reducible(in.term->kind())) return false;
-  const ops::DType d = in.term->tensor_type().dtype;
-  if ((d != ops::DType::F32 && d != ops::DType::F64) ||
-      in.term->operand(0)->tensor_type().dtype != d)
+  if (in.step != Step::Kernel || ops::op_info(in.term->kind()).group != ops::OpGroup::Reduction)
     return false;
   const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
-  const auto rank = static_cast<std::int64_t>(in.term->operand(0)->tensor_type().rank());
-  return !axes.empty() && axes.back() == rank - 1 &&
-         axes.back() - axes.front() + 1 == static_cast<std::int64_t>(axes.size());
+  const ops::TensorType& x = in.term->operand(0)->tensor_type();
+  return detail::fused_reduction(in.term->kind(), axes, x.rank(), x.dtype,
+                                 in.term->tensor_type().dtype);
 }
 
 // True when `in` is a `slice` of the last axis with step 1 of an operand

@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <span>
 #include <vector>
 
 namespace eqsat::backend::detail {
@@ -48,6 +50,22 @@ bool fusable(ops::OpKind kind, ops::DType dtype);
 // T(1) (as `where` reads its condition), so comparisons, logical ops and
 // `where` join float, integer and boolean chains.
 bool carries_booleans(ops::OpKind kind);
+
+// The dtype a fused group computes `kind` in, given its operands' and
+// result's dtypes, or none when the op cannot join a group: its result's
+// for elementwise math (operands of that dtype) and `where` (a bool
+// condition); its operands' for a comparison or logical op. The compiler
+// (Function) and the cost model both read it.
+std::optional<ops::DType> fused_compute_dtype(ops::OpKind kind,
+                                              std::span<const ops::DType> operands,
+                                              ops::DType result);
+
+// True when a reduction may absorb the group computing its operand, reducing
+// each row as it is computed: a float sum, mean, prod, max or min over
+// trailing contiguous axes (`axes` sorted, of an operand of rank `rank`)
+// of an operand of its own dtype.
+bool fused_reduction(ops::OpKind kind, std::span<const std::int64_t> axes, std::size_t rank,
+                     ops::DType operand, ops::DType result);
 
 // How each leaf of a fused expression meets its result, seen as `rows`
 // rows of `row_len` elements: the result's shape (Full), one element

@@ -53,7 +53,8 @@ enum class CostClass : std::uint8_t {
   Flop,     // one simple flop
   Flop4,    // a division or square root: four flops
   Transc,   // a transcendental function
-  Transc2,  // two transcendentals and a flop: pow, exp(y·log x)
+  Transc2,  // pow, exp(y·log x): priced by its own measured weight
+  Select,   // where: converting the condition and blending, its own measured weight
   Gemm,     // a matrix product: 2·m·n·k flops
   Loop,     // a scan: its steps and stored outputs
   Invoke,   // a call: its overhead (the body is costed on its own)

@@ -8,7 +8,7 @@
 //   cost        what the cost model charges per element (CostClass):
 //               Free, Move (memory only), Flop, Flop4 (div, sqrt,
 //               reciprocal), Transc (a transcendental), Transc2 (pow:
-//               exp(y·log x)), Gemm, Loop (scan),
+//               exp(y·log x)), Select (where), Gemm, Loop (scan),
 //               Invoke (call), Never (grad: must be expanded)
 //   fusion      whether the executor fuses it into a one-pass group
 //               (Fusion): NoFuse, FuseF (f32/f64), FuseFI (f32/f64/i32/i64)
@@ -84,7 +84,7 @@
   X(Ge,          "ge",           Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Cmp,                                   compare_rule)                               \
   X(LogicalAnd,  "logical_and",  Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Comm | Logic,                          compare_rule)                               \
   X(LogicalOr,   "logical_or",   Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Comm | Logic,                          compare_rule)                               \
-  X(Where,       "where",        Select,    3, 3,  Flop,   NoFuse, Smooth,      IfBranches, NoFlags,                               where_rule)                                 \
+  X(Where,       "where",        Select,    3, 3,  Select, NoFuse, Smooth,      IfBranches, NoFlags,                               where_rule)                                 \
   /* reductions and softmax */                                                                                                                                                 \
   X(Sum,         "sum",          Reduction, 1, 1,  Flop,   FuseF,  Smooth,      IfAll,      Linear | AxisWise,                     sum_rule,          Axis, Keepdims)          \
   X(Prod,        "prod",         Reduction, 1, 1,  Flop,   FuseF,  Smooth,      IfAll,      AxisWise,                              sum_rule,          Axis, Keepdims)          \
@@ -118,8 +118,8 @@
   X(Zeros,       "zeros",        Creation,  0, 0,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               fill_rule,         Shape, Dtype)            \
   X(Ones,        "ones",         Creation,  0, 0,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               fill_rule,         Shape, Dtype)            \
   X(Full,        "full",         Creation,  1, 1,  Move,   NoFuse, Smooth,      IfAll,      NoFlags,                               full_rule,         Shape, Dtype)            \
-  X(ZerosLike,   "zeros_like",   Creation,  1, 1,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               like_rule)                                  \
-  X(OnesLike,    "ones_like",    Creation,  1, 1,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               like_rule)                                  \
+  X(ZerosLike,   "zeros_like",   Creation,  1, 1,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               like_rule,         Dtype)                   \
+  X(OnesLike,    "ones_like",    Creation,  1, 1,  Move,   NoFuse, Zero,        NonNeg,     NoFlags,                               like_rule,         Dtype)                   \
   X(Arange,      "arange",       Creation,  1, 1,  Move,   NoFuse, Zero,        AnySign,    NoFlags,                               arange_rule,       Dtype)                   \
   /* control: bodies, loops, calls, tuples */                                                                                                                                  \
   X(Fn,          "fn",           Control,   1, -1, Free,   NoFuse, Unsupported, AnySign,    NoFlags,                               fn_rule,           Params, Inline)          \

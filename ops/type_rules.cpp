@@ -554,8 +554,15 @@ Type full_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   return TensorType{d, shape};
 }
 
-Type like_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
-  return tensor(kind, xs, 0);
+// zeros_like, ones_like: the operand's shape, and :dtype when given (else
+// the operand's dtype). A :dtype equal to the operand's is dropped, so one
+// value has one term.
+Type like_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
+  TensorType t = tensor(kind, xs, 0);
+  const DType d = dtype_attr(kind, attrs, t.dtype);
+  if (d == t.dtype) attrs.erase(AttrKey::Dtype);
+  t.dtype = d;
+  return t;
 }
 
 Type arange_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {

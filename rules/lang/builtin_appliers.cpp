@@ -11,6 +11,7 @@
 #include "rules/loops/scan_save_mem.hpp"
 #include "rules/loops/scan_to_reduction.hpp"
 #include "rules/tensor/dimshuffle_chains.hpp"
+#include "rules/tensor/implicit_expand_dims.hpp"
 #include "rules/tensor/inline_calls.hpp"
 #include "rules/tensor/pow_nested_squaring.hpp"
 #include "rules/tensor/reduce_chain.hpp"
@@ -89,6 +90,10 @@ const std::array kAppliers = {
                    "a transpose/expand_dims/squeeze of one is one canonical chain (squeeze, "
                    "transpose, expand_dims): PyTensor's DimShuffle merging",
                    &make_dimshuffle_chains},
+    BuiltinApplier{"implicit-expand-dims",
+                   "an operand expand_dims(x, 0) of a broadcasting elementwise op is x when "
+                   "another operand has its rank: PyTensor's DimShuffle lift",
+                   &make_implicit_expand_dims},
     BuiltinApplier{"where-constant",
                    "a where with a uniform constant condition is its branch, cast and "
                    "broadcast to the result",

@@ -95,9 +95,11 @@ namespace {
 // kernel_groups.hpp), so extraction prices each e-node of such a chain as
 // its share of the group (CostModel::fused_op_cost). Which forms the
 // extraction will pick is not known while it prices them, so the groups are
-// read off the e-graph: a class is computed inside a group when it has a
-// form that fuses, and written to memory (`materialized`) when it is a root
-// or some e-node reads it other than as a fused operand of its own type.
+// read off the e-graph: a class is computed inside a group when it has an
+// elementwise form that fuses, and written to memory (`materialized`) when
+// it is a root or some e-node reads it other than as a fused operand
+// (CostModel::reads_fused: of the reader's shape and compute dtype, or the
+// operand of a reduction that absorbs its group).
 struct FusedClasses {
   std::vector<bool> fused_form, materialized;  // by class id
 
@@ -107,12 +109,17 @@ struct FusedClasses {
     fused_form.assign(eg.num_class_ids(), false);
     materialized.assign(eg.num_class_ids(), false);
     for (EClassId r : roots) materialized[eg.find(r).index()] = true;
+    std::vector<ops::Type> types;
     for (EClassId c : eg.classes())
       for (egraph::ENodeId n : eg.nodes(c)) {
-        const bool fuses = model.fuses(g.kind(n), g.type(c));
-        if (fuses) fused_form[c.index()] = true;
-        for (EClassId k : eg.children(n))
-          if (!fuses || !(g.type(k) == g.type(c))) materialized[eg.find(k).index()] = true;
+        const auto kids = eg.children(n);
+        types.resize(kids.size());
+        for (std::size_t i = 0; i < kids.size(); ++i) types[i] = g.type(kids[i]);
+        const auto role = model.fused_role(g.kind(n), g.attrs(n), types, g.type(c));
+        if (role && !role->reduction) fused_form[c.index()] = true;
+        for (std::size_t i = 0; i < kids.size(); ++i)
+          if (!role || !backend::CostModel::reads_fused(*role, i, types[i], g.type(c)))
+            materialized[eg.find(kids[i]).index()] = true;
       }
   }
 };
@@ -135,13 +142,14 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
       spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
     }
     double one = 0;
-    if (model.fuses(g.kind(n), g.type(c))) {
+    if (const auto role = model.fused_role(g.kind(n), g.attrs(n), types, g.type(c))) {
       std::uint32_t fused_operands = 0;
       for (std::size_t i = 0; i < kids.size(); ++i)
-        if (fused.fused_form[eg.find(kids[i]).index()] && types[i] == g.type(c))
+        if (fused.fused_form[eg.find(kids[i]).index()] &&
+            backend::CostModel::reads_fused(*role, i, types[i], g.type(c)))
           fused_operands |= 1u << i;
       one = model.fused_op_cost(g.kind(n), types, g.type(c), fused_operands,
-                                fused.materialized[c.index()]);
+                                role->reduction || fused.materialized[c.index()]);
     } else {
       one = node_cost(g.kind(n), types, g.type(c), model, trips, spec);
     }
@@ -364,27 +372,37 @@ double dag_cost(std::span<const ops::TermRef> roots, const backend::CostModel& m
   std::ranges::sort(order, {}, &Counted::id);
   // Fused groups as extraction_cost reads them off the e-graph: a term is
   // written to memory when it is a root or read other than as a fused
-  // operand of its own type.
-  const auto fused_into = [&](ops::TermRef t, ops::TermRef operand) {
-    return model.fuses(t->kind(), t->type()) && operand->type() == t->type();
+  // operand (CostModel::reads_fused). role_of: a term's operand types, and
+  // its role in a fused group.
+  const auto role_of = [&model](ops::TermRef t, std::vector<ops::Type>& types) {
+    types.resize(t->arity());  // assigned, not rebuilt: their dims keep their storage
+    for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
+    return model.fused_role(t->kind(), t->attrs(), types, t->type());
+  };
+  std::vector<ops::Type> types, operand_types;
+  // A term computed inside a group: an elementwise op that fuses.
+  const auto in_group = [&](ops::TermRef t) {
+    const auto role = role_of(t, operand_types);
+    return role && !role->reduction;
   };
   absl::flat_hash_set<ops::TermRef> materialized(roots.begin(), roots.end());
-  for (const auto& [id, t, times] : order)
-    for (ops::TermRef o : t->operands())
-      if (!fused_into(t, o)) materialized.insert(o);
-  std::vector<ops::Type> types;  // assigned, not rebuilt: their dims keep their storage
+  for (const auto& [id, t, times] : order) {
+    const auto role = role_of(t, types);
+    for (std::size_t i = 0; i < t->arity(); ++i)
+      if (!role || !backend::CostModel::reads_fused(*role, i, types[i], t->type()))
+        materialized.insert(t->operand(i));
+  }
   double total = 0;
   for (const auto& [id, t, times] : order) {
-    types.resize(t->arity());
-    for (std::size_t i = 0; i < t->arity(); ++i) types[i] = t->operand(i)->type();
     double one = 0;
-    if (model.fuses(t->kind(), t->type())) {
+    if (const auto role = role_of(t, types)) {
       std::uint32_t fused_operands = 0;
       for (std::size_t i = 0; i < t->arity(); ++i)
-        if (fused_into(t, t->operand(i)) && model.fuses(t->operand(i)->kind(), types[i]))
+        if (backend::CostModel::reads_fused(*role, i, types[i], t->type()) &&
+            in_group(t->operand(i)))
           fused_operands |= 1u << i;
       one = model.fused_op_cost(t->kind(), types, t->type(), fused_operands,
-                                materialized.contains(t));
+                                role->reduction || materialized.contains(t));
     } else {
       std::optional<std::int64_t> trips;
       const ops::ScanSpec* spec = nullptr;

@@ -72,6 +72,11 @@ std::optional<EClassId> TensorEGraph::add_op(ops::OpKind kind, ops::Attrs attrs,
 void TensorEGraph::mark_unstable(egraph::Symbol op, egraph::Payload payload,
                                  std::span<const EClassId> children) {
   marks_.push_back({op, payload, {children.begin(), children.end()}});
+  // The commuted twin (`algebra`'s e⁻ˣ·σ(x) of a marked σ(x)·e⁻ˣ) computes
+  // the same unstable way.
+  const auto kind = op_of_symbol(op);
+  if (kind && ops::is_commutative(*kind) && children.size() == 2)
+    marks_.push_back({op, payload, {children[1], children[0]}});
   marks_version_ = ~std::uint64_t{0};
 }
 

@@ -72,6 +72,7 @@ class TensorEGraph {
   // Marks the e-node (op, payload, children) as unstable: a stabilizing
   // rewrite put a better way to compute its value in its class (docs/architecture.md
   // decision 11). Extraction then avoids it whatever sharing would save.
+  // For a commutative op the commuted e-node is marked too.
   void mark_unstable(egraph::Symbol op, egraph::Payload payload,
                      std::span<const egraph::EClassId> children);
   // Whether e-node n is (after merges: equals) a marked one. Call on a

@@ -22,6 +22,7 @@ std::string temp_file(const std::string& name, const std::string& text) {
 bool same_weights(const backend::CostWeights& a, const backend::CostWeights& b) {
   return a.call_overhead_ns == b.call_overhead_ns && a.ns_per_byte == b.ns_per_byte &&
          a.ns_per_flop == b.ns_per_flop && a.ns_per_transcendental == b.ns_per_transcendental &&
+         a.ns_per_pow == b.ns_per_pow && a.ns_per_select == b.ns_per_select &&
          a.ns_per_gemm_flop == b.ns_per_gemm_flop &&
          a.scan_step_overhead_ns == b.scan_step_overhead_ns;
 }

@@ -32,8 +32,8 @@ TEST_CASE("every row's facts agree with its group") {
     const OpGroup g = info.group;
     // The cost class fits the group the cost model prices it by.
     if (is_elementwise(kind))
-      CHECK(one_of(info.cost,
-                   {CostClass::Flop, CostClass::Flop4, CostClass::Transc, CostClass::Transc2}));
+      CHECK(one_of(info.cost, {CostClass::Flop, CostClass::Flop4, CostClass::Transc,
+                               CostClass::Transc2, CostClass::Select}));
     if (g == OpGroup::Reduction || g == OpGroup::Softmax)
       CHECK(one_of(info.cost, {CostClass::Flop, CostClass::Transc}));
     CHECK((g == OpGroup::LinAlg) == (info.cost == CostClass::Gemm));

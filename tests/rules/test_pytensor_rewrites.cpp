@@ -53,12 +53,80 @@ TEST_CASE("PyTensor: powers become their specialized chains (fast-math)", "[rule
   const ops::Graph x15 = rules::optimize(graph(kVec + "(output (pow x 15.0))"), fast_math_rules());
   CHECK(count_ops(x15, ops::OpKind::Pow) == 0);
   CHECK(count_ops(x15, ops::OpKind::Square) + count_ops(x15, ops::OpKind::Mul) == 6);
-  check_same_values(fast_math_rules(), kVec + "(output (pow x 15.0)) (output (pow x -0.5))",
-                    {f64_vector({0.5, 1.25, 2, 3}), f64_vector({1, 2, 3, 4})}, 1e-12);
-  // As written, on 8 elements (ops run one by one), the pow stays.
-  const ops::Graph short_pow =
-      rules::optimize(graph("(input x (f64 8))\n(output (pow x 16.0))"), fast_math_rules());
-  CHECK(short_pow.outputs[0].term->kind() == ops::OpKind::Pow);
+  // x⁻¹⁵: the nested squarings and a reciprocal (pow runs about 5 times as
+  // long as exp: bench/README.md).
+  const ops::Graph x_15 =
+      rules::optimize(graph(kVec + "(output (pow x -15.0))"), fast_math_rules());
+  CHECK(count_ops(x_15, ops::OpKind::Pow) == 0);
+  CHECK(x_15.outputs[0].term->kind() == ops::OpKind::Reciprocal);
+  CHECK(count_ops(x_15, ops::OpKind::Square) + count_ops(x_15, ops::OpKind::Mul) == 6);
+  check_same_values(fast_math_rules(), kVec + "(output (pow x 15.0)) (output (pow x -15.0))",
+                    {f64_vector({0.5, 1.25, 2, 3, kInf, -kInf, kNaN, 0}), f64_vector({1})}, 1e-12);
+  // x^−½ = 1/√x ignores x = −∞ (pow gives 0, √ NaN): fast-math's law.
+  check_same_values(fast_math_rules(), kVec + "(output (pow x -0.5))",
+                    {f64_vector({0.5, 1.25, 2, 3, kInf, kNaN}), f64_vector({1})}, 1e-12);
+  // On 8 elements (ops run one by one, a call each) the chains cost more
+  // than one pow: the pow stays.
+  for (const char* n : {"15.0", "16.0", "-15.0"}) {
+    const ops::Graph short_pow = rules::optimize(
+        graph(std::string("(input x (f64 8))\n(output (pow x ") + n + "))"), fast_math_rules());
+    CHECK(short_pow.outputs[0].term->kind() == ops::OpKind::Pow);
+  }
+}
+
+TEST_CASE("PyTensor: comparisons with self on vectors and matrices", "[rules][pytensor]") {
+  // test_inequality_with_self on `pt.vector()` and `pt.matrix()`: a bool
+  // constant of x's shape. x < x is false for every x (NaN included);
+  // the others need fast-math (NaN ≤ NaN is false).
+  const std::pair<const char*, const char*> cases[] = {
+      {"lt", "zeros_like"}, {"gt", "zeros_like"}, {"le", "ones_like"},
+      {"ge", "ones_like"},  {"eq", "ones_like"},  {"ne", "zeros_like"},
+  };
+  for (const std::string& in : {kVec, kMat})
+    for (const auto& [op, like] : cases) {
+      INFO(op);
+      check_optimizes(fast_math_rules(), in + "(output (" + op + " x x))",
+                      in + "(output (" + like + " x :dtype bool))");
+    }
+  check_optimizes(kVec + "(output (gt x x))", kVec + "(output (zeros_like x :dtype bool))");
+  check_same_values(shipped_rules(), kVec + "(output (lt x x)) (output (gt x x))",
+                    {f64_vector({1, -kInf, kInf, kNaN}), f64_vector({0})});
+  check_same_values(fast_math_rules(), kMat + "(output (le x x)) (output (ne x x))",
+                    {f64_matrix(2, 2, {1, -3, 0, 7})});
+  // Without fast-math x ≤ x stays: it is false at NaN.
+  CHECK(count_ops(optimized(graph(kVec + "(output (le x x))")), ops::OpKind::Le) == 1);
+}
+
+TEST_CASE("PyTensor: a sum of a concatenation is the sum of the sums (fast-math)",
+          "[rules][pytensor]") {
+  // TestReduceJoin: each sum absorbs its elementwise operand in one pass,
+  // so no concatenation (nor exp u, log v) is written to memory.
+  const std::string g = kVec + "(output (sum (concat (exp x) (log y))))";
+  check_optimizes(fast_math_rules(), g, kVec + "(output (add (sum (exp x)) (sum (log y))))");
+  check_same_values(fast_math_rules(), g, {f64_vector({0.5, -1, 2}), f64_vector({1, 2, 3, 4})});
+  check_same_values(fast_math_rules(), g, {f64_vector({0.5, kInf}), f64_vector({-1, 2})});
+  check_same_values(fast_math_rules(), g, {f64_vector({kNaN}), f64_vector({0, 2})});
+}
+
+TEST_CASE("PyTensor: expand_dims that broadcasting adds itself are lifted away",
+          "[rules][pytensor]") {
+  // TestDimshuffleLift's test_lift: x + y + z of a vector, a matrix and a
+  // rank-3 tensor, with the DimShuffles PyTensor's broadcasting inserts.
+  const std::string in = "(input x (f64 ?)) (input y (f64 ? ?)) (input z (f64 ? ? ?))\n";
+  const std::string g =
+      in + "(output (add (expand_dims (add (expand_dims x :axis 0) y) :axis 0) z))";
+  check_optimizes(g, in + "(output (add (add x y) z))");
+  ops::Array y(ops::DType::F64, {2, 3}), z(ops::DType::F64, {2, 2, 3});
+  for (int i = 0; i < 6; ++i) y.data<double>()[i] = i == 4 ? kNaN : i;
+  for (int i = 0; i < 12; ++i) z.data<double>()[i] = i == 7 ? -kInf : i * 0.5;
+  check_same_values(shipped_rules(), g, {f64_vector({1, kInf, -2}), y, z});
+  // Lengths that do not broadcast fail as written.
+  ops::Array bad(ops::DType::F64, {2, 4});
+  CHECK_THROWS(backend::compile(optimized(graph(g))).run({f64_vector({1, 2, 3}), bad, z}));
+  // An expand_dims that adds the result's only leading axis stays.
+  const std::string two = "(input x (f64 ?)) (input y (f64 ?))\n";
+  CHECK(count_ops(optimized(graph(two + "(output (add (expand_dims x :axis 0) y))")),
+                  ops::OpKind::ExpandDims) == 1);
 }
 
 TEST_CASE("PyTensor: logit of a sigmoid and log_softmax from log-sum-exp, unknown lengths",

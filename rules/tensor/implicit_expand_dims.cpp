@@ -1,0 +1,83 @@
+#include "rules/tensor/implicit_expand_dims.hpp"
+
+#include "rules/tensor/op_class_searcher.hpp"
+
+#include <algorithm>
+
+namespace eqsat::rules {
+
+using egraph::EClassId;
+using ops::AttrKey;
+using ops::OpKind;
+
+namespace {
+
+// The broadcasting elementwise ops: those of two or more operands.
+std::vector<OpKind> broadcasting_ops() {
+  std::vector<OpKind> kinds;
+  for (int k = 0; k < ops::kNumOps; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (ops::is_elementwise(kind) && ops::op_info(kind).max_arity >= 2) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+// For each broadcasting e-node of the matched class, each operand whose
+// class holds `expand_dims(x, 0)` where another operand has at least the
+// operand's rank: the e-node with x in its place joins the class.
+class ImplicitExpandDimsApplier final : public egraph::Applier {
+ public:
+  explicit ImplicitExpandDimsApplier(TensorEGraph& g) : g_(g) {}
+
+  bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    bool changed = false;
+    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    for (egraph::ENodeId n : nodes) {
+      if (!ops::is_elementwise(g_.kind(n))) continue;
+      const ops::OpKind kind = g_.kind(n);
+      const ops::Attrs attrs = g_.attrs(n);
+      const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
+      std::vector<int> ranks;
+      for (EClassId k : kids) {
+        if (!g_.data(k).is_tensor()) return changed;
+        ranks.push_back(g_.data(k).tensor_type().rank());
+      }
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        bool covered = false;  // another operand has operand i's rank or more
+        for (std::size_t j = 0; j < kids.size(); ++j) covered |= j != i && ranks[j] >= ranks[i];
+        if (!covered) continue;
+        for (EClassId x : leading_new_axis_operands(eg, kids[i])) {
+          std::vector<EClassId> lifted = kids;
+          lifted[i] = x;
+          const auto c = g_.add_op(kind, attrs, lifted);
+          if (c && g_.type(*c) == g_.type(root)) changed |= eg.merge(root, *c);
+        }
+      }
+    }
+    return changed;
+  }
+  std::string to_string() const override { return "implicit-expand-dims"; }
+
+ private:
+  // The x of each `expand_dims(x, :axis 0)` in class c.
+  std::vector<EClassId> leading_new_axis_operands(const egraph::EGraph& eg, EClassId c) const {
+    std::vector<EClassId> xs;
+    for (egraph::ENodeId m : eg.nodes(c))
+      if (g_.kind(m) == OpKind::ExpandDims && g_.attrs(m).get<std::int64_t>(AttrKey::Axis) == 0)
+        xs.push_back(eg.children(m)[0]);
+    return xs;
+  }
+
+  TensorEGraph& g_;
+};
+
+}  // namespace
+
+egraph::Rewrite make_implicit_expand_dims(TensorEGraph& g) {
+  return egraph::Rewrite(
+      "implicit-expand-dims",
+      std::make_shared<OpClassSearcher>(broadcasting_ops(), "(OP (expand_dims ?x :axis 0) ?y)"),
+      std::make_shared<ImplicitExpandDimsApplier>(g));
+}
+
+}  // namespace eqsat::rules
