@@ -299,7 +299,7 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
 
 // The work of one element of `program` in simple ops: a transcendental
 // (the catalogue's Transc and Transc2 classes) counts as kTranscendentalOps,
-// a division or square root as 4, so a group of a few transcendentals
+// a division, square root or select (`where`) as 4, so a group of a few transcendentals
 // (an LSTM cell's three sigmoids and a tanh on 16 x 128) is split between
 // threads where the same number of additions would not be.
 constexpr std::int64_t kTranscendentalOps = 8;
@@ -314,6 +314,7 @@ std::int64_t ops_per_element(std::span<const FusedOp> program) {
         work += 2 * kTranscendentalOps + 1;
         break;
       case ops::CostClass::Flop4:
+      case ops::CostClass::Select:
         work += 4;
         break;
       case ops::CostClass::Free:
