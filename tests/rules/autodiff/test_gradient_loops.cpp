@@ -64,6 +64,22 @@ std::size_t input_index(const ops::Graph& g, char name) {
   return 0;
 }
 
+// x = (1.5 2.5 3.5): h <- sqrt(h - 1) from x is real for one step, NaN
+// after the second for x < 4 (the loops of the zero-mask tests).
+std::vector<ops::Array> sqrt_loop_inputs() {
+  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
+  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
+  return in;
+}
+
+// d/dx of that loop's first step, sqrt(x - 1): what a cost reading only
+// the first row gets.
+ops::Array first_step_sqrt_gradient(const ops::Array& x) {
+  ops::Array want(ops::DType::F64, {3});
+  for (std::int64_t i = 0; i < 3; ++i) want.data<double>()[i] = 0.5 / std::sqrt(x.element(i) - 1.0);
+  return want;
+}
+
 }  // namespace
 
 TEST_CASE("gradients through until-loops stopping at different steps match finite differences",
@@ -377,11 +393,8 @@ TEST_CASE("a NaN in loop steps after the last one read does not reach the gradie
       "(input x (f64 3))\n"
       "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
       "(output (sum (index (get 0 s) 0)))");
-  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
-  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
-  ops::Array want(ops::DType::F64, {3});
-  for (std::int64_t i = 0; i < 3; ++i)
-    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  const std::vector<ops::Array> in = sqrt_loop_inputs();
+  const ops::Array want = first_step_sqrt_gradient(in[0]);
   check_close(want, finite_difference(g, in, 0), 1e-6);
   const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
   check_close(want, run1(with_output(g, d), in), 1e-12);
@@ -411,11 +424,8 @@ TEST_CASE("a NaN in loop steps after the rows a resize_rows keeps does not reach
       "(input x (f64 3))\n"
       "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
       "(output (sum (resize_rows (get 0 s) 1)))");
-  std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
-  for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
-  ops::Array want(ops::DType::F64, {3});
-  for (std::int64_t i = 0; i < 3; ++i)
-    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  const std::vector<ops::Array> in = sqrt_loop_inputs();
+  const ops::Array want = first_step_sqrt_gradient(in[0]);
   check_close(want, finite_difference(g, in, 0), 1e-6);
   check_close(want, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
   const ops::Graph opt = rules::optimize(
