@@ -254,7 +254,8 @@ std::vector<TermRef> pullback_of(TermRef scan, const std::vector<TermRef>& gouts
   if (std::ranges::any_of(spec.keep, [](std::int64_t k) { return k != 0; })) {
     // The pullback needs every state: the same scan keeping all steps, whose
     // last k rows are what this one keeps. A sit-sot kept for one step
-    // passes its cotangent as the reverse loop's first carried value.
+    // passes its cotangent as the reverse loop's first carried value, where
+    // that step is sure to exist (a loop that may run no step keeps no row).
     ops::ScanSpec all = spec;
     all.keep.clear();
     const std::vector<TermRef> operands(scan->operands().begin(), scan->operands().end());
@@ -263,7 +264,8 @@ std::vector<TermRef> pullback_of(TermRef scan, const std::vector<TermRef>& gouts
     std::vector<TermRef> gfull = gouts, last_states(static_cast<std::size_t>(spec.num_sitsot));
     for (std::size_t i = 0; i < gfull.size() && i < spec.keep.size(); ++i) {
       if (!gfull[i] || spec.keep[i] == 0) continue;
-      if (spec.keep[i] == 1 && i >= nmit && i < nmit + last_states.size()) {
+      if (spec.keep[i] == 1 && i >= nmit && i < nmit + last_states.size() &&
+          gfull[i]->tensor_type().dims[0] == 1) {
         last_states[i - nmit] = make(OpKind::Index, {gfull[i], i64(0)});
         gfull[i] = nullptr;
       } else {

@@ -359,6 +359,46 @@ TEST_CASE("a loop that runs no step passes the cotangent straight through", "[gr
               run1(opt, {ops::Array::filled(ops::DType::F64, {3}, 0.5)}), 0);
 }
 
+TEST_CASE("a loop keeping its last state pulls back 0, 1 or more steps known only at run time",
+          "[grad][edges]") {
+  // `:keep (1 all)` with a run-time step count: 0 steps keep no row (the
+  // cost is 0 and so is its gradient), then the last state's cotangent.
+  const std::string head =
+      "(input x (f64 3)) (input y (f64 3)) (input n i64)\n"
+      "(let s (scan :n-steps n :sit-sot ((sqrt x) (tanh x)) :non-sequences (y) :keep (1 all)"
+      " (fn (h k w) (mul h w) (add k h))))\n";
+  const std::string cost = "(add (sum (get 0 s)) (sum (get 1 s)))";
+  const ops::Graph c = graph(head + "(output " + cost + ")");
+  const ops::Graph opt =
+      rules::optimize(graph(head + "(output (grad " + cost + " x))"), shipped_rules());
+  REQUIRE_FALSE(has_grad(opt.outputs[0].term));
+  std::mt19937_64 rng(5);
+  for (std::int64_t n : {0, 1, 3}) {
+    INFO("n = " << n);
+    std::vector<ops::Array> inputs{ops::Array(ops::DType::F64, {3}),
+                                   random_array(c.inputs[1]->tensor_type(), rng),
+                                   ops::Array::filled(ops::DType::I64, {}, static_cast<double>(n))};
+    for (std::int64_t i = 0; i < 3; ++i) inputs[0].data<double>()[i] = 0.5 + static_cast<double>(i);
+    check_close(finite_difference(c, inputs, 0), run1(opt, inputs), 1e-5);
+  }
+  // A body that does not read the state: its cotangent is none at all, so
+  // the NaN derivative of sqrt at x < 0 stays out for every step count.
+  const ops::Graph blind = rules::optimize(
+      graph("(input x (f64 3)) (input y (f64 3)) (input n i64)\n"
+            "(let s (scan :n-steps n :sit-sot ((sqrt x)) :non-sequences (y) :keep (1)"
+            " (fn (h w) w)))\n"
+            "(output (grad (sum (get 0 s)) x))"),
+      shipped_rules());
+  for (std::int64_t n : {0, 2}) {
+    INFO("n = " << n);
+    const ops::Array x = ops::Array::filled(ops::DType::F64, {3}, -1.0);
+    const ops::Array y = ops::Array::filled(ops::DType::F64, {3}, 2.0);
+    check_close(
+        ops::Array::filled(ops::DType::F64, {3}, 0.0),
+        run1(blind, {x, y, ops::Array::filled(ops::DType::I64, {}, static_cast<double>(n))}), 0);
+  }
+}
+
 TEST_CASE("a NaN in a loop state no cost reads does not reach the gradient", "[grad][edges]") {
   // h becomes NaN (sqrt of -2), but the cost reads only the nit-sot: the
   // state gets no cotangent, so no 0 * NaN. Finite differences: [2 2 2].
