@@ -16,15 +16,16 @@
 #ifdef EQSAT_VMATH_SLEEF
 // sleef.h declares the AVX2 and AVX-512 entry points only where the whole
 // file is compiled for them; here they are called from functions compiled
-// for their level (below), so they are declared here.
+// for their level (below), so they are declared here, for that level too
+// (Clang refuses a vector argument passed to a function not compiled for it).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 extern "C" {
-#define EQSAT_SLEEF_DECLARE(fn)               \
-  __m256d Sleef_##fn##d4_u10avx2(__m256d);    \
-  __m256 Sleef_##fn##f8_u10avx2(__m256);      \
-  __m512d Sleef_##fn##d8_u10avx512f(__m512d); \
-  __m512 Sleef_##fn##f16_u10avx512f(__m512);
+#define EQSAT_SLEEF_DECLARE(fn)                                   \
+  EQSAT_TARGET_avx2 __m256d Sleef_##fn##d4_u10avx2(__m256d);      \
+  EQSAT_TARGET_avx2 __m256 Sleef_##fn##f8_u10avx2(__m256);        \
+  EQSAT_TARGET_avx512 __m512d Sleef_##fn##d8_u10avx512f(__m512d); \
+  EQSAT_TARGET_avx512 __m512 Sleef_##fn##f16_u10avx512f(__m512);
 EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_DECLARE)
 #undef EQSAT_SLEEF_DECLARE
 }
