@@ -64,20 +64,30 @@ std::size_t input_index(const ops::Graph& g, char name) {
   return 0;
 }
 
-// x = (1.5 2.5 3.5): h <- sqrt(h - 1) from x is real for one step, NaN
-// after the second for x < 4 (the loops of the zero-mask tests).
-std::vector<ops::Array> sqrt_loop_inputs() {
+// h <- sqrt(h - 1) from x for three steps: real for the first step at
+// x = (1.5 2.5 3.5), NaN after it (the loop of the zero-mask tests).
+const std::string kSqrtLoop =
+    "(input x (f64 3))\n"
+    "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n";
+
+// A cost over that loop reading only its first step: finite differences,
+// the gradient and the optimized gradient all give d sqrt(x - 1)/dx.
+// Returns the gradient's term.
+ops::TermRef check_first_step_gradient(const std::string& cost) {
+  const ops::Graph g = graph(kSqrtLoop + "(output " + cost + ")");
   std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
   for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
-  return in;
-}
-
-// d/dx of that loop's first step, sqrt(x - 1): what a cost reading only
-// the first row gets.
-ops::Array first_step_sqrt_gradient(const ops::Array& x) {
   ops::Array want(ops::DType::F64, {3});
-  for (std::int64_t i = 0; i < 3; ++i) want.data<double>()[i] = 0.5 / std::sqrt(x.element(i) - 1.0);
-  return want;
+  for (std::int64_t i = 0; i < 3; ++i)
+    want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
+  check_close(want, finite_difference(g, in, 0), 1e-6);
+  const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
+  check_close(want, run1(with_output(g, d), in), 1e-12);
+  const ops::Graph opt = rules::optimize(
+      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
+      shipped_rules());
+  check_close(want, run1(opt, in), 1e-12);
+  return d;
 }
 
 }  // namespace
@@ -429,28 +439,12 @@ TEST_CASE("a NaN in loop steps after the last one read does not reach the gradie
           "[grad][edges]") {
   // h1 = sqrt(x - 1) is read; h2 = sqrt(h1 - 1) is NaN for x < 4 but no
   // cost reads it: its zero cotangent stays zero through sqrt's derivative.
-  const ops::Graph g = graph(
-      "(input x (f64 3))\n"
-      "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
-      "(output (sum (index (get 0 s) 0)))");
-  const std::vector<ops::Array> in = sqrt_loop_inputs();
-  const ops::Array want = first_step_sqrt_gradient(in[0]);
-  check_close(want, finite_difference(g, in, 0), 1e-6);
-  const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
-  check_close(want, run1(with_output(g, d), in), 1e-12);
-  const ops::Graph opt = rules::optimize(
-      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
-      shipped_rules());
-  check_close(want, run1(opt, in), 1e-12);
+  const ops::TermRef d = check_first_step_gradient("(sum (index (get 0 s) 0))");
   // The masks cost a comparison per step: only where a row after the last
   // one read exists. A cost reading every row, or the last, has none.
   CHECK(count_ops(d, ops::OpKind::Eq) > 0);
   for (const char* every : {"(sum (get 0 s))", "(sum (index (get 0 s) -1))"}) {
-    const ops::Graph dense = graph(
-        "(input x (f64 3))\n"
-        "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
-        "(output " +
-        std::string(every) + ")");
+    const ops::Graph dense = graph(kSqrtLoop + "(output " + every + ")");
     CHECK(count_ops(gradient(dense.outputs[0].term, dense.inputs[0]), ops::OpKind::Eq) == 0);
   }
 }
@@ -460,16 +454,5 @@ TEST_CASE("a NaN in loop steps after the rows a resize_rows keeps does not reach
   // The cost keeps row 0 of the loop's output with resize_rows: the
   // cotangent is that row padded back with zero rows (resize_rows' own
   // pullback), so the steps after it need zero masks as after a slice.
-  const ops::Graph g = graph(
-      "(input x (f64 3))\n"
-      "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n"
-      "(output (sum (resize_rows (get 0 s) 1)))");
-  const std::vector<ops::Array> in = sqrt_loop_inputs();
-  const ops::Array want = first_step_sqrt_gradient(in[0]);
-  check_close(want, finite_difference(g, in, 0), 1e-6);
-  check_close(want, run1(with_output(g, gradient(g.outputs[0].term, g.inputs[0])), in), 1e-12);
-  const ops::Graph opt = rules::optimize(
-      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
-      shipped_rules());
-  check_close(want, run1(opt, in), 1e-12);
+  check_first_step_gradient("(sum (resize_rows (get 0 s) 1))");
 }
