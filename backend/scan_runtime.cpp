@@ -46,6 +46,10 @@ struct OutputBuffer {
   Dims shape;  // one step's shape (known once the first step ran, for nit-sots)
   bool allocated = false;
   bool grows = false;
+  // A state's output keeping only its last step (`:keep 1`): the step's
+  // row is the state itself, so it is not copied at each step but once,
+  // from the state's ring, when the loop ends (last_state_rows).
+  bool last_state = false;
 };
 
 constexpr std::int64_t kFirstRows = 64;
@@ -139,6 +143,7 @@ std::vector<OutputBuffer> make_outputs(ops::TermRef op, const ops::ScanSpec& spe
     const std::int64_t keep = spec.keep.empty() ? 0 : spec.keep[o];
     outputs[o].grows = spec.until && keep == 0;
     outputs[o].capacity = std::min(keep > 0 ? keep : outputs[o].grows ? kFirstRows : n, n);
+    outputs[o].last_state = o < num_states && keep == 1;
     if (o < num_states) {
       outputs[o].shape = state_shapes[o];
     } else {
@@ -173,8 +178,22 @@ void store_step(ops::TermRef op, const std::vector<Array>& results,
     if (r.shape() != out.shape)
       fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
                            ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
+    if (out.last_state) continue;
     const std::size_t bytes = r.nbytes();
     copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes, r.bytes(), bytes);
+  }
+}
+
+// Fills the row of each last_state output from its state after `steps`
+// steps (state i's ring holds step s in ring[s mod depth]).
+void last_state_rows(std::vector<OutputBuffer>& outputs,
+                     const std::vector<std::vector<Array>>& rings, std::int64_t steps) {
+  if (steps == 0) return;
+  for (std::size_t i = 0; i < rings.size(); ++i) {
+    if (!outputs[i].last_state) continue;
+    const auto depth = static_cast<std::int64_t>(rings[i].size());
+    const Array& state = rings[i][positive_mod(steps - 1, depth)];
+    copy_bytes(outputs[i].rows.bytes(), state.bytes(), state.nbytes());
   }
 }
 
@@ -377,6 +396,7 @@ void Function::run_scan(Instruction& in) {
   }
 
   // The outputs, in step order: the last min(capacity, steps) steps.
+  last_state_rows(outputs, rings, steps);
   for (std::size_t o = 0; o < num_outputs; ++o)
     slots_[in.out + static_cast<int>(o)] = kept_rows(outputs[o], steps, pool);
   for (auto& ring : rings)

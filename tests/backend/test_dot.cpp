@@ -1,6 +1,7 @@
 // backend/dot.cpp: every way a product is cut between threads and
 // libraries (one block; rows split; columns split; a batch shared product by
-// product; a few large products each split; DOT, GEMV, GEMM, oneDNN) against
+// product; a few large products each split; large blocks in chunks of rows;
+// DOT, GEMV, GEMM, oneDNN) against
 // a plain loop in long double, on random values, f32, f64 and integers,
 // operands stored transposed or not.
 #include "backend/program.hpp"
@@ -120,6 +121,9 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
       {64, 64, 12, 7, 9, false, false, false, false},   // many small products shared
       {1, 20, 9, 5, 7, false, false, true, false},      // a broadcast
       {5, 0, 40, 30, 1, false, true, false, false},     // batch against a vector
+      // blocks over 256 KB of result: a chunk of rows at a time
+      {0, 0, 1500, 16, 700, false, false, false, false},
+      {0, 0, 1500, 16, 700, false, false, true, false},
   };
   for (DType d : {DType::F32, DType::F64, DType::I64, DType::I32})
     for (const Shape& s : shapes) check_product(s, d, rng);

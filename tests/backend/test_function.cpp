@@ -506,7 +506,8 @@ TEST_CASE("a product's bias and activation run as its epilogue with the unfused 
   // products each split; many small ones shared; a stack times a matrix;
   // a vector times a matrix; an empty inner dimension; short rows (one
   // pass refused at run time: the two run one after the other); a
-  // product too small to split with a large result (its epilogue split).
+  // product too small to split with a large result (its epilogue split);
+  // blocks larger than a chunk (the epilogue after each chunk of rows).
   const std::vector<Case> cases = {
       {{37, 13}, {13, 70}, false, 0},       {{257, 65}, {65, 130}, false, 0},
       {{300, 200}, {250, 200}, true, 0},    {{16, 128}, {128, 512}, false, 0},
@@ -514,7 +515,7 @@ TEST_CASE("a product's bias and activation run as its epilogue with the unfused 
       {{64, 12, 7}, {64, 7, 65}, false, 0}, {{5, 40, 30}, {30, 70}, false, 0},
       {{128}, {128, 300}, false, 0},        {{70, 0}, {0, 90}, false, 0},
       {{40, 30}, {30, 20}, false, 0},       {{1, 30}, {30, 100}, false, 2},
-      {{600, 1}, {1, 400}, false, 0}};
+      {{600, 1}, {1, 400}, false, 0},       {{1500, 16}, {16, 700}, false, 0}};
   std::mt19937_64 rng(28);
   for (DType d : {DType::F32, DType::F64}) {
     for (const Case& c : cases) {

@@ -156,6 +156,51 @@ TEST_CASE(":keep k stores only the last k steps, in order") {
   }
 }
 
+TEST_CASE("a state kept only at its last step (:keep 1) is the last row of its history") {
+  // Array states (not the register path): a mit-sot with taps (-2 -1), a
+  // sit-sot its body returns unchanged (the ring's own buffer), and an
+  // :until loop stopping early; run for 0, 1 and 6 steps, each against the
+  // same loop keeping every step.
+  const TermRef init = input("init", kF64, {2, 3});
+  const TermRef same = input("same", kF64, {3});
+  for (const bool until : {false, true}) {
+    for (const std::int64_t steps : {0, 1, 6}) {
+      INFO("until " << until << ", steps " << steps);
+      auto loop = [&](std::vector<std::int64_t> keep) {
+        ops::ScanSpec spec;
+        spec.mitsot_taps = {{-2, -1}};
+        spec.num_sitsot = 1;
+        spec.has_n_steps = true;
+        spec.until = until;
+        spec.keep = std::move(keep);
+        const TermRef sum = op(OpKind::Add, {param(0, kF64, {3}), param(1, kF64, {3})});
+        std::vector<TermRef> outs = {sum, param(2, kF64, {3})};
+        if (until) outs.push_back(op(OpKind::Gt, {op(OpKind::Sum, {sum}), f64(40)}));
+        const TermRef body =
+            ops::Term::fn({ty(kF64, {3}), ty(kF64, {3}), ty(kF64, {3})}, std::move(outs));
+        return scan(spec, body, {i64(steps), init, same});
+      };
+      const TermRef kept = loop({1, 1}), all = loop({0, 0});
+      ops::Array init_v(kF64, {2, 3}), same_v(kF64, {3});
+      for (std::int64_t i = 0; i < 6; ++i) init_v.data<double>()[i] = 0.5 * static_cast<double>(i);
+      for (std::int64_t i = 0; i < 3; ++i) same_v.data<double>()[i] = 7.0 - static_cast<double>(i);
+      const auto out = backend::compile(graph({init, same}, {get(0, kept), get(1, kept),
+                                                             get(0, all), get(1, all)}))
+                           .run({init_v, same_v});
+      for (int s = 0; s < 2; ++s) {
+        const ops::Array& k = out[s];
+        const ops::Array& a = out[s + 2];
+        const std::int64_t run = a.shape()[0];
+        CHECK(run <= steps);
+        CHECK(k.shape() == ops::Dims{std::min<std::int64_t>(run, 1), 3});
+        if (run == 0) continue;
+        const std::vector<double> v = values(a);
+        CHECK(values(k) == std::vector<double>(v.end() - 3, v.end()));
+      }
+    }
+  }
+}
+
 TEST_CASE(":keep with :until keeps the last steps actually run") {
   ops::ScanSpec spec;
   spec.num_sitsot = 1;
