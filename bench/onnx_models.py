@@ -2,15 +2,16 @@
 
 Builds each model twice: as an ONNX model (onnx.helper; weights are
 initializers, as in an exported model) and as the equal hand-written eqsat
-graph (weights are `(load "W.npy")` constants), until the ONNX importer
-reads the first directly. Then, in rounds, eqsat (`eqsat profile --repeat
-N`: best wall time of N runs after a warm-up) and onnxruntime
+graph (weights are `(load "W.npy")` constants); eqsat times the second, or
+with `--source onnx` imports and times the first (what onnxruntime runs).
+Then, in rounds, eqsat (`eqsat profile --repeat N`: best wall time of N
+runs after a warm-up) and onnxruntime
 (bench/ort_run.js: the same) alternate; each side's best over the rounds is
 kept. The outputs are compared (`eqsat run`) before any timing counts.
 
   /usr/bin/python3 bench/onnx_models.py --eqsat build/tools/eqsat \
       --ort build/bench/ort/node_modules/onnxruntime-node [--threads 2] \
-      [--rounds 3] [--reps 20] [--only mlp,attention]
+      [--rounds 3] [--reps 20] [--only mlp,attention] [--source eg|onnx]
 
 Prints a Markdown table: model, dtype, onnxruntime, eqsat, ratio (ort/eqsat:
 above 1 means eqsat is faster), max relative difference of the outputs.
@@ -229,9 +230,14 @@ MODELS = {"mlp": mlp, "attention": attention, "lstm": lstm, "encoder": encoder}
 ORT_UNSUPPORTED = {("lstm", "f64")}
 
 
+def model_file(args, folder):
+    """What eqsat reads: the hand-written graph, or (--source onnx) the ONNX model itself."""
+    return os.path.join(folder, "model.onnx" if args.source == "onnx" else "model.eg")
+
+
 def eqsat_time(args, folder, m, env, binary=None):
     report = os.path.join(folder, "profile.json")
-    cmd = [binary or args.eqsat, "profile", os.path.join(folder, "model.eg"), "--repeat", str(args.reps),
+    cmd = [binary or args.eqsat, "profile", model_file(args, folder), "--repeat", str(args.reps),
            "--json", report]
     for name in m.inputs:
         cmd += ["--input", f"{name.name}={os.path.join(folder, name.name + '.npy')}"]
@@ -259,7 +265,7 @@ def ort_time(args, folder, m, env):
 def compare(args, folder, m, ort_result, env):
     """Largest |eqsat - onnxruntime| over all outputs, relative to max |onnxruntime|."""
     out_dir = os.path.join(folder, "eqsat_out")
-    cmd = [args.eqsat, "run", os.path.join(folder, "model.eg"), "--out", out_dir]
+    cmd = [args.eqsat, "run", model_file(args, folder), "--out", out_dir]
     for i in m.inputs:
         cmd += ["--input", f"{i.name}={os.path.join(folder, i.name + '.npy')}"]
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
@@ -286,6 +292,8 @@ def main():
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--only", default=",".join(MODELS))
     p.add_argument("--dtypes", default="f32,f64")
+    p.add_argument("--source", choices=["eg", "onnx"], default="eg",
+                   help="eqsat reads the hand-written graph (eg) or imports model.onnx (onnx)")
     args = p.parse_args()
     env = dict(os.environ, EQSAT_NUM_THREADS=str(args.threads),
                ORT_NODE_MODULE=os.path.abspath(args.ort))

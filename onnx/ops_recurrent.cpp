@@ -50,13 +50,18 @@ Direction run_direction(const NodeContext& c, Cell cell, TermRef x, int d, bool 
                                     : x);
   parts.sitsots.push_back(h0);
   if (cell == Cell::Lstm) parts.sitsots.push_back(c0);
-  // per gate: Wᵀ, Rᵀ, then the two biases
-  for (int g = 0; g < ng; ++g) {
-    parts.nonsequences.push_back(gate_rows(c, w, g, hidden, true));
-    parts.nonsequences.push_back(gate_rows(c, r, g, hidden, true));
+  // LSTM: Wᵀ and Rᵀ of all four gates, then the two biases (one product
+  // per side gives every gate, sliced after: the optimizer moves x·Wᵀ out
+  // of the loop as one product, and each step makes one h·Rᵀ of 4H columns
+  // instead of four of H). RNN and GRU: per gate Wᵀ, Rᵀ, then the biases.
+  const int blocks = cell == Cell::Lstm ? 1 : ng;
+  const std::int64_t block_rows = cell == Cell::Lstm ? ng * hidden : hidden;
+  for (int g = 0; g < blocks; ++g) {
+    parts.nonsequences.push_back(gate_rows(c, w, g, block_rows, true));
+    parts.nonsequences.push_back(gate_rows(c, r, g, block_rows, true));
     if (b) {
-      parts.nonsequences.push_back(gate_rows(c, b, g, hidden, false));
-      parts.nonsequences.push_back(gate_rows(c, b, ng + g, hidden, false));
+      parts.nonsequences.push_back(gate_rows(c, b, g, block_rows, false));
+      parts.nonsequences.push_back(gate_rows(c, b, blocks + g, block_rows, false));
     }
   }
   if (p)
@@ -89,15 +94,19 @@ Direction run_direction(const NodeContext& c, Cell cell, TermRef x, int d, bool 
     TermRef one = NodeContext::scalar_like(z, 1);
     parts.body_outputs = {add(mul(c.make(OpKind::Sub, {one, z}), cand), mul(z, h))};
   } else {
-    const std::size_t pslot = first + per_gate * 4;
+    const std::size_t pslot = first + per_gate;
     auto peep = [&](int g, TermRef state) { return p ? mul(param(pslot + g), state) : nullptr; };
     auto with = [&](TermRef v, TermRef extra) { return extra ? add(v, extra) : v; };
+    // Gate g's columns of (x·Wᵀ + Wb) + (h·Rᵀ + Rb): per element the sums
+    // of the per-gate form, in its order.
+    TermRef all = add(xw(0), hr(h, 0));
+    auto gate = [&](int g) { return slice(c, all, 1, g * hidden, (g + 1) * hidden); };
     // ONNX's gate order: i, o, f, c; peepholes i, o, f
-    TermRef i = sig(with(add(xw(0), hr(h, 0)), peep(0, cs)));
-    TermRef f = sig(with(add(xw(2), hr(h, 2)), peep(2, cs)));
-    TermRef cand = tanh(add(xw(3), hr(h, 3)));
+    TermRef i = sig(with(gate(0), peep(0, cs)));
+    TermRef f = sig(with(gate(2), peep(2, cs)));
+    TermRef cand = tanh(gate(3));
     TermRef cnew = add(mul(f, cs), mul(i, cand));
-    TermRef o = sig(with(add(xw(1), hr(h, 1)), peep(1, cnew)));
+    TermRef o = sig(with(gate(1), peep(1, cnew)));
     parts.body_outputs = {mul(o, tanh(cnew)), cnew};
   }
   TermRef loop = make_loop(c, parts);
