@@ -302,10 +302,9 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
 // a division, square root or select (`where`) as 4, so a group of a few transcendentals
 // (an LSTM cell's three sigmoids and a tanh on 16 x 128) is split between
 // threads where the same number of additions would not be. A vector
-// `tanh` or `exp` (SLEEF's u10) costs some twenty additions of a group's
-// block: at 8, neither half of an LSTM cell on 16 x 128 reached two
-// parts, and the second thread waited through both (bench/README.md,
-// "Speed round 6").
+// `tanh` or `exp` (SLEEF's u10) costs many additions: at 8, neither half
+// of an LSTM cell on 16 x 128 reached two parts, and the second thread
+// waited through both (bench/README.md, "Speed round 6").
 constexpr std::int64_t kTranscendentalOps = 24;
 std::int64_t ops_per_element(std::span<const FusedOp> program) {
   std::int64_t work = 0;

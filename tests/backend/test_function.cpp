@@ -515,7 +515,7 @@ TEST_CASE("a product's bias and activation run as its epilogue with the unfused 
       {{64, 12, 7}, {64, 7, 65}, false, 0}, {{5, 40, 30}, {30, 70}, false, 0},
       {{128}, {128, 300}, false, 0},        {{70, 0}, {0, 90}, false, 0},
       {{40, 30}, {30, 20}, false, 0},       {{1, 30}, {30, 100}, false, 2},
-      {{600, 1}, {1, 400}, false, 0},       {{1500, 16}, {16, 700}, false, 0}};
+      {{600, 1}, {1, 400}, false, 0},       {{2400, 16}, {16, 700}, false, 0}};
   std::mt19937_64 rng(28);
   for (DType d : {DType::F32, DType::F64}) {
     for (const Case& c : cases) {
