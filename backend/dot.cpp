@@ -90,7 +90,7 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // measured, the rest for the chunk's operands. A chunk has at least
 // kChunkRows rows: each packs the right operand again, which a few rows
 // would not repay (so an MLP's 256 x 512 blocks stay whole).
-constexpr std::int64_t kChunkBytes = std::int64_t{512} << 10;
+constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kChunkRows = 64;
 
 template <class T>

@@ -154,6 +154,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
       context.fail_at(t, "an output is a tuple; select an element with (get I ...)");
     output_slots_.push_back(slot_of.at(t));
   }
+  fold_constants();
   fuse_elementwise(output_slots_);
   absorb_transposes(output_slots_);
   fuse_dot_epilogues(output_slots_);

@@ -103,6 +103,7 @@ class Function {
     ops::Dims shape;                       // scratch: result shape
   };
 
+  void fold_constants();
   void fuse_elementwise(const std::vector<int>& output_slots);
   static std::optional<ops::DType> fused_compute_dtype(const Instruction& in);
   static bool fused_reduction_root(const Instruction& in);
