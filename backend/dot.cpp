@@ -86,10 +86,12 @@ constexpr std::int64_t kFewParts = std::int64_t{1} << 22;
 // to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
 constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // A block of a product is computed in chunks of rows of at most this many
-// bytes of result (product_block): half a core's L2 on the machine
-// measured, the rest for the chunk's operands. A chunk has at least
+// bytes of result (product_block): a quarter of a core's L2 on the
+// machine measured, the rest for the chunk's operands (the LSTM's input
+// projection took less CPU time with 256 KB chunks than with 512 KB or
+// none: bench/README.md, "Speed round 6"). A chunk has at least
 // kChunkRows rows: each packs the right operand again, which a few rows
-// would not repay (so an MLP's 256 x 512 blocks stay whole).
+// would not repay.
 constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kChunkRows = 64;
 

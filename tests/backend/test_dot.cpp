@@ -121,7 +121,7 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
       {64, 64, 12, 7, 9, false, false, false, false},   // many small products shared
       {1, 20, 9, 5, 7, false, false, true, false},      // a broadcast
       {5, 0, 40, 30, 1, false, true, false, false},     // batch against a vector
-      // blocks over 512 KB of result: a chunk of rows at a time
+      // blocks over 256 KB of result: a chunk of rows at a time
       {0, 0, 2400, 16, 700, false, false, false, false},
       {0, 0, 2400, 16, 700, false, false, true, false},
   };
