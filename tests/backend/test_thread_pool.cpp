@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -25,6 +26,25 @@ TEST_CASE("parallel_for covers every index exactly once") {
     });
     for (auto& h : hits) CHECK(h.load() == 1);
     CHECK(parts.load() <= 4 * backend::num_threads());
+  }
+}
+
+TEST_CASE("past one part a thread, the parts are a multiple of the thread count, sizes within 1") {
+  const int threads = backend::num_threads();
+  for (std::int64_t n : {16, 17, 100, 1000}) {
+    for (std::int64_t grain : {1, 3, 5, 7}) {
+      INFO("n " << n << ", grain " << grain);
+      std::mutex m;
+      std::vector<std::int64_t> sizes;
+      backend::parallel_for(n, grain, [&](std::int64_t b, std::int64_t e) {
+        std::lock_guard lock(m);
+        sizes.push_back(e - b);
+      });
+      const auto parts = static_cast<std::int64_t>(sizes.size());
+      if (parts > threads) CHECK(parts % threads == 0);
+      CHECK(*std::ranges::max_element(sizes) - *std::ranges::min_element(sizes) <= 1);
+      CHECK(*std::ranges::min_element(sizes) >= std::min(grain, n));
+    }
   }
 }
 
