@@ -121,6 +121,18 @@ TermRef empty_along(TermRef t, TermRef g, TermRef o) {
   return empty;
 }
 
+// True when loop `s` ran no step, for a loop whose number of steps is
+// known only when it runs (nullptr otherwise). Its outputs then hold no
+// row (the initial states are not among them), so every operand's
+// cotangent is exactly zero: an initial state's own derivative may be NaN
+// (`sqrt` of a negative) and must not meet it.
+TermRef ran_no_step(TermRef s) {
+  const TermRef out0 = make(OpKind::Get, {s}, {{AttrKey::Index, std::int64_t{0}}});
+  if (out0->tensor_type().dims[0] != ops::kUnknownDim) return nullptr;
+  const TermRef rows = make(OpKind::Dim, {out0}, {{AttrKey::Axis, std::int64_t{0}}});
+  return make(OpKind::Eq, {rows, Term::scalar(ops::DType::I64, 0.0)});
+}
+
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
 std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
@@ -158,8 +170,12 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
     if (tuple_producer(t)) {
       const auto found = tuple_cotangent.find(t);
       if (found == tuple_cotangent.end()) continue;
-      gs = t->kind() == OpKind::Scan ? scan_pullback(t, found->second, options)
-                                     : call_pullback(t, found->second);
+      if (t->kind() == OpKind::Scan) {
+        gs = scan_pullback(t, found->second, options);
+        masks.assign(gs.size(), ran_no_step(t));
+      } else {
+        gs = call_pullback(t, found->second);
+      }
     } else {
       const TermRef g = cots.cotangent(t);
       if (!g) continue;

@@ -51,8 +51,9 @@ struct GeneratorOptions {
   // Issue 25's corners: `:until` loops read at run-time (negative) indices
   // and counting their steps into a cast, unknown dimensions fed with 1 or
   // 0 elements, defs with unknown parameter dimensions and calls with
-  // less-known arguments, `pow` idioms over negative bases,
-  // log(exp a − exp b), and inputs at ±∞ and NaN (random_inputs).
+  // less-known arguments, loops whose step count is an input (often 0),
+  // `pow` idioms over negative bases, log(exp a − exp b), and inputs at ±∞
+  // and NaN (random_inputs).
   bool corners = false;
   // One or two `(grad (sum OUT) X)` outputs over f64 inputs; floats are f64.
   bool gradients = false;
