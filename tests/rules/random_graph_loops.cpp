@@ -107,7 +107,7 @@ TermRef ProgramGenerator::scan(const std::vector<TermRef>& pool, int depth) {
   } else {
     spec.has_n_steps = true;
     TermRef n = nullptr;
-    if (options_.corners && depth == 0 && loop_depth_ == 0 && pick(0, 3) == 0) {
+    if (options_.corners && depth == 0 && loop_depth_ == 0 && late_rng_() % 4 == 0) {
       // A step count known only when the loop runs, 0 to 4, 0 for about
       // half the draws: a loop that may run no step (issue 25: its initial
       // states' NaN derivatives).
