@@ -37,7 +37,9 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
   ++allocations_;
   bytes_allocated_ += size;
   run_bytes_ += size;
-  return ops::Array(dtype, shape);
+  // Every kernel writes its result whole (a buffer from a bin above holds
+  // an earlier value too): no zero pass needed.
+  return ops::Array::uninitialized(dtype, shape);
 }
 
 void BufferPool::give(ops::Array&& a) {

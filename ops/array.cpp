@@ -8,9 +8,12 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <new>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -23,11 +26,75 @@ namespace {
 // faults cost a few milliseconds per 100 MB instead of tens.
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 
-std::shared_ptr<std::byte[]> allocate_mapped(std::size_t nbytes) {
+// Mappings of freed large buffers, kept (up to kCachedBytes in all) for
+// the next buffer of the same size whose contents do not matter
+// (Array::uninitialized: a kernel's result, which the kernel writes
+// whole). A program run again and again makes a new output buffer each
+// time; without the cache each one was new pages the kernel faulted in
+// and zeroed, which took longer than the `exp` of 10^7 f64 that filled
+// them (bench/README.md, "Speed round 6"). A zero-filled Array never
+// takes a cached mapping.
+constexpr std::size_t kCachedBytes = std::size_t{256} << 20;
+struct MappingCache {
+  std::mutex mutex;
+  std::vector<std::pair<std::byte*, std::size_t>> free;  // oldest first
+  std::size_t bytes = 0;
+
+  // A cached mapping of exactly `padded` bytes, or null.
+  std::byte* take(std::size_t padded) {
+    std::lock_guard lock(mutex);
+    for (auto it = free.rbegin(); it != free.rend(); ++it) {
+      if (it->second != padded) continue;
+      std::byte* p = it->first;
+      free.erase(std::next(it).base());
+      bytes -= padded;
+      return p;
+    }
+    return nullptr;
+  }
+  // Keeps a freed mapping, unmapping the oldest ones past kCachedBytes.
+  void give(std::byte* p, std::size_t padded) {
+    std::lock_guard lock(mutex);
+    if (padded > kCachedBytes) {
+      munmap(p, padded);
+      return;
+    }
+    free.emplace_back(p, padded);
+    bytes += padded;
+    while (bytes > kCachedBytes) {
+      munmap(free.front().first, free.front().second);
+      bytes -= free.front().second;
+      free.erase(free.begin());
+    }
+  }
+  // Unmaps every cached mapping (when the address space is short).
+  void clear() {
+    std::lock_guard lock(mutex);
+    for (auto [p, n] : free) munmap(p, n);
+    free.clear();
+    bytes = 0;
+  }
+};
+
+MappingCache& mapping_cache() {
+  static MappingCache* cache = new MappingCache;  // never destroyed: buffers may outlive statics
+  return *cache;
+}
+
+std::shared_ptr<std::byte[]> allocate_mapped(std::size_t nbytes, bool zeroed) {
   const std::size_t padded = (nbytes + kHugePage - 1) / kHugePage * kHugePage;
+  auto release = [padded](std::byte* q) { mapping_cache().give(q, padded); };
+  if (!zeroed)
+    if (std::byte* p = mapping_cache().take(padded))
+      return std::shared_ptr<std::byte[]>(p, release);
   // Over-map by one huge page, then unmap the unaligned head and the tail.
   void* raw =
       mmap(nullptr, padded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) {
+    mapping_cache().clear();
+    raw = mmap(nullptr, padded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+               0);
+  }
   if (raw == MAP_FAILED) throw std::bad_alloc();
   auto* base = static_cast<std::byte*>(raw);
   const auto misalign = reinterpret_cast<std::uintptr_t>(base) % kHugePage;
@@ -38,11 +105,11 @@ std::shared_ptr<std::byte[]> allocate_mapped(std::size_t nbytes) {
 #ifdef MADV_HUGEPAGE
   madvise(p, padded, MADV_HUGEPAGE);
 #endif
-  return std::shared_ptr<std::byte[]>(p, [padded](std::byte* q) { munmap(q, padded); });
+  return std::shared_ptr<std::byte[]>(p, release);
 }
 
-std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
-  if (nbytes >= kHugePage) return allocate_mapped(nbytes);
+std::shared_ptr<std::byte[]> allocate(std::size_t nbytes, bool zeroed) {
+  if (nbytes >= kHugePage) return allocate_mapped(nbytes, zeroed);
   // Round up so vector loads of the last elements stay inside the buffer.
   const std::size_t padded = (std::max<std::size_t>(nbytes, 1) + Array::kAlignment - 1) /
                              Array::kAlignment * Array::kAlignment;
@@ -53,14 +120,20 @@ std::shared_ptr<std::byte[]> allocate(std::size_t nbytes) {
 }
 }  // namespace
 
-Array::Array(DType dtype, Dims shape) : dtype_(dtype), shape_(std::move(shape)) {
+Array::Array(DType dtype, Dims shape, bool zeroed) : dtype_(dtype), shape_(std::move(shape)) {
   for (auto d : shape_)
     if (d < 0) throw TypeError("array shape has an unknown or negative dimension");
   // A size that overflows cannot be allocated: the same error as any other
   // allocation that fails (callers report running out of memory).
   if (!checked_num_bytes(type())) throw std::bad_array_new_length();
   size_ = *checked_num_elements(shape_);
-  buffer_ = allocate(nbytes());
+  buffer_ = allocate(nbytes(), zeroed);
+}
+
+Array::Array(DType dtype, Dims shape) : Array(dtype, std::move(shape), true) {}
+
+Array Array::uninitialized(DType dtype, Dims shape) {
+  return Array(dtype, std::move(shape), false);
 }
 
 Array Array::scalar(DType dtype, double value) {

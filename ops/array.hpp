@@ -23,6 +23,11 @@ class Array {
   Array() = default;
   // A zero-filled array. Every dimension must be known (>= 0).
   Array(DType dtype, Dims shape);
+  // An array whose elements are unspecified, for a result its kernel
+  // writes whole: a large one (2 MiB and up) may reuse the mapping of a
+  // large buffer freed before, old contents included, instead of new pages
+  // the OS must fault in and zero.
+  static Array uninitialized(DType dtype, Dims shape);
 
   // A scalar holding `value` converted to `dtype`.
   static Array scalar(DType dtype, double value);
@@ -80,6 +85,8 @@ class Array {
   std::size_t hash() const;
 
  private:
+  Array(DType dtype, Dims shape, bool zeroed);
+
   DType dtype_ = DType::F64;
   Dims shape_;
   std::int64_t size_ = 0;

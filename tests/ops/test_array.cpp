@@ -1,8 +1,10 @@
-// ops::Array: the uniform value the rewrite analysis reads from constants.
+// ops::Array: the uniform value the rewrite analysis reads from constants,
+// row views, and the reuse of large freed buffers.
 #include "ops/array.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -59,4 +61,28 @@ TEST_CASE("row_view shares an aligned row of the buffer and keeps the buffer ali
   CHECK_FALSE(Array(DType::F64, {3, 8}).row_view(-1));
   CHECK_FALSE(Array(DType::F64, {0, 8}).row_view(0));
   CHECK_FALSE(Array::scalar(DType::F64, 1.0).row_view(0));
+}
+
+TEST_CASE("a large uninitialized array reuses a freed mapping of its size, a zeroed one never") {
+  const Dims big{1 << 19};  // 4 MiB of f64: mapped from the kernel
+  const std::byte* first = nullptr;
+  {
+    Array a = Array::uninitialized(DType::F64, big);
+    std::fill_n(a.data<double>(), a.size(), 1.5);
+    first = a.bytes();
+  }
+  Array b = Array::uninitialized(DType::F64, big);
+  CHECK(b.bytes() == first);
+  CHECK(b.shape() == big);
+  std::fill_n(b.data<double>(), b.size(), 2.5);
+  b = Array();  // back to the cache, still mapped
+  const Array z(DType::F64, big);
+  CHECK(z.bytes() != first);
+  CHECK(
+      std::all_of(z.data<double>(), z.data<double>() + z.size(), [](double v) { return v == 0; }));
+  // Another size never takes it; a small array is an ordinary one.
+  const Array other = Array::uninitialized(DType::F64, {1 << 20});
+  CHECK(other.bytes() != first);
+  const Array small = Array::uninitialized(DType::F32, {3, 5});
+  CHECK(small.size() == 15);
 }
