@@ -212,11 +212,13 @@ struct Lhs {
 // Finds the matches of a left side that hold beyond the e-graph pattern.
 class TensorSearcher final : public egraph::Searcher {
  public:
-  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, std::string text)
+  // `ast` (the rule's left side) must outlive the searcher; it is printed
+  // only when asked, not for every rule of every run.
+  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, const Pattern& ast)
       : lhs_(std::move(lhs)),
         inner_(lhs_->pattern),
         g_(&g),
-        text_(std::move(text)),
+        ast_(&ast),
         verify_(lhs_->needs_verify()) {}
 
   const egraph::VarLayout& layout() const override { return inner_.layout(); }
@@ -231,7 +233,7 @@ class TensorSearcher final : public egraph::Searcher {
     inner_.search_eclass(g, c, all, limit);
     keep_verified(all, out);
   }
-  std::string to_string() const override { return text_; }
+  std::string to_string() const override { return ast::to_string(*ast_); }
 
  private:
   void keep_verified(egraph::Matches& all, egraph::Matches& out) const {
@@ -255,7 +257,7 @@ class TensorSearcher final : public egraph::Searcher {
   std::shared_ptr<const Lhs> lhs_;
   egraph::PatternSearcher inner_;
   const TensorEGraph* g_;
-  std::string text_;
+  const Pattern* ast_;
   bool verify_ = true;  // lhs_->needs_verify()
 };
 
@@ -571,7 +573,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       for (std::size_t k = 0; k < sides.size(); ++k) {
         const auto& lhs = sides[k];
         const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
-        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast::to_string(ast));
+        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast);
         auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
         if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
