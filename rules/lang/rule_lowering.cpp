@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -514,6 +516,25 @@ egraph::Condition make_condition(std::vector<Condition> conditions, const Tensor
   };
 }
 
+// Whether two patterns are written alike (what ast::to_string prints, with
+// no text built): positions aside, numbers by their bits.
+bool written_alike(const Pattern& a, const Pattern& b) {
+  if (a.kind != b.kind || a.var != b.var || a.is_float != b.is_float || a.op != b.op ||
+      std::bit_cast<std::uint64_t>(a.number) != std::bit_cast<std::uint64_t>(b.number) ||
+      a.children.size() != b.children.size() || a.attrs.size() != b.attrs.size())
+    return false;
+  for (std::size_t i = 0; i < a.attrs.size(); ++i) {
+    const ast::AttrPattern& x = a.attrs[i];
+    const ast::AttrPattern& y = b.attrs[i];
+    if (x.key != y.key || x.var != y.var ||
+        (!x.is_var() && !ops::attr_value_equal(x.value, y.value)))
+      return false;
+  }
+  for (std::size_t i = 0; i < a.children.size(); ++i)
+    if (!written_alike(a.children[i], b.children[i])) return false;
+  return true;
+}
+
 // The left side with the operands of its commutative nodes in every order,
 // `p` first, each distinct pattern once.
 std::vector<Pattern> commuted_variants(const Pattern& p) {
@@ -538,13 +559,9 @@ std::vector<Pattern> commuted_variants(const Pattern& p) {
     }
   }
   std::vector<Pattern> distinct;
-  std::vector<std::string> seen;
-  for (Pattern& v : out) {
-    std::string text = to_string(v);
-    if (std::ranges::find(seen, text) != seen.end()) continue;
-    seen.push_back(std::move(text));
-    distinct.push_back(std::move(v));
-  }
+  for (Pattern& v : out)
+    if (std::ranges::none_of(distinct, [&](const Pattern& d) { return written_alike(d, v); }))
+      distinct.push_back(std::move(v));
   return distinct;
 }
 
