@@ -276,8 +276,9 @@ int run_seeds(std::uint64_t first, std::uint64_t count, std::map<std::string, in
   for (const auto& [name, seeds] : applied)
     if (seeds == 0) never.append(" ").append(name);
   if (!never.empty()) WARN("rules that applied in no seed:" << never);
-  // Stabilizations that change values are rare; more would hide bugs.
-  CHECK(stabilized <= ran / 50);
+  // Stabilizations (and re-associations) that change values are rare, one
+  // in a small run; more would hide bugs.
+  CHECK(stabilized <= std::max(1, ran / 50));
   WARN(ran << " graphs ran, " << stabilized << " with values changed by a stabilizing rewrite");
   return ran;
 }

@@ -108,11 +108,9 @@ TermRef ProgramGenerator::scan(const std::vector<TermRef>& pool, int depth) {
     spec.has_n_steps = true;
     TermRef n = nullptr;
     if (options_.corners && depth == 0 && loop_depth_ == 0 && late_rng_() % 4 == 0) {
-      // A step count known only when the loop runs, 0 to 4, 0 for about
-      // half the draws: a loop that may run no step (issue 25: its initial
-      // states' NaN derivatives).
-      n = Term::make(OpKind::Maximum, {},
-                     {new_input({}, DType::I64, true), Term::scalar(DType::I64, 0)});
+      // A step count known only when the loop runs, 0 to 4: a loop that
+      // may run no step (issue 25: its initial states' NaN derivatives).
+      n = Term::make(OpKind::Abs, {}, {new_input({}, DType::I64, true)});
       count("scan-runtime-steps");
     } else {
       const int steps = pick(0, 4);

@@ -40,7 +40,8 @@ TEST_CASE("random graphs with issue 25's corners keep their values and their err
   // meaningful over enough of them.
   const std::uint64_t seeds = 60;
   const int ran = run_seeds(20001, seeds, &built, {.scan_bias = 8, .corners = true});
-  CHECK(ran * 2 >= static_cast<int>(seeds));  // corners fail at run time more often
+  // Corners fail at run time more often: about half of these graphs run.
+  CHECK(ran * 5 >= static_cast<int>(seeds) * 2);
 }
 
 TEST_CASE("random graphs with issue 25's corners: many more seeds", "[.long]") {
