@@ -147,6 +147,25 @@ TermRef ran_no_step(TermRef s) {
   return make(OpKind::Eq, {rows, Term::scalar(ops::DType::I64, 0.0)});
 }
 
+// The zero masks of loop `s`'s operand cotangents `gs`: where it ran no
+// step (ran_no_step), and for initial states and non-sequences, wherever
+// the cotangent is exactly 0 when the graph runs: the steps that ran did
+// not read that element (a state overwritten before it reached a read
+// row), as the reverse loop's own zero seeds are masked. Sequences, one
+// row per step and often large, take only the first.
+std::vector<TermRef> loop_operand_masks(TermRef s, const std::vector<TermRef>& gs) {
+  const TermRef none = ran_no_step(s);
+  const auto& spec = s->attrs().get<ops::ScanSpec>(AttrKey::Scan);
+  const std::size_t states = (spec.has_n_steps ? 2 : 1) + spec.sequence_taps.size();
+  std::vector<TermRef> masks(gs.size(), none);
+  for (std::size_t i = states; i < gs.size(); ++i) {
+    if (!gs[i] || !ops::is_float(gs[i]->tensor_type().dtype)) continue;
+    const TermRef zero = make(OpKind::Eq, {gs[i], Term::scalar(gs[i]->tensor_type().dtype, 0.0)});
+    masks[i] = none ? make(OpKind::LogicalOr, {none, zero}) : zero;
+  }
+  return masks;
+}
+
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
 std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
@@ -186,7 +205,7 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
       if (found == tuple_cotangent.end()) continue;
       if (t->kind() == OpKind::Scan) {
         gs = scan_pullback(t, found->second, options);
-        masks.assign(gs.size(), ran_no_step(t));
+        masks = loop_operand_masks(t, gs);
       } else {
         gs = call_pullback(t, found->second);
       }

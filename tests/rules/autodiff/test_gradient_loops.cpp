@@ -465,3 +465,28 @@ TEST_CASE("a NaN in loop steps after the rows a resize_rows keeps does not reach
   // pullback), so the steps after it need zero masks as after a slice.
   check_first_step_gradient("(sum (resize_rows (get 0 s) 1))");
 }
+
+TEST_CASE("an initial state no step that ran passes on gets 0, even where its derivative is NaN",
+          "[grad][edges]") {
+  // a starts at sqrt(x), NaN at x < 0, but each step overwrites b with b
+  // itself (the where never takes a): the cost reads only b, so finite
+  // differences give 1 everywhere, and the reverse loop carries an exact 0
+  // to a's initial value, which must not meet sqrt's NaN derivative.
+  for (const char* steps : {"2", "n"}) {
+    INFO(":n-steps " << steps);
+    const std::string head = std::string("(input x (f64 3)) (input n i64)\n") +
+                             "(let s (scan :n-steps " + steps +
+                             " :sit-sot ((sqrt x) x) (fn (a b) b (where (gt b 100.0) a b))))\n";
+    const std::string cost = "(sum (index (get 1 s) -1))";
+    const ops::Graph c = graph(head + "(output " + cost + ")");
+    std::vector<ops::Array> at{ops::Array(ops::DType::F64, {3}),
+                               ops::Array::filled(ops::DType::I64, {}, 2.0)};
+    for (std::int64_t i = 0; i < 3; ++i) at[0].data<double>()[i] = i == 0 ? -1.0 : 4.0 * i;
+    const ops::Array ones = ops::Array::filled(ops::DType::F64, {3}, 1.0);
+    check_close(ones, finite_difference(c, at, 0), 1e-6);
+    check_close(ones, run1(with_output(c, gradient(c.outputs[0].term, c.inputs[0])), at), 0);
+    const ops::Graph opt =
+        rules::optimize(graph(head + "(output (grad " + cost + " x))"), shipped_rules());
+    check_close(ones, run1(opt, at), 0);
+  }
+}
