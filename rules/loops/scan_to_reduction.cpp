@@ -49,6 +49,13 @@ class ToReduction final : public ScanApplier {
       const auto j = static_cast<std::size_t>(g().attrs(p).get<std::int64_t>(AttrKey::Index));
       if (j < s.num_mitsot() || j >= s.num_mitsot() + s.num_sitsot()) continue;
       const EClassId got = eg.class_of(p);
+      // A loop that may run no step: its last row's read fails there, and
+      // the closed form would be a value (decision 13). Not left to the
+      // may-fail check, which lets it through where the closed form may
+      // fail for a reason of its own (an initial state read at a run-time
+      // index).
+      const std::int64_t rows = std::get<ops::TensorType>(g().type(got)).dims[0];
+      if (rows == ops::kUnknownDim || rows == 0) continue;
       const std::vector<ENodeId> readers(eg.parents(got).begin(), eg.parents(got).end());
       std::optional<EClassId> value;
       bool tried = false;
@@ -257,10 +264,9 @@ class ToReduction final : public ScanApplier {
   }
 
   // The last state when every step accumulates the same value v, n steps
-  // (the constant or run-time :n-steps, or the sequences' static length):
-  // h0 + n·v, h0 − n·v, h0·vⁿ (floats), max(h0, v), min(h0, v). PyTensor's
-  // first scan example, A**k by repeated products, is h0·Aᵏ. With no step
-  // the loop's read fails, so n >= 1 may be assumed.
+  // (the :n-steps, or the sequences' static length; at least one, see
+  // rewrite): h0 + n·v, h0 − n·v, h0·vⁿ (floats), max(h0, v), min(h0, v).
+  // PyTensor's first scan example, A**k by repeated products, is h0·Aᵏ.
   std::optional<EClassId> repeated(const ScanView& s, std::size_t j, TermRef f, bool state_first) {
     const TermRef out = s.body_output(j);
     const ops::DType dtype = out->tensor_type().dtype;

@@ -300,3 +300,20 @@ TEST_CASE("accumulating loops nested in loops and defs become reductions") {
     (output (call total xs h0)))");
   CHECK(count_ops(in_def, ops::OpKind::Scan) == 0);
 }
+
+TEST_CASE("a loop that may run no step keeps its last row's failure, whatever its closed form") {
+  // The state is carried unchanged from an initial value that may fail
+  // itself (a run-time index): with 0 steps the written read fails, and so
+  // must the optimized graph, at any step count known only at run time.
+  const ops::Graph g = eqsat::testing::graph(R"((input y (f64 4 3)) (input m i64) (input n i64)
+    (let s (scan :n-steps n :sit-sot ((index y m)) (fn (h) h)))
+    (output (index (get 0 s) -1)))");
+  const ops::Graph out = optimize(g, load_default_rules());
+  CHECK(count_ops(out, ops::OpKind::Scan) == 1);
+  const ops::Array y = ops::Array::filled(ops::DType::F64, {4, 3}, 2.0);
+  const ops::Array m = ops::Array::filled(ops::DType::I64, {}, 1.0);
+  CHECK_THROWS_AS(backend::compile(out).run({y, m, ops::Array::filled(ops::DType::I64, {}, 0.0)}),
+                  backend::RuntimeError);
+  const auto two = backend::compile(out).run({y, m, ops::Array::filled(ops::DType::I64, {}, 2.0)});
+  CHECK(two[0].element(0) == 2.0);
+}
