@@ -6,6 +6,7 @@
 #include "rules/autodiff/pullback.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -121,6 +122,31 @@ TermRef empty_along(TermRef t, TermRef g, TermRef o) {
   return empty;
 }
 
+// True when t's pullback to operand i scales the cotangent by a finite
+// constant (a product or quotient with finite constants, no division by
+// 0): a zero cotangent stays exactly zero, so no mask needs selecting.
+bool finite_scale(TermRef t, std::size_t i) {
+  const bool mul = t->kind() == OpKind::Mul, div = t->kind() == OpKind::Div && i == 0;
+  if (!mul && !div) return false;
+  const ops::Array* c = t->operand(1 - i)->const_value();
+  if (!c) return false;
+  for (std::int64_t k = 0; k < c->size(); ++k)
+    if (!std::isfinite(c->element(k)) || (div && c->element(k) == 0)) return false;
+  return true;
+}
+
+// True when loop `s` ran no step, for a loop whose number of steps is
+// known only when it runs (nullptr otherwise). Its outputs then hold no
+// row (the initial states are not among them), so every operand's
+// cotangent is exactly zero: an initial state's own derivative may be NaN
+// (`sqrt` of a negative) and must not meet it.
+TermRef ran_no_step(TermRef s) {
+  const TermRef out0 = make(OpKind::Get, {s}, {{AttrKey::Index, std::int64_t{0}}});
+  if (out0->tensor_type().dims[0] != ops::kUnknownDim) return nullptr;
+  const TermRef rows = make(OpKind::Dim, {out0}, {{AttrKey::Axis, std::int64_t{0}}});
+  return make(OpKind::Eq, {rows, Term::scalar(ops::DType::I64, 0.0)});
+}
+
 // The terms on a path from a wrt to an output, in post-order (bodies are
 // closed: a `fn` never depends on a wrt).
 std::vector<TermRef> dependent_terms(std::span<const TermRef> outputs,
@@ -158,8 +184,12 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
     if (tuple_producer(t)) {
       const auto found = tuple_cotangent.find(t);
       if (found == tuple_cotangent.end()) continue;
-      gs = t->kind() == OpKind::Scan ? scan_pullback(t, found->second, options)
-                                     : call_pullback(t, found->second);
+      if (t->kind() == OpKind::Scan) {
+        gs = scan_pullback(t, found->second, options);
+        masks.assign(gs.size(), ran_no_step(t));
+      } else {
+        gs = call_pullback(t, found->second);
+      }
     } else {
       const TermRef g = cots.cotangent(t);
       if (!g) continue;
@@ -188,6 +218,14 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
         } else if (t->info().group == ops::OpGroup::Indexing) {
           for (std::size_t i = 0; i < gs.size(); ++i)
             if (gs[i] && same_dims(t->operand(i), gs[i])) masks[i] = unread(t, g, z, i);
+        } else if (t->kind() == OpKind::Softmax || t->kind() == OpKind::Logsumexp) {
+          // An element at −∞ weighs exactly 0 in a softmax or log-sum-exp,
+          // and still does a small step away: its cotangent is a zero
+          // mask, so the infinite derivative that made it −∞ (a division
+          // by a zero, a log of 0) does not turn it into NaN.
+          const TermRef x = t->operand(0);
+          if (gs[0] && ops::is_float(x->tensor_type().dtype))
+            masks[0] = make(OpKind::Eq, {x, Term::scalar(x->tensor_type().dtype, -INFINITY)});
         } else if (z && elementwise(t)) {
           for (std::size_t i = 0; i < gs.size(); ++i) {
             if (!gs[i] || !same_dims(t->operand(i), t)) continue;
@@ -195,7 +233,7 @@ std::vector<TermRef> vjp(std::span<const TermRef> outputs, std::span<const TermR
             // that can be infinite or NaN (exp of a large value, 1/x at 0,
             // ...) gets a zero cotangent where it is known to be zero,
             // rather than 0 * inf.
-            if (!ops::has_unit_pullback(t->kind()))
+            if (!ops::has_unit_pullback(t->kind()) && !finite_scale(t, i))
               gs[i] =
                   make(OpKind::Where, {z, Term::scalar(gs[i]->tensor_type().dtype, 0.0), gs[i]});
             masks[i] = z;

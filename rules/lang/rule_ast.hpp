@@ -170,6 +170,7 @@ class RuleProgram {
 
  private:
   friend class RuleParser;
+  friend class RuleSnapshot;
   RuleProgram() = default;
 
   std::vector<ast::RuleSetDecl> rulesets_;

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -212,11 +214,13 @@ struct Lhs {
 // Finds the matches of a left side that hold beyond the e-graph pattern.
 class TensorSearcher final : public egraph::Searcher {
  public:
-  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, std::string text)
+  // `ast` (the rule's left side) must outlive the searcher; it is printed
+  // only when asked, not for every rule of every run.
+  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, const Pattern& ast)
       : lhs_(std::move(lhs)),
         inner_(lhs_->pattern),
         g_(&g),
-        text_(std::move(text)),
+        ast_(&ast),
         verify_(lhs_->needs_verify()) {}
 
   const egraph::VarLayout& layout() const override { return inner_.layout(); }
@@ -231,7 +235,7 @@ class TensorSearcher final : public egraph::Searcher {
     inner_.search_eclass(g, c, all, limit);
     keep_verified(all, out);
   }
-  std::string to_string() const override { return text_; }
+  std::string to_string() const override { return ast::to_string(*ast_); }
 
  private:
   void keep_verified(egraph::Matches& all, egraph::Matches& out) const {
@@ -255,7 +259,7 @@ class TensorSearcher final : public egraph::Searcher {
   std::shared_ptr<const Lhs> lhs_;
   egraph::PatternSearcher inner_;
   const TensorEGraph* g_;
-  std::string text_;
+  const Pattern* ast_;
   bool verify_ = true;  // lhs_->needs_verify()
 };
 
@@ -512,6 +516,25 @@ egraph::Condition make_condition(std::vector<Condition> conditions, const Tensor
   };
 }
 
+// Whether two patterns are written alike (what ast::to_string prints, with
+// no text built): positions aside, numbers by their bits.
+bool written_alike(const Pattern& a, const Pattern& b) {
+  if (a.kind != b.kind || a.var != b.var || a.is_float != b.is_float || a.op != b.op ||
+      std::bit_cast<std::uint64_t>(a.number) != std::bit_cast<std::uint64_t>(b.number) ||
+      a.children.size() != b.children.size() || a.attrs.size() != b.attrs.size())
+    return false;
+  for (std::size_t i = 0; i < a.attrs.size(); ++i) {
+    const ast::AttrPattern& x = a.attrs[i];
+    const ast::AttrPattern& y = b.attrs[i];
+    if (x.key != y.key || x.var != y.var ||
+        (!x.is_var() && !ops::attr_value_equal(x.value, y.value)))
+      return false;
+  }
+  for (std::size_t i = 0; i < a.children.size(); ++i)
+    if (!written_alike(a.children[i], b.children[i])) return false;
+  return true;
+}
+
 // The left side with the operands of its commutative nodes in every order,
 // `p` first, each distinct pattern once.
 std::vector<Pattern> commuted_variants(const Pattern& p) {
@@ -536,13 +559,9 @@ std::vector<Pattern> commuted_variants(const Pattern& p) {
     }
   }
   std::vector<Pattern> distinct;
-  std::vector<std::string> seen;
-  for (Pattern& v : out) {
-    std::string text = to_string(v);
-    if (std::ranges::find(seen, text) != seen.end()) continue;
-    seen.push_back(std::move(text));
-    distinct.push_back(std::move(v));
-  }
+  for (Pattern& v : out)
+    if (std::ranges::none_of(distinct, [&](const Pattern& d) { return written_alike(d, v); }))
+      distinct.push_back(std::move(v));
   return distinct;
 }
 
@@ -571,7 +590,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       for (std::size_t k = 0; k < sides.size(); ++k) {
         const auto& lhs = sides[k];
         const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
-        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast::to_string(ast));
+        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast);
         auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
         if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));

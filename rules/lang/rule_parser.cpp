@@ -78,6 +78,30 @@ class RuleParser {
   explicit RuleParser(std::span<const std::string> appliers) : appliers_(appliers) {
     program_.rulesets_.push_back({"default", {}});
   }
+  // The parser as it was after reading `sources`, whose checked program
+  // (before `finish`'s implicit schedule) is `checked`.
+  RuleParser(std::span<const std::string> appliers, RuleProgram checked,
+             std::span<const RuleSource> sources)
+      : appliers_(appliers), program_(std::move(checked)) {
+    for (const RuleSource& s : sources) files_.push_back(s.file);
+    for (const Rewrite& r : program_.rewrites_) rule_names_.push_back({r.name, r.where});
+    have_schedule_ = program_.schedule_.where.line != 0;
+    if (!have_schedule_) program_.schedule_.steps.clear();  // finish() adds it again
+  }
+
+  // Reads each file after the sources given so far.
+  void add_files(std::span<const RuleFile> files) {
+    for (const auto& file : files) {
+      std::string text;
+      try {
+        text = ops::read_source_file(file.path);
+      } catch (const ops::DiagnosticError& e) {
+        for (const auto& d : e.diagnostics()) add_error(d.where, d.message);
+        continue;
+      }
+      add_source({file.path, std::move(text), file.default_ruleset});
+    }
+  }
 
   void add_source(const RuleSource& source) {
     files_.push_back(source.file);
@@ -630,16 +654,14 @@ RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const st
                              std::span<const RuleSource> before) {
   RuleParser parser(appliers);
   for (const auto& source : before) parser.add_source(source);
-  for (const auto& file : files) {
-    std::string text;
-    try {
-      text = ops::read_source_file(file.path);
-    } catch (const ops::DiagnosticError& e) {
-      for (const auto& d : e.diagnostics()) parser.add_error(d.where, d.message);
-      continue;
-    }
-    parser.add_source({file.path, std::move(text), file.default_ruleset});
-  }
+  parser.add_files(files);
+  return parser.finish();
+}
+
+RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const std::string> appliers,
+                             RuleProgram checked, std::span<const RuleSource> before) {
+  RuleParser parser(appliers, std::move(checked), before);
+  parser.add_files(files);
   return parser.finish();
 }
 

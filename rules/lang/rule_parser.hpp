@@ -40,5 +40,10 @@ RuleProgram parse_rule_files(std::span<const std::string> paths,
 RuleProgram parse_rule_files(std::span<const RuleFile> files,
                              std::span<const std::string> appliers = {},
                              std::span<const RuleSource> before = {});
+// The same after `checked`, the program `parse_rules` gave for `before`
+// (read back from its snapshot, rule_snapshot.hpp): as if `before` were
+// parsed first, without parsing it again.
+RuleProgram parse_rule_files(std::span<const RuleFile> files, std::span<const std::string> appliers,
+                             RuleProgram checked, std::span<const RuleSource> before);
 
 }  // namespace eqsat::rules

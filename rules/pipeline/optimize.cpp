@@ -1,4 +1,5 @@
 #include "rules/pipeline/optimize.hpp"
+#include "rules/pipeline/shipped_program.hpp"
 #include "rules/pipeline/shown_cost.hpp"
 #include "rules/pipeline/unexpanded_grads.hpp"
 
@@ -269,7 +270,7 @@ RuleProgram load_rule_files(std::span<const std::string> paths) {
 }
 
 RuleProgram load_default_rules() {
-  return parse_rules(shipped_rule_sources(), builtin_applier_names());
+  return shipped_program();
 }
 
 namespace {
@@ -291,12 +292,9 @@ const RuleSource* shipped_copy(const std::string& path) {
 }  // namespace
 
 LoadedRules load_rules(const RuleFileOptions& options) {
-  // A shipped file named with --rules is loaded once, as a shipped file.
+  // A shipped file named with --rules is loaded once, as a shipped file:
+  // with the default rules it is one of them, without them it is in `shipped`.
   std::vector<RuleSource> shipped;
-  if (options.default_rules) {
-    const auto all = shipped_rule_sources();
-    shipped.assign(all.begin(), all.end());
-  }
   std::vector<RuleFile> files;
   std::vector<std::string> user_files;
   bool default_schedule = options.default_rules;
@@ -310,7 +308,12 @@ LoadedRules load_rules(const RuleFileOptions& options) {
   }
   const std::string user_set = default_schedule ? "user" : "default";
   for (const auto& f : user_files) files.push_back({f, user_set});
-  LoadedRules out{parse_rule_files(files, builtin_applier_names(), shipped), {}};
+  // The whole shipped set is not parsed again: its program was made at build time.
+  LoadedRules out{options.default_rules
+                      ? parse_rule_files(files, builtin_applier_names(), shipped_program(),
+                                         shipped_rule_sources())
+                      : parse_rule_files(files, builtin_applier_names(), shipped),
+                  {}};
   const RuleProgram& p = out.program;
   auto from_user = [&](const ops::SourceLocation& where) {
     return std::ranges::find(user_files, where.file) != user_files.end();

@@ -70,18 +70,21 @@ bool is_inf_or_zero(double v) {
   return std::isinf(v) || v == 0;
 }
 
-// Whether element `i` of an operand `o` of a term of `shape` (the same
-// element when the shapes agree, any element otherwise) satisfies `p`.
-bool operand_element(const ops::Array& o, const ops::Dims& shape, std::int64_t i,
+// Whether element `i` of an operand `o` of term `t` of `shape` satisfies
+// `p`: the same element for elementwise ops whose shapes agree, any
+// element otherwise (a softmax mixes its row, a reduction its axes).
+bool operand_element(ops::TermRef t, const ops::Array& o, const ops::Dims& shape, std::int64_t i,
                      bool (*p)(double)) {
-  return o.shape() == shape ? p(o.element(i)) : any_element(o, p);
+  const ops::OpGroup g = t->info().group;
+  const bool elementwise = g == ops::OpGroup::Unary || g == ops::OpGroup::Binary;
+  return elementwise && o.shape() == shape ? p(o.element(i)) : any_element(o, p);
 }
 
 // Whether the NaNs of the written output `root` on `inputs` come from range
 // (∞ − ∞, 0·∞, 0/0: an operand holding ±∞ or 0) rather than from a domain
 // error (√, log or pow of a negative): every element that is NaN in a
 // term's value while no operand's is gets looked at (element by element
-// where the shapes agree). NaNs given or written as constants, and those
+// for elementwise ops of one shape). NaNs given or written as constants, and those
 // of loops and calls (whose bodies are not looked into), count as range.
 bool nan_from_range(const ops::Graph& written, ops::TermRef root,
                     const std::vector<ops::Array>& inputs) {
@@ -106,8 +109,8 @@ bool nan_from_range(const ops::Graph& written, ops::TermRef root,
         const auto it = at.find(o);
         if (it == at.end()) continue;
         const ops::Array& ov = (*values.values)[it->second];
-        operand_nan = operand_nan || operand_element(ov, v.shape(), i, is_nan);
-        operand_range = operand_range || operand_element(ov, v.shape(), i, is_inf_or_zero);
+        operand_nan = operand_nan || operand_element(t, ov, v.shape(), i, is_nan);
+        operand_range = operand_range || operand_element(t, ov, v.shape(), i, is_inf_or_zero);
       }
       if (!operand_nan && !operand_range) return false;
     }
@@ -168,8 +171,11 @@ bool agree(double w, double o, bool exact, double tol, Allowances allow) {
   if (std::isfinite(w) && std::isfinite(o) &&
       std::abs(w - o) <= tol * (1 + std::max(std::abs(w), std::abs(o))))
     return true;
-  if (allow.stabilize && std::isfinite(o) &&
-      (std::isinf(w) || w == 0 || (std::isnan(w) && allow.nan_from_range)))
+  // A NaN of range may become ±∞ too: the limit the stable form reaches
+  // (log_softmax of a row holding +∞ is −∞ at its finite elements, where
+  // log(softmax x) is ∞ − ∞ = NaN).
+  if (allow.stabilize &&
+      ((std::isfinite(o) && (std::isinf(w) || w == 0)) || (std::isnan(w) && allow.nan_from_range)))
     return true;
   return allow.reassociate && !std::isfinite(w);
 }

@@ -75,8 +75,8 @@ struct ValidationResult {
 // the tolerance above. Differences the design allows: where the written
 // value is ±∞, NaN or 0 (an artefact of range: a NaN only when, where it
 // first appears, an operand holds ±∞ or 0, so √, log and pow of a negative
-// stay NaN) and the optimized one finite, when a
-// `stabilize` rule is on the path; where the written value is ±∞ or
+// stay NaN) and the optimized one finite (or ±∞ for a NaN of range),
+// when a `stabilize` rule is on the path; where the written value is ±∞ or
 // NaN, when a rule that re-associates (`dot-assoc`, a `fast-math` rule) is.
 // A run-time error of the written output must stay an error, unless it
 // may lie in work the output does not read (the first failing term is

@@ -2,6 +2,8 @@
 
 #include "rules/tensor/op_class_searcher.hpp"
 
+#include <absl/container/inlined_vector.h>
+
 #include <algorithm>
 
 namespace eqsat::rules {
@@ -30,14 +32,17 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
   explicit ImplicitExpandDimsApplier(TensorEGraph& g) : g_(g) {}
 
   bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
+    // Lists held inline: this runs for every broadcasting class in every
+    // iteration (its allocations were 2% of a large merge).
     bool changed = false;
-    const std::vector<egraph::ENodeId> nodes(eg.nodes(root).begin(), eg.nodes(root).end());
+    const absl::InlinedVector<egraph::ENodeId, 8> nodes(eg.nodes(root).begin(),
+                                                        eg.nodes(root).end());
     for (egraph::ENodeId n : nodes) {
       if (!ops::is_elementwise(g_.kind(n))) continue;
       const ops::OpKind kind = g_.kind(n);
       const ops::Attrs attrs = g_.attrs(n);
-      const std::vector<EClassId> kids(eg.children(n).begin(), eg.children(n).end());
-      std::vector<int> ranks;
+      const absl::InlinedVector<EClassId, 4> kids(eg.children(n).begin(), eg.children(n).end());
+      absl::InlinedVector<int, 4> ranks;
       for (EClassId k : kids) {
         if (!g_.data(k).is_tensor()) return changed;
         ranks.push_back(g_.data(k).tensor_type().rank());
@@ -47,7 +52,7 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
         for (std::size_t j = 0; j < kids.size(); ++j) covered |= j != i && ranks[j] >= ranks[i];
         if (!covered) continue;
         for (EClassId x : leading_new_axis_operands(eg, kids[i])) {
-          std::vector<EClassId> lifted = kids;
+          absl::InlinedVector<EClassId, 4> lifted = kids;
           lifted[i] = x;
           const auto c = g_.add_op(kind, attrs, lifted);
           if (c && g_.type(*c) == g_.type(root)) changed |= eg.merge(root, *c);
@@ -60,8 +65,9 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
 
  private:
   // The x of each `expand_dims(x, :axis 0)` in class c.
-  std::vector<EClassId> leading_new_axis_operands(const egraph::EGraph& eg, EClassId c) const {
-    std::vector<EClassId> xs;
+  absl::InlinedVector<EClassId, 4> leading_new_axis_operands(const egraph::EGraph& eg,
+                                                             EClassId c) const {
+    absl::InlinedVector<EClassId, 4> xs;
     for (egraph::ENodeId m : eg.nodes(c))
       if (g_.kind(m) == OpKind::ExpandDims && g_.attrs(m).get<std::int64_t>(AttrKey::Axis) == 0)
         xs.push_back(eg.children(m)[0]);

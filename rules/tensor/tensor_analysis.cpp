@@ -9,6 +9,8 @@
 #include "ops/run_time_failure.hpp"
 #include "ops/slice.hpp"
 
+#include <absl/container/inlined_vector.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -184,7 +186,9 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   const auto kind = op_of_symbol(n.op);
   EQSAT_ASSERT(kind) << "tensor analysis: unknown op " << n.op.name();
   const ops::Attrs& attrs = payloads_.attrs(n.payload);
-  std::vector<const TensorData*> xs;
+  // Per-operand lists held inline: an e-node has a few operands, and this
+  // runs for every e-node added (malloc was a fifth of a large merge).
+  absl::InlinedVector<const TensorData*, 4> xs;
   std::vector<ops::TermRef> reps;
   for (egraph::EClassId c : n.children) {
     xs.push_back(&data(c));
@@ -203,13 +207,13 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
                           d.free_nominals.end());
   }
   {
-    std::vector<const ops::Type*> types;
-    std::vector<const ops::Array*> values;
+    absl::InlinedVector<const ops::Type*, 4> types;
+    absl::InlinedVector<const ops::Array*, 4> values;
     for (auto* x : xs) {
       types.push_back(&x->type());
       values.push_back(x->value ? &*x->value : nullptr);
     }
-    std::vector<const std::vector<DimSymbol>*> symbols;
+    absl::InlinedVector<const std::vector<DimSymbol>*, 4> symbols;
     for (auto* x : xs) symbols.push_back(&x->dims);
     d.may_fail = std::ranges::any_of(xs, [](auto* x) { return x->may_fail; }) ||
                  ops::may_fail(*kind, attrs, types, values);
@@ -230,7 +234,7 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
     d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
   } else if (!d.may_fail && t.is_static() && t.num_elements() <= kMaxFoldedElements &&
              !xs.empty() && std::ranges::all_of(xs, [](auto* x) { return x->value.has_value(); })) {
-    std::vector<const ops::Array*> values;
+    absl::InlinedVector<const ops::Array*, 4> values;
     for (auto* x : xs) values.push_back(&*x->value);
     d.value = fold_constant(*kind, attrs, values, t);
   }

@@ -94,16 +94,12 @@ bool changes_rounding(const OptimizeReport& r) {
   // original cancels or overflows (1 − σ(30), √(x²) for huge x, log1p of
   // expm1(−40) = −1), and a discontinuous op after it (sign, eq, pow of a
   // negative base) turns that into any difference; a re-associating one
-  // changes rounding.
-  static const std::set<std::string> kExactWhereOriginalRounds = {
-      "sqrt-square", "log-exp", "exp-log", "log1p-expm1", "expm1-log1p",
-      // linalg's matrix-chain reordering re-associates float sums: its
-      // rounding, amplified by sin/cos of large values, a long product or
-      // ∞ entries, differs (documented in rules/linalg.rules).
-      "dot-assoc", "dot-assoc-rev"};
+  // changes rounding: linalg's matrix-chain reordering re-associates float
+  // sums, whose rounding, amplified by sin/cos of large values, a long
+  // product or ∞ entries, differs (documented in rules/linalg.rules).
   return std::ranges::any_of(r.rules, [](const RuleReport& rule) {
     return rule.applications > 0 &&
-           (rule.ruleset == "stabilize" || kExactWhereOriginalRounds.count(rule.name) > 0);
+           (rule.ruleset == "stabilize" || rule.name.starts_with("dot-assoc"));
   });
 }
 
@@ -280,8 +276,9 @@ int run_seeds(std::uint64_t first, std::uint64_t count, std::map<std::string, in
   for (const auto& [name, seeds] : applied)
     if (seeds == 0) never.append(" ").append(name);
   if (!never.empty()) WARN("rules that applied in no seed:" << never);
-  // Stabilizations that change values are rare; more would hide bugs.
-  CHECK(stabilized <= ran / 50);
+  // Stabilizations (and re-associations) that change values are rare, one
+  // in a small run; more would hide bugs.
+  CHECK(stabilized <= std::max(1, ran / 50));
   WARN(ran << " graphs ran, " << stabilized << " with values changed by a stabilizing rewrite");
   return ran;
 }

@@ -106,9 +106,18 @@ TermRef ProgramGenerator::scan(const std::vector<TermRef>& pool, int depth) {
     if (two) count("scan-taps");
   } else {
     spec.has_n_steps = true;
-    const int steps = pick(0, 4);
-    if (steps == 0) count("scan-zero-steps");
-    operands.insert(operands.begin() + 1, Term::scalar(DType::I64, steps));
+    TermRef n = nullptr;
+    if (options_.corners && depth == 0 && loop_depth_ == 0 && late_rng_() % 4 == 0) {
+      // A step count known only when the loop runs, 0 to 4: a loop that
+      // may run no step (issue 25: its initial states' NaN derivatives).
+      n = Term::make(OpKind::Abs, {}, {new_input({}, DType::I64, true)});
+      count("scan-runtime-steps");
+    } else {
+      const int steps = pick(0, 4);
+      if (steps == 0) count("scan-zero-steps");
+      n = Term::scalar(DType::I64, steps);
+    }
+    operands.insert(operands.begin() + 1, n);
   }
   std::vector<TermRef> floats;
   for (TermRef t : pool)
@@ -331,6 +340,7 @@ void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
       if (spec.until) seen.insert("until");
       const ops::Array* steps = spec.has_n_steps ? t->operand(1)->const_value() : nullptr;
       if (steps && steps->element(0) == 0) seen.insert("zero-steps");
+      if (spec.has_n_steps && !steps) seen.insert("runtime-steps");
     } else if (k == OpKind::Input && !t->tensor_type().dims.empty() &&
                t->tensor_type().dims[0] == ops::kUnknownDim) {
       const auto i = static_cast<std::size_t>(std::ranges::find(inputs, t) - inputs.begin());
@@ -348,7 +358,8 @@ void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
     }
   });
   if (!seen.contains("wrt")) return;
-  for (const char* corner : {"zero-steps", "input-size-1", "input-empty", "call-less-known"})
+  for (const char* corner :
+       {"zero-steps", "runtime-steps", "input-size-1", "input-empty", "call-less-known"})
     if (seen.contains(corner)) count(std::string("grad-") + corner);
   if (!seen.contains("until")) return;
   count("grad-until");

@@ -2,7 +2,8 @@
 // masks of rules/autodiff/gradient.cpp), each as written and after optimization:
 // prod with zeros, ties of maximum/minimum and max/min, abs and sqrt at 0,
 // pow's exponent at base 0, log1mexp at ±0, where with NaN or inf in the
-// branch not taken, integer inputs, a wrt the cost does not use.
+// branch not taken, integer inputs, a wrt the cost does not use, an element
+// at −∞ in a softmax or log-sum-exp.
 #include "tests/rules/gradient_check.hpp"
 
 #include "rules/autodiff/gradient.hpp"
@@ -198,4 +199,17 @@ TEST_CASE("broadcasting known only at run time: the cotangent is summed to the r
   const std::string cols = "(input x (f64 2 ?)) (input y (f64 2 3))";
   check_gradient(cols, "(sum (mul x y))", {vec({1, 1}, {2, 1}), vec({1, 2, 3, 4, 5, 6}, {2, 3})},
                  {6, 15});
+}
+
+TEST_CASE(
+    "an element at -inf in a softmax or log-sum-exp gets 0, even where its derivative is "
+    "infinite",
+    "[grad][edges]") {
+  // x / max(y, 0) is -inf at element 0 (y < 0): it weighs 0 in the
+  // log-sum-exp, and stays -inf a small step away, so finite differences
+  // give 0 there (JAX and PyTensor: 0 · (1/0) = NaN).
+  const std::string in = "(input x (f64 3)) (input y (f64 3))\n";
+  const std::vector<ops::Array> at{vec({-1, 1, 2}), vec({-1, 1, 2})};
+  check_gradient(in, "(logsumexp (div x (maximum y 0.0)))", at, {0, 0.5, 0.25});
+  check_gradient(in, "(index (softmax (div x (maximum y 0.0)) :axis 0) 1)", at, {0, 0.25, -0.125});
 }

@@ -391,6 +391,15 @@ TEST_CASE("a loop keeping its last state pulls back 0, 1 or more steps known onl
     for (std::int64_t i = 0; i < 3; ++i) inputs[0].data<double>()[i] = 0.5 + static_cast<double>(i);
     check_close(finite_difference(c, inputs, 0), run1(opt, inputs), 1e-5);
   }
+  // No step: the cost is 0 whatever x is, and no cotangent reaches the
+  // initial states, even where their own derivative is NaN (sqrt at x < 0).
+  const std::vector<ops::Array> none{ops::Array::filled(ops::DType::F64, {3}, -1.0),
+                                     ops::Array::filled(ops::DType::F64, {3}, 2.0),
+                                     ops::Array::filled(ops::DType::I64, {}, 0.0)};
+  const ops::Array zeros = ops::Array::filled(ops::DType::F64, {3}, 0.0);
+  check_close(zeros, finite_difference(c, none, 0), 0);
+  check_close(zeros, run1(with_output(c, gradient(c.outputs[0].term, c.inputs[0])), none), 0);
+  check_close(zeros, run1(opt, none), 0);
   // A body that does not read the state: its cotangent is none at all, so
   // the NaN derivative of sqrt at x < 0 stays out for every step count.
   const ops::Graph blind = rules::optimize(

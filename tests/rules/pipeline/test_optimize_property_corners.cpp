@@ -3,11 +3,10 @@
 // GeneratorOptions::corners): `:until` loops read at run-time (negative)
 // indices and counting their steps into a cast, inputs of unknown shape fed
 // with 1 or 0 elements, defs with unknown parameter dimensions and calls
-// with less-known arguments, loops of 0 steps, pow pairs over negative
-// bases, log(exp a − exp b), where over constant conditions, and inputs at
-// ±∞ and NaN. Here a NaN must stay NaN (unless dot-assoc applied) and an
-// output whose written computation fails must fail optimized. A few seeds
-// in CI, many in `[.long]`.
+// with less-known arguments, loops of 0 steps (a count known at run time too), pow pairs over
+// negative bases, log(exp a − exp b), where over constant conditions, and inputs at ±∞ and NaN.
+// Here a NaN must stay NaN (unless dot-assoc applied) and an output whose written computation fails
+// must fail optimized. A few seeds in CI, many in `[.long]`.
 #include "tests/rules/property_check.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,8 +26,9 @@ TEST_CASE("the random graph generator draws every corner of issue 25") {
   }
   for (const char* corner :
        {"scan-read-runtime-index", "scan-until-read-runtime-index", "scan-until",
-        "scan-until-counter", "scan-counter-cast", "scan-zero-steps", "input-size-1", "input-empty",
-        "def-unknown-param", "call-less-known", "pow-pair", "log-sub-exp", "where-constant"}) {
+        "scan-until-counter", "scan-counter-cast", "scan-zero-steps", "scan-runtime-steps",
+        "input-size-1", "input-empty", "def-unknown-param", "call-less-known", "pow-pair",
+        "log-sub-exp", "where-constant"}) {
     INFO("corner " << corner << " was never built");
     CHECK(built[corner] > 0);
   }
@@ -40,7 +40,8 @@ TEST_CASE("random graphs with issue 25's corners keep their values and their err
   // meaningful over enough of them.
   const std::uint64_t seeds = 60;
   const int ran = run_seeds(20001, seeds, &built, {.scan_bias = 8, .corners = true});
-  CHECK(ran * 2 >= static_cast<int>(seeds));  // corners fail at run time more often
+  // Corners fail at run time more often: about half of these graphs run.
+  CHECK(ran * 5 >= static_cast<int>(seeds) * 2);
 }
 
 TEST_CASE("random graphs with issue 25's corners: many more seeds", "[.long]") {
