@@ -1,11 +1,13 @@
 // Shape kernels: reshape, transpose, expand_dims, squeeze, broadcast_to,
-// flip, concat, stack and dim. Reshape, expand_dims and squeeze are views
-// (the executor shares the buffer); the others copy, through one strided
-// copy (transpose, broadcast_to, flip) or contiguous block copies.
+// broadcast_like, flip, concat, stack and dim. Reshape, expand_dims and
+// squeeze are views (the executor shares the buffer); the others copy,
+// through one strided copy (transpose, the broadcasts, flip) or contiguous
+// block copies.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "support/internal_error.hpp"
 
+#include <array>
 #include <cstring>
 
 namespace eqsat::backend::detail {
@@ -50,6 +52,18 @@ void broadcast_to_shape(TermRef op, const Dims& in, Dims& shape) {
     fail(op, fmt::format("cannot broadcast shape {} to {}", ops::dims_to_string(in),
                          ops::dims_to_string(target)));
   shape.assign(target.begin(), target.end());
+}
+
+// Copies x into `out`, whose shape x broadcasts to (a stride 0 along each
+// axis x lacks or has of length 1).
+void broadcast_copy(const Array& x, Array& out) {
+  const Dims& d = x.shape();
+  const Dims strides = contiguous_strides(d);
+  const Dims& target = out.shape();
+  Dims s(target.size(), 0);
+  const std::size_t shift = target.size() - d.size();
+  for (std::size_t i = 0; i < d.size(); ++i) s[shift + i] = d[i] == 1 ? 0 : strides[i];
+  strided_copy(x, 0, target, s, out);
 }
 
 // Copies operand blocks along `axis` into `out`: per index of the axes
@@ -100,7 +114,9 @@ struct ViewCopy {
 
 template <>
 struct ShapeKernel<OpKind::Reshape> : ViewCopy {
-  static void shape(TermRef op, Operands in, Dims& shape) { reshape_shape(op, in[0]->shape(), shape); }
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    reshape_shape(op, in[0]->shape(), shape);
+  }
 };
 
 template <>
@@ -146,15 +162,18 @@ struct ShapeKernel<OpKind::BroadcastTo> {
   static void shape(TermRef op, Operands in, Dims& shape) {
     broadcast_to_shape(op, in[0]->shape(), shape);
   }
-  static void run(TermRef, Operands in, Array& out) {
-    const Dims& d = in[0]->shape();
-    const Dims strides = contiguous_strides(d);
-    const Dims& target = out.shape();
-    Dims s(target.size(), 0);
-    const std::size_t shift = target.size() - d.size();
-    for (std::size_t i = 0; i < d.size(); ++i) s[shift + i] = d[i] == 1 ? 0 : strides[i];
-    strided_copy(*in[0], 0, target, s, out);
+  static void run(TermRef, Operands in, Array& out) { broadcast_copy(*in[0], out); }
+};
+
+// x at the broadcast shape of x and y: fails where the two do not
+// broadcast, with the elementwise ops' message.
+template <>
+struct ShapeKernel<OpKind::BroadcastLike> {
+  static void shape(TermRef op, Operands in, Dims& shape) {
+    const std::array<const Dims*, 2> shapes{&in[0]->shape(), &in[1]->shape()};
+    broadcast_shapes(op, shapes, shape);
   }
+  static void run(TermRef, Operands in, Array& out) { broadcast_copy(*in[0], out); }
 };
 
 template <>
@@ -222,8 +241,8 @@ void shape_op_shape(TermRef op, Operands in, Dims& shape) {
 }
 
 void run_shape_op(TermRef op, Operands in, Array& out) {
-  with_family_kernel<ShapeKernel, ops::OpGroup::Shape>(
-      op->kind(), [&]<class K>(K) { K::run(op, in, out); });
+  with_family_kernel<ShapeKernel, ops::OpGroup::Shape>(op->kind(),
+                                                       [&]<class K>(K) { K::run(op, in, out); });
 }
 
 }  // namespace eqsat::backend::detail

@@ -102,6 +102,15 @@ struct OnnxExport<OpKind::BroadcastTo> {
   }
 };
 
+// ONNX's Expand broadcasts its input against the shape it is given, so
+// Expand(x, Shape(y)) fails exactly where x and y do not broadcast.
+template <>
+struct OnnxExport<OpKind::BroadcastLike> {
+  static std::string write(ExportNode& n) {
+    return n.w.node("Expand", {n.in(0), n.w.node("Shape", {n.in(1)}).output(0)}).output(0);
+  }
+};
+
 // A Slice with step -1 along each flipped axis.
 template <>
 struct OnnxExport<OpKind::Flip> {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace eqsat::onnx {
 
@@ -112,10 +113,29 @@ Out unsqueeze(NodeContext& c) {
   return {x};
 }
 
+// y when `shape` is the whole shape of y read at run time (`Shape(y)`
+// imports as a stack of y's dims, axis by axis).
+std::optional<TermRef> shape_of(TermRef shape) {
+  if (shape->kind() != OpKind::Stack || shape->arity() == 0) return std::nullopt;
+  const TermRef y = shape->operand(0)->arity() == 1 ? shape->operand(0)->operand(0) : nullptr;
+  if (!y || y->tensor_type().rank() != static_cast<int>(shape->arity())) return std::nullopt;
+  for (std::size_t i = 0; i < shape->arity(); ++i) {
+    const TermRef d = shape->operand(i);
+    if (d->kind() != OpKind::Dim || d->operand(0) != y ||
+        d->attrs().get<std::int64_t>(AttrKey::Axis) != static_cast<std::int64_t>(i))
+      return std::nullopt;
+  }
+  return y;
+}
+
 Out expand(NodeContext& c) {
   c.only_attrs({});
-  const auto shape = c.const_ints(1, "shape");
   TermRef x = c.input(0);
+  // Expand(x, Shape(y)) of lengths unknown when the model is read: x at the
+  // broadcast shape of x and y, failing where they do not broadcast.
+  if (!c.constant(1))
+    if (const auto y = shape_of(c.input(1))) return {c.make(OpKind::BroadcastLike, {x, *y})};
+  const auto shape = c.const_ints(1, "shape");
   ops::Dims target;
   try {
     target = ops::broadcast_dims(x->tensor_type().dims, ops::Dims(shape.begin(), shape.end()));

@@ -102,6 +102,7 @@
   X(ExpandDims,  "expand_dims",  Shape,     1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | SameOrder | Linear | AxisWise, expand_dims_rule,  Axis)                    \
   X(Squeeze,     "squeeze",      Shape,     1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | SameOrder | Linear | AxisWise, squeeze_rule,      Axis)                    \
   X(BroadcastTo, "broadcast_to", Shape,     1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | Linear,                        broadcast_to_rule, Shape)                   \
+  X(BroadcastLike, "broadcast_like", Shape, 2, 2,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | Linear,                        broadcast_like_rule)                        \
   X(Flip,        "flip",         Shape,     1, 1,  Move,   NoFuse, Smooth,      IfFirst,    Keeps | Linear | AxisWise,             flip_rule,         Axis)                    \
   X(Concat,      "concat",       Shape,     1, -1, Move,   NoFuse, Smooth,      IfAll,      Linear | AxisWise | Promotes,          concat_rule,       Axis)                    \
   X(Stack,       "stack",        Shape,     1, -1, Move,   NoFuse, Smooth,      IfAll,      Linear | AxisWise | Promotes,          stack_rule,        Axis)                    \

@@ -205,6 +205,7 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
     case OpKind::LogicalAnd:
     case OpKind::LogicalOr:
     case OpKind::Where:
+    case OpKind::BroadcastLike:
       return !broadcast_proven(types);
     case OpKind::Max:
     case OpKind::Min:  // no identity: an empty axis fails

@@ -24,4 +24,9 @@ ResolvedSlice resolve_slice(const SliceBounds& b, std::int64_t n) {
   return {start, step, static_cast<std::int64_t>(count)};
 }
 
+bool selects_any_whole_axis(const SliceBounds& b, std::int64_t step) {
+  const bool whole_start = !b.start || *b.start == (step == 1 ? 0 : -1);
+  return b.step.value_or(1) == step && whole_start && !b.stop;
+}
+
 }  // namespace eqsat::ops

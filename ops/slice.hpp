@@ -22,4 +22,8 @@ struct ResolvedSlice {
 // Resolves `b` for an axis of length `n`; `b.step` must not be 0.
 ResolvedSlice resolve_slice(const SliceBounds& b, std::int64_t n);
 
+// Whether `b` selects the whole axis whatever its length, in order (`step`
+// 1) or reversed (`step` -1): only the bounds Python fills in.
+bool selects_any_whole_axis(const SliceBounds& b, std::int64_t step);
+
 }  // namespace eqsat::ops

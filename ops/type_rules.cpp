@@ -420,6 +420,12 @@ Type broadcast_to_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   return TensorType{x.dtype, shape};
 }
 
+// broadcast_like: x's dtype, at the broadcast shape of x and y (a static
+// mismatch is a type error, an unknown length is checked at run time).
+Type broadcast_like_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
+  return TensorType{tensor(kind, xs, 0).dtype, broadcast_all(kind, xs)};
+}
+
 Type flip_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
   attrs.set(AttrKey::Axis,

@@ -47,6 +47,14 @@ struct Pullback<OpKind::BroadcastTo> {
   }
 };
 
+// y gives only its shape: no cotangent.
+template <>
+struct Pullback<OpKind::BroadcastLike> {
+  static std::vector<TermRef> cotangents(TermRef y, TermRef g) {
+    return {unbroadcast(g, y->operand(0), 0, y), nullptr};
+  }
+};
+
 template <>
 struct Pullback<OpKind::Flip> {
   static std::vector<TermRef> cotangents(TermRef y, TermRef g) {

@@ -19,27 +19,6 @@ bool all_elements(const ops::Array& a, bool (*pred)(double)) {
   return true;
 }
 
-// Axis `i` of `a` and axis `j` of `b` provably have the same length: equal
-// static lengths, or one dim symbol (dim_symbols.hpp).
-bool same_length(const TensorData& a, std::size_t i, const TensorData& b, std::size_t j) {
-  const ops::Dims& da = a.tensor_type().dims;
-  const ops::Dims& db = b.tensor_type().dims;
-  if (da[i] != ops::kUnknownDim || db[j] != ops::kUnknownDim) return da[i] == db[j];
-  return i < a.dims.size() && j < b.dims.size() && a.dims[i].known() && a.dims[i] == b.dims[j];
-}
-
-// Broadcasting `a` against `b` provably gives `b`'s shape: each of a's
-// dims (aligned from the right) is 1 or provably b's.
-bool broadcasts_to(const TensorData& a, const TensorData& b) {
-  const ops::Dims& da = a.tensor_type().dims;
-  const ops::Dims& db = b.tensor_type().dims;
-  if (da.size() > db.size()) return false;
-  const std::size_t off = db.size() - da.size();
-  for (std::size_t i = 0; i < da.size(); ++i)
-    if (da[i] != 1 && !same_length(a, i, b, off + i)) return false;
-  return true;
-}
-
 }  // namespace
 
 bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g) {

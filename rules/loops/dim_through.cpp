@@ -4,6 +4,8 @@
 #include "rules/tensor/op_class_searcher.hpp"
 #include "rules/tensor/substitute.hpp"
 
+#include "ops/run_time_failure.hpp"
+
 #include <array>
 #include <optional>
 #include <utility>
@@ -34,8 +36,16 @@ class DimThroughApplier final : public egraph::Applier {
       if (!t) continue;
       if (axis < 0) axis += static_cast<std::int64_t>(t->dims.size());
       const std::vector<ENodeId> makers(eg.nodes(x).begin(), eg.nodes(x).end());
-      for (ENodeId m : makers)
-        if (const auto same = through(m, axis)) changed |= merge_same(g_, root, same);
+      for (ENodeId m : makers) {
+        const auto same = through(m, axis);
+        if (same && eg.find(*same) == eg.find(root)) continue;
+        if (same && merge_same(g_, root, same)) {
+          changed = true;
+          continue;
+        }
+        // Refused (m's broadcasting may fail) or no single operand says it.
+        if (ops::is_elementwise(g_.kind(m))) changed |= merge_same(g_, root, broadcast(m, axis));
+      }
     }
     return changed;
   }
@@ -51,7 +61,9 @@ class DimThroughApplier final : public egraph::Applier {
   // elementwise ops by their group, the ops of kThrough each its own way;
   // through any other op the rewrite does not apply.
   std::optional<EClassId> through(ENodeId m, std::int64_t axis) {
-    if (ops::is_elementwise(g_.kind(m))) return through_elementwise(m, axis);
+    // broadcast_like broadcasts its operands as an elementwise op does.
+    if (ops::is_elementwise(g_.kind(m)) || g_.kind(m) == OpKind::BroadcastLike)
+      return through_elementwise(m, axis);
     for (const auto& [kind, how] : kThrough)
       if (kind == g_.kind(m)) return (this->*how)(m, axis);
     return std::nullopt;
@@ -127,6 +139,30 @@ class DimThroughApplier final : public egraph::Applier {
       if (k != *covering && g_.data(kids[k]).may_fail) return std::nullopt;
     const auto& t = std::get<ops::TensorType>(g_.type(kids[*covering]));
     return dim(eg.find(kids[*covering]), aligned(t));
+  }
+
+  // The length of `axis` of elementwise op m's result as that of its
+  // operands broadcast together (broadcast_like folded over them): fails
+  // exactly where m's broadcasting does, so only for an op that fails in no
+  // other way (it provably succeeds on scalars of its operands' dtypes).
+  std::optional<EClassId> broadcast(ENodeId m, std::int64_t axis) {
+    const egraph::EGraph& eg = g_.egraph();
+    const std::vector<EClassId> kids(eg.children(m).begin(), eg.children(m).end());
+    if (kids.size() < 2) return std::nullopt;
+    std::vector<ops::Type> scalars;
+    for (EClassId k : kids) {
+      const auto* t = std::get_if<ops::TensorType>(&g_.type(k));
+      if (!t) return std::nullopt;
+      scalars.emplace_back(ops::TensorType{t->dtype, {}});
+    }
+    std::vector<const ops::Type*> types;
+    for (const ops::Type& t : scalars) types.push_back(&t);
+    const std::vector<const ops::Array*> values(kids.size(), nullptr);
+    if (ops::may_fail(g_.kind(m), g_.attrs(m), types, values)) return std::nullopt;
+    std::optional<EClassId> b = eg.find(kids[0]);
+    for (std::size_t k = 1; k < kids.size() && b; ++k)
+      b = g_.add_op(OpKind::BroadcastLike, {}, std::array{*b, eg.find(kids[k])});
+    return b ? dim(*b, axis) : std::nullopt;
   }
 
   // Axis `axis` (>= 1) of output k of the loops in class `loop`.

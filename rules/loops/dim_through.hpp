@@ -9,7 +9,14 @@
 //   (dim (resize_rows x n) :axis a) = n for a = 0, (dim x :axis a) else
 //   (dim (OP x y ...) :axis a)   = (dim x :axis a') for an elementwise OP
 //                                  whose other operands have no axis a, or
-//                                  length 1 there (a' aligned from the right)
+//                                  length 1 there (a' aligned from the right);
+//                                  broadcast_like likewise
+//   (dim (OP x y ...) :axis a)   = (dim (broadcast_like (broadcast_like x y)
+//                                  ...) :axis a) otherwise, for an OP that
+//                                  fails only where its operands do not
+//                                  broadcast: the shape without OP's work,
+//                                  failing where OP fails (PyTensor's
+//                                  TestShapeRewriter: `v + m`)
 //   (dim (get k S) :axis a), a≥1 = axis a-1 of what output k holds per step:
 //       a sit-sot's:  (dim init :axis a-1)
 //       a mit-sot's:  (dim init :axis a)      (its initial history's rows)

@@ -39,7 +39,7 @@ std::vector<DimSymbol> dim_symbols(ops::OpKind kind, const ops::Attrs& attrs,
   for (std::size_t a = 0; a < rank; ++a) {
     if (result.dims[a] != ops::kUnknownDim) continue;
     DimSymbol s;
-    if (ops::is_elementwise(kind)) {
+    if (ops::is_elementwise(kind) || kind == OpKind::BroadcastLike) {
       // Aligned from the right; an axis of static length 1 broadcasts.
       bool agree = true;
       for (std::size_t i = 0; i < operands.size() && agree; ++i) {

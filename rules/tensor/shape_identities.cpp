@@ -6,6 +6,7 @@
 
 #include <numeric>
 #include <optional>
+#include <span>
 
 namespace eqsat::rules {
 
@@ -41,17 +42,11 @@ class ShapeIdentityApplier final : public egraph::Applier {
     const ops::Attrs& a = g_.attrs(n);
     const auto axis = a.get<std::int64_t>(AttrKey::Axis);
     const std::int64_t len = x.dims[axis];
-    if (len == ops::kUnknownDim) {
-      // Any length: only the bounds Python fills in cover the whole axis.
-      const std::int64_t k = a.has(AttrKey::Step) ? a.get<std::int64_t>(AttrKey::Step) : 1;
-      const bool whole_start =
-          !a.has(AttrKey::Start) || a.get<std::int64_t>(AttrKey::Start) == (step == 1 ? 0 : -1);
-      return k == step && whole_start && !a.has(AttrKey::Stop);
-    }
     ops::SliceBounds b;
     if (a.has(AttrKey::Start)) b.start = a.get<std::int64_t>(AttrKey::Start);
     if (a.has(AttrKey::Stop)) b.stop = a.get<std::int64_t>(AttrKey::Stop);
     if (a.has(AttrKey::Step)) b.step = a.get<std::int64_t>(AttrKey::Step);
+    if (len == ops::kUnknownDim) return ops::selects_any_whole_axis(b, step);
     const ops::ResolvedSlice r = ops::resolve_slice(b, len);
     return r.step == step && r.start == (step == 1 ? 0 : len - 1) && r.length == len;
   }
@@ -59,38 +54,46 @@ class ShapeIdentityApplier final : public egraph::Applier {
   // set_slice(x, v) over all of axis A reversed: v, cast and broadcast to
   // x's type, flipped along A (PyTensor's local_useless_inc_subtensor for
   // `x[::-1] = v`).
-  std::optional<EClassId> assigned_reversed(egraph::ENodeId n, EClassId v,
+  std::optional<EClassId> assigned_reversed(egraph::ENodeId n, EClassId v, EClassId target,
                                             const ops::TensorType& x) {
-    const std::optional<EClassId> c = assigned(v, x);
+    const std::optional<EClassId> c = assigned(v, target, x);
     if (!c) return std::nullopt;
     const EClassId kids[] = {*c};
     const auto axis = g_.attrs(n).get<std::int64_t>(AttrKey::Axis);
     return g_.add_op(OpKind::Flip, {{AttrKey::Axis, ops::IntList{axis}}}, kids);
   }
 
-  // `v` cast to `to`'s dtype and broadcast to its (static) shape (`to` is a
-  // copy: adding e-nodes may move the analysis data it came from).
-  std::optional<EClassId> assigned(EClassId v, const ops::TensorType to) {
+  // `v` cast to `to`'s dtype and broadcast to its shape, that of class
+  // `target` (`to` is a copy: adding e-nodes may move the analysis data it
+  // came from). An unknown length must provably not be widened by v (dim
+  // symbols): a v of 1 element, or 3, beside a target of 3 is not the set.
+  std::optional<EClassId> assigned(EClassId v, EClassId target, const ops::TensorType to) {
     const ops::TensorType* t = tensor(v);
-    if (t && *t == to) return v;
-    if (!t || !to.is_static()) return std::nullopt;
+    if (!t) return std::nullopt;
+    const bool widens_target = !broadcasts_to(g_.data(v), g_.data(target));
+    if (!to.is_static() && widens_target) return std::nullopt;
+    const bool same_shape = !widens_target && broadcasts_to(g_.data(target), g_.data(v));
+    if (t->dtype == to.dtype && same_shape) return v;
     std::optional<EClassId> c = v;
     if (t->dtype != to.dtype) {
       const EClassId kids[] = {*c};
       c = g_.add_op(OpKind::Cast, {{AttrKey::Dtype, to.dtype}}, kids);
     }
-    if (c && tensor(*c)->dims != to.dims) {
-      const EClassId kids[] = {*c};
-      c = g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(to.dims)}}, kids);
+    if (c && !same_shape) {
+      const EClassId kids[] = {*c, target};
+      c = to.is_static() ? g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(to.dims)}},
+                                     std::span<const EClassId>(kids, 1))
+                         : g_.add_op(OpKind::BroadcastLike, {}, kids);
     }
     return c;
   }
 
-  // x + v cast to x's dtype, when that has x's type `to` (v does not widen
-  // x): an inc_slice over the whole of x.
+  // x + v cast to x's dtype, when v provably does not widen x (static
+  // lengths or dim symbols: an unknown v of 3 elements would widen an x of
+  // 1, where the inc_slice fails): an inc_slice over the whole of x.
   std::optional<EClassId> added(EClassId x, EClassId v, const ops::TensorType to) {
     const ops::TensorType* t = tensor(v);
-    if (!t) return std::nullopt;
+    if (!t || !broadcasts_to(g_.data(v), g_.data(x))) return std::nullopt;
     std::optional<EClassId> c = v;
     if (t->dtype != to.dtype) {
       const EClassId kids[] = {v};
@@ -118,7 +121,7 @@ class ShapeIdentityApplier final : public egraph::Applier {
       kept = k;
     }
     if (!kept || !to.is_static()) return std::nullopt;
-    return assigned(*kept, to);
+    return assigned(*kept, g_.egraph().class_of(n), to);
   }
 
   // The class e-node n equals by one of the identities, if any.
@@ -182,15 +185,15 @@ class ShapeIdentityApplier final : public egraph::Applier {
   }
 
   std::optional<EClassId> set_slice(const Node& n) {
-    if (whole_slice(n.n, n.x)) return assigned(n.kids[1], n.x);
-    if (whole_slice(n.n, n.x, -1)) return assigned_reversed(n.n, n.kids[1], n.x);
+    if (whole_slice(n.n, n.x)) return assigned(n.kids[1], n.kids[0], n.x);
+    if (whole_slice(n.n, n.x, -1)) return assigned_reversed(n.n, n.kids[1], n.kids[0], n.x);
     return std::nullopt;
   }
 
   std::optional<EClassId> inc_slice(const Node& n) {
     if (!whole_slice(n.n, n.x)) return std::nullopt;
     const TensorData& z = g_.data(n.kids[0]);
-    if (z.uniform && *z.uniform == 0) return assigned(n.kids[1], n.x);
+    if (z.uniform && *z.uniform == 0) return assigned(n.kids[1], n.kids[0], n.x);
     return added(n.kids[0], n.kids[1], n.x);
   }
 

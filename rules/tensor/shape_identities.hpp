@@ -13,6 +13,11 @@
 //   set_slice(x, v) over a whole axis reversed (step -1)   = flip of v cast and broadcast
 //   inc_slice(z, v) over the whole of z, z uniform zero    = v cast and broadcast to z
 //   inc_slice(x, v) over the whole of x                    = x + v cast to x's dtype
+//
+// On lengths unknown statically v must provably not widen x (static
+// lengths, dim symbols: tensor_analysis.hpp's broadcasts_to), and is
+// broadcast with broadcast_like: an unrelated v of 1 element set into an
+// x of 3 gives 3 elements, and of 3 into 1 fails.
 //   concat(a, e...) with each e of static length 0         = a cast to the result
 //   cast x to the dtype x has                              = x
 //

@@ -7,6 +7,7 @@
 
 #include "egraph/egraph.hpp"
 #include "ops/run_time_failure.hpp"
+#include "ops/slice.hpp"
 
 #include <absl/container/inlined_vector.h>
 
@@ -22,6 +23,22 @@ namespace eqsat::rules {
 using ops::OpKind;
 
 namespace {
+
+// Whether the run-time checks of `kind` compare lengths only as whole axes,
+// so that equal dim symbols stand for equal lengths there: broadcasting
+// (elementwise ops, broadcast_like), concat, and a write over whole axes
+// (its region is the target's shape). A slice bound compares a length
+// with a number, which a symbol cannot stand for.
+bool checks_whole_lengths(OpKind kind, const ops::Attrs& attrs) {
+  if (ops::is_elementwise(kind) || kind == OpKind::Concat || kind == OpKind::BroadcastLike)
+    return true;
+  if (kind != OpKind::SetSlice && kind != OpKind::IncSlice) return false;
+  ops::SliceBounds b;
+  if (attrs.has(ops::AttrKey::Start)) b.start = attrs.get<std::int64_t>(ops::AttrKey::Start);
+  if (attrs.has(ops::AttrKey::Stop)) b.stop = attrs.get<std::int64_t>(ops::AttrKey::Stop);
+  if (attrs.has(ops::AttrKey::Step)) b.step = attrs.get<std::int64_t>(ops::AttrKey::Step);
+  return ops::selects_any_whole_axis(b, 1) || ops::selects_any_whole_axis(b, -1);
+}
 
 // Representatives prefer constants, then leaves, then the oldest term.
 int rep_rank(ops::TermRef t) {
@@ -201,7 +218,7 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
     d.may_fail = std::ranges::any_of(xs, [](auto* x) { return x->may_fail; }) ||
                  ops::may_fail(*kind, attrs, types, values);
     // Operands whose unknown lengths are known equal broadcast (and concat).
-    if (d.may_fail && (ops::is_elementwise(*kind) || *kind == OpKind::Concat) &&
+    if (d.may_fail && checks_whole_lengths(*kind, attrs) &&
         std::ranges::none_of(xs, [](auto* x) { return x->may_fail; })) {
       const std::vector<ops::Type> known = with_symbolic_lengths(symbols, types);
       std::vector<const ops::Type*> known_types;
@@ -329,6 +346,23 @@ void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
   const egraph::Payload p = payloads_.intern(ops::Attrs{{ops::AttrKey::Value, *d.value}});
   const egraph::EClassId k = g.add(op_symbol(OpKind::Const), p, {});
   g.merge(c, k, constant_fold_reason());
+}
+
+bool same_length(const TensorData& a, std::size_t i, const TensorData& b, std::size_t j) {
+  const ops::Dims& da = a.tensor_type().dims;
+  const ops::Dims& db = b.tensor_type().dims;
+  if (da[i] != ops::kUnknownDim || db[j] != ops::kUnknownDim) return da[i] == db[j];
+  return i < a.dims.size() && j < b.dims.size() && a.dims[i].known() && a.dims[i] == b.dims[j];
+}
+
+bool broadcasts_to(const TensorData& a, const TensorData& b) {
+  const ops::Dims& da = a.tensor_type().dims;
+  const ops::Dims& db = b.tensor_type().dims;
+  if (da.size() > db.size()) return false;
+  const std::size_t off = db.size() - da.size();
+  for (std::size_t i = 0; i < da.size(); ++i)
+    if (da[i] != 1 && !same_length(a, i, b, off + i)) return false;
+  return true;
 }
 
 }  // namespace eqsat::rules

@@ -55,6 +55,14 @@ struct TensorData {
   const ops::TensorType& tensor_type() const { return rep->tensor_type(); }
 };
 
+// Axis `i` of `a` and axis `j` of `b` provably have the same length at run
+// time: equal static lengths, or one dim symbol.
+bool same_length(const TensorData& a, std::size_t i, const TensorData& b, std::size_t j);
+
+// Broadcasting `a` against `b` provably gives `b`'s shape at run time: each
+// of a's dims (aligned from the right) is 1 or provably b's.
+bool broadcasts_to(const TensorData& a, const TensorData& b);
+
 // The justification of the merges `modify` makes (explanations).
 egraph::Symbol constant_fold_reason();
 

@@ -38,6 +38,7 @@ inline std::string op_sample(OpKind kind) {
       {"expand_dims", "(expand_dims x :axis -1)"},
       {"squeeze", "(squeeze (expand_dims x :axis 0))"},
       {"broadcast_to", "(broadcast_to x :shape (4 3))"},
+      {"broadcast_like", "(broadcast_like x m)"},
       {"flip", "(flip m :axis 1)"},
       {"concat", "(concat m m (ones :shape (1 3)) :axis 0)"},
       {"stack", "(stack x x x :axis 1)"},

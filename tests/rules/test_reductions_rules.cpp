@@ -80,4 +80,15 @@ TEST_CASE("reductions: fast-math moves scalars out and splits concatenations",
   const std::string a = "(input a f64)\n";
   check_optimizes(fast_math_rules(), a + "(output (sum (broadcast_to a :shape (3 4))))",
                   a + "(output (mul a 12.0))", nullptr, Match::UpToCommuting);
+  // careduce_of_alloc on a vector and a column: the sum of the copies.
+  const std::string vt = "(input v (f64 4)) (input t (f64 3 1))\n";
+  check_optimizes(fast_math_rules(), vt + "(output (sum (broadcast_to v :shape (3 4))))",
+                  vt + "(output (mul (sum v) 3.0))", nullptr, Match::UpToCommuting);
+  check_optimizes(fast_math_rules(), vt + "(output (sum (broadcast_to t :shape (2 3 4))))",
+                  vt + "(output (mul (sum t) 8.0))", nullptr, Match::UpToCommuting);
+  check_same_values(
+      fast_math_rules(),
+      vt + "(output (sum (broadcast_to v :shape (3 4)))) "
+           "(output (sum (broadcast_to t :shape (2 3 4))))",
+      {f64_vector({0.5, -1, 2, 1e300}), ops::Array::filled(ops::DType::F64, {3, 1}, -0.25)});
 }

@@ -1,10 +1,15 @@
 // The where rule set (rules/where.rules): an elementwise op of two wheres
 // with the same condition is one where (PyTensor's
 // TestLocalMergeSwitchSameCond), and the selections canonicalize keeps
-// (where(c, x, x), constant conditions).
+// (where(c, x, x), constant conditions, on lengths known or not).
 #include "tests/support/check_optimizes.hpp"
 
+#include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
+
 #include <limits>
+#include <tuple>
+#include <utility>
 
 using namespace eqsat;
 using namespace eqsat::testing;
@@ -118,4 +123,53 @@ TEST_CASE("where: equal branches and constant conditions", "[rules][where]") {
   check_optimizes(kIn + "(output (where c (exp a) (exp a)))", kIn + "(output (exp a))");
   check_optimizes(kIn + "(output (add (where true a b) (where false d e)))",
                   kIn + "(output (add a e))");
+}
+
+namespace {
+// The message of `g` (written, then optimized) run on `in`: the same, at
+// the written where's position, or "" when it runs.
+std::pair<std::string, std::string> failures(const ops::Graph& g, const ops::Graph& out,
+                                             const std::vector<ops::Array>& in) {
+  std::pair<std::string, std::string> got;
+  try {
+    backend::compile(g).run(in);
+  } catch (const backend::RuntimeError& e) {
+    got.first = e.what();
+  }
+  try {
+    backend::compile(out).run(in);
+  } catch (const backend::RuntimeError& e) {
+    got.second = e.what();
+  }
+  return got;
+}
+}  // namespace
+
+TEST_CASE("where: equal branches and constant conditions on unknown lengths", "[rules][where]") {
+  // PyTensor's useless switch: the selected branch, broadcast like the
+  // others at run time (lengths 1 and 2 give 2), failing where they do not
+  // broadcast, at the written where.
+  const std::string in = "(input c (bool ?)) (input x (f64 ?)) (input y (f64 ?))\n";
+  for (const char* w : {"(where c x x)", "(where true x y)", "(where false y x)"}) {
+    INFO(w);
+    const std::string text = in + "(output " + w + ")";
+    const ops::Graph g = graph(text), out = optimized(g);
+    CHECK(count_ops(out, ops::OpKind::Where) == 0);
+    CHECK(count_ops(out, ops::OpKind::BroadcastLike) == 1);
+    const ops::Array x2 = f64_vector({kInf, kNaN}), x1 = f64_vector({-kInf});
+    for (const auto& [cx, xx, yy] : {std::tuple{bools({true, false}), x2, f64_vector({1, 2})},
+                                     std::tuple{bools({true, false}), x1, f64_vector({1, 2})},
+                                     std::tuple{bools({false}), x2, f64_vector({3})},
+                                     std::tuple{bools({true, false}), x1, f64_vector({4})}})
+      check_same_values(shipped_rules(), text, {cx, xx, yy});
+    const auto [written, optimized_error] =
+        failures(g, out, {bools({true, false, true}), x2, f64_vector({1, 2, 3})});
+    CHECK(written.starts_with("t.eg:2:9: error: "));
+    CHECK(written.find("do not broadcast") != std::string::npos);
+    CHECK(optimized_error.starts_with("t.eg:2:9: error: "));
+    CHECK(optimized_error.find("do not broadcast") != std::string::npos);
+  }
+  // Where the other operand provably does not widen the branch, the branch.
+  check_optimizes(in + "(output (where (lt x 0.0) x x))", in + "(output x)");
+  check_optimizes(in + "(output (where true x (exp x)))", in + "(output x)");
 }

@@ -4,9 +4,16 @@
 // goal"), and the gradient of a whole slice needs no inc_slice.
 #include "tests/support/check_optimizes.hpp"
 
+#include <limits>
+
 using namespace eqsat;
 using namespace eqsat::rules;
 using namespace eqsat::testing;
+
+namespace {
+const double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
 
 TEST_CASE("shape identities: slices covering the whole axis") {
   const std::string in = "(input x (f64 4 3))";
@@ -71,6 +78,41 @@ TEST_CASE(
       shipped_rules(), in + "(output (inc_slice x k))",
       {ops::Array::filled(ops::DType::F64, {4, 3}, 1.5),
        ops::Array::filled(ops::DType::I64, {3}, -2), ops::Array(ops::DType::F64, {0, 3})});
+}
+
+TEST_CASE("shape identities: an inc_slice of everything on unknown lengths") {
+  // PyTensor's useless inc on lengths unknown statically: x + v where v
+  // provably does not widen x (a scalar, a value of x's lengths); an
+  // unrelated v of 3 elements would widen an x of 1, where the inc_slice
+  // fails and the add gives 3 elements: not proven.
+  const std::string in = "(input x (f64 ?)) (input v (f64 ?)) (input s f64)\n";
+  check_proves(shipped_rules(), in + "(output (inc_slice x (exp x))) (output (add x (exp x)))");
+  check_proves(shipped_rules(), in + "(output (inc_slice x s)) (output (add x s))");
+  const ops::Graph g = graph(in + "(output (inc_slice x v)) (output (add x v))");
+  CHECK_FALSE(prove_equal(g, g.outputs[0].term, g.outputs[1].term, shipped_rules()).explanation);
+  check_same_values(
+      shipped_rules(), in + "(output (inc_slice x (exp x))) (output (inc_slice x s))",
+      {f64_vector({1, -kInf, kNaN}), f64_vector({2}), ops::Array::scalar(ops::DType::F64, 0.5)});
+}
+
+TEST_CASE("shape identities: a set_slice of everything on unknown lengths") {
+  // v is the set only where it provably has x's shape: v of 1 element set
+  // into x of 3 gives 3 elements (it was v, of 1, before).
+  const std::string in =
+      "(input x (f64 ?)) (input a (f64 ?)) (input b (f64 ?)) "
+      "(input m (f64 ? 3)) (input r (f64 3))\n";
+  const ops::Graph g = graph(in + "(output (set_slice x (add a b))) (output (add a b))");
+  CHECK_FALSE(prove_equal(g, g.outputs[0].term, g.outputs[1].term, shipped_rules()).explanation);
+  check_same_values(shipped_rules(), in + "(output (set_slice x (add a b)))",
+                    {f64_vector({1, 2, 3}), f64_vector({5}), f64_vector({kInf}),
+                     ops::Array(ops::DType::F64, {0, 3}), f64_vector({1, 2, 3})});
+  check_optimizes(in + "(output (set_slice x (exp x)))", in + "(output (exp x))");
+  // A row that provably does not widen m: the row broadcast like m.
+  check_proves(shipped_rules(), in + "(output (set_slice m r)) (output (broadcast_like r m))");
+  check_same_values(
+      shipped_rules(), in + "(output (set_slice m r))",
+      {f64_vector({1}), f64_vector({1}), f64_vector({1}),
+       ops::Array::filled(ops::DType::F64, {2, 3}, 0.5), f64_vector({kNaN, -kInf, 2})});
 }
 
 TEST_CASE("shape identities: a cast to the dtype its operand has is the operand") {
