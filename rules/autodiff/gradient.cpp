@@ -147,22 +147,19 @@ TermRef ran_no_step(TermRef s) {
   return make(OpKind::Eq, {rows, Term::scalar(ops::DType::I64, 0.0)});
 }
 
-// The zero masks of loop `s`'s operand cotangents `gs`: where it ran no
-// step (ran_no_step), and for initial states and non-sequences, wherever
-// the cotangent is exactly 0 when the graph runs: the steps that ran did
-// not read that element (a state overwritten before it reached a read
-// row), as the reverse loop's own zero seeds are masked. Sequences, one
-// row per step and often large, take only the first.
+// The zero masks of loop `s`'s operand cotangents `gs`. Initial states
+// and non-sequences: wherever the cotangent is exactly 0 when the graph
+// runs, as the reverse loop's own zero seeds are masked (the steps that
+// ran did not pass that element on, or none ran). Sequences, one row per
+// step and often large: only where the loop ran no step (ran_no_step).
 std::vector<TermRef> loop_operand_masks(TermRef s, const std::vector<TermRef>& gs) {
-  const TermRef none = ran_no_step(s);
   const auto& spec = s->attrs().get<ops::ScanSpec>(AttrKey::Scan);
-  const std::size_t states = (spec.has_n_steps ? 2 : 1) + spec.sequence_taps.size();
-  std::vector<TermRef> masks(gs.size(), none);
-  for (std::size_t i = states; i < gs.size(); ++i) {
-    if (!gs[i] || !ops::is_float(gs[i]->tensor_type().dtype)) continue;
-    const TermRef zero = make(OpKind::Eq, {gs[i], Term::scalar(gs[i]->tensor_type().dtype, 0.0)});
-    masks[i] = none ? make(OpKind::LogicalOr, {none, zero}) : zero;
-  }
+  const std::size_t first_state = (spec.has_n_steps ? 2 : 1) + spec.sequence_taps.size();
+  std::vector<TermRef> masks(gs.size(), nullptr);
+  std::fill_n(masks.begin(), std::min(first_state, gs.size()), ran_no_step(s));
+  for (std::size_t i = first_state; i < gs.size(); ++i)
+    if (gs[i] && ops::is_float(gs[i]->tensor_type().dtype))
+      masks[i] = make(OpKind::Eq, {gs[i], Term::scalar(gs[i]->tensor_type().dtype, 0.0)});
   return masks;
 }
 

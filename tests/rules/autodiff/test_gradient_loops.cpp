@@ -70,24 +70,33 @@ const std::string kSqrtLoop =
     "(input x (f64 3))\n"
     "(let s (scan :n-steps 3 :sit-sot (x) (fn (h) (sqrt (sub h 1.0)))))\n";
 
+// COST over the graph of HEAD, at `at`: its finite differences with
+// respect to input 0 (within 1e-6), its gradient and the optimized `grad`
+// (within `tol`) all give `want`. Returns the gradient's term.
+ops::TermRef check_gradient_of_input0(const std::string& head, const std::string& cost,
+                                      const std::vector<ops::Array>& at, const ops::Array& want,
+                                      double tol) {
+  const ops::Graph g = graph(head + "(output " + cost + ")");
+  check_close(want, finite_difference(g, at, 0), 1e-6);
+  const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
+  check_close(want, run1(with_output(g, d), at), tol);
+  const ops::Graph opt = rules::optimize(
+      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
+      shipped_rules());
+  check_close(want, run1(opt, at), tol);
+  return d;
+}
+
 // A cost over that loop reading only its first step: finite differences,
 // the gradient and the optimized gradient all give d sqrt(x - 1)/dx.
 // Returns the gradient's term.
 ops::TermRef check_first_step_gradient(const std::string& cost) {
-  const ops::Graph g = graph(kSqrtLoop + "(output " + cost + ")");
   std::vector<ops::Array> in{ops::Array(ops::DType::F64, {3})};
   for (std::int64_t i = 0; i < 3; ++i) in[0].data<double>()[i] = 1.5 + static_cast<double>(i);
   ops::Array want(ops::DType::F64, {3});
   for (std::int64_t i = 0; i < 3; ++i)
     want.data<double>()[i] = 0.5 / std::sqrt(in[0].element(i) - 1.0);
-  check_close(want, finite_difference(g, in, 0), 1e-6);
-  const ops::TermRef d = gradient(g.outputs[0].term, g.inputs[0]);
-  check_close(want, run1(with_output(g, d), in), 1e-12);
-  const ops::Graph opt = rules::optimize(
-      with_output(g, ops::Term::make(ops::OpKind::Grad, {}, {g.outputs[0].term, g.inputs[0]})),
-      shipped_rules());
-  check_close(want, run1(opt, in), 1e-12);
-  return d;
+  return check_gradient_of_input0(kSqrtLoop, cost, in, want, 1e-12);
 }
 
 }  // namespace
@@ -393,13 +402,11 @@ TEST_CASE("a loop keeping its last state pulls back 0, 1 or more steps known onl
   }
   // No step: the cost is 0 whatever x is, and no cotangent reaches the
   // initial states, even where their own derivative is NaN (sqrt at x < 0).
-  const std::vector<ops::Array> none{ops::Array::filled(ops::DType::F64, {3}, -1.0),
-                                     ops::Array::filled(ops::DType::F64, {3}, 2.0),
-                                     ops::Array::filled(ops::DType::I64, {}, 0.0)};
-  const ops::Array zeros = ops::Array::filled(ops::DType::F64, {3}, 0.0);
-  check_close(zeros, finite_difference(c, none, 0), 0);
-  check_close(zeros, run1(with_output(c, gradient(c.outputs[0].term, c.inputs[0])), none), 0);
-  check_close(zeros, run1(opt, none), 0);
+  check_gradient_of_input0(
+      head, cost,
+      {ops::Array::filled(ops::DType::F64, {3}, -1.0),
+       ops::Array::filled(ops::DType::F64, {3}, 2.0), ops::Array::filled(ops::DType::I64, {}, 0.0)},
+      ops::Array::filled(ops::DType::F64, {3}, 0.0), 0);
   // A body that does not read the state: its cotangent is none at all, so
   // the NaN derivative of sqrt at x < 0 stays out for every step count.
   const ops::Graph blind = rules::optimize(
@@ -477,16 +484,10 @@ TEST_CASE("an initial state no step that ran passes on gets 0, even where its de
     const std::string head = std::string("(input x (f64 3)) (input n i64)\n") +
                              "(let s (scan :n-steps " + steps +
                              " :sit-sot ((sqrt x) x) (fn (a b) b (where (gt b 100.0) a b))))\n";
-    const std::string cost = "(sum (index (get 1 s) -1))";
-    const ops::Graph c = graph(head + "(output " + cost + ")");
     std::vector<ops::Array> at{ops::Array(ops::DType::F64, {3}),
                                ops::Array::filled(ops::DType::I64, {}, 2.0)};
     for (std::int64_t i = 0; i < 3; ++i) at[0].data<double>()[i] = i == 0 ? -1.0 : 4.0 * i;
-    const ops::Array ones = ops::Array::filled(ops::DType::F64, {3}, 1.0);
-    check_close(ones, finite_difference(c, at, 0), 1e-6);
-    check_close(ones, run1(with_output(c, gradient(c.outputs[0].term, c.inputs[0])), at), 0);
-    const ops::Graph opt =
-        rules::optimize(graph(head + "(output (grad " + cost + " x))"), shipped_rules());
-    check_close(ones, run1(opt, at), 0);
+    check_gradient_of_input0(head, "(sum (index (get 1 s) -1))", at,
+                             ops::Array::filled(ops::DType::F64, {3}, 1.0), 0);
   }
 }
