@@ -79,19 +79,19 @@ MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
 // is shared between threads a product at a time. Below it, a product runs
 // on one thread: splitting it would cost more than it saves.
 constexpr std::int64_t kSplitProduct = std::int64_t{1} << 18;
-// Products below this many multiply-adds are split into one part per
-// thread, larger ones into up to four (split_product).
-constexpr std::int64_t kFewParts = std::int64_t{1} << 22;
 // f32 blocks of at least this many multiply-adds go to oneDNN, smaller ones
 // to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
 constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
-// A block of a product is computed in chunks of rows of at most this many
-// bytes of result (product_block): a quarter of a core's L2 on the
-// machine measured, the rest for the chunk's operands (the LSTM's input
-// projection took less CPU time with 256 KB chunks than with 512 KB or
-// none: bench/README.md, "Speed round 6"). A chunk has at least
-// kChunkRows rows: each packs the right operand again, which a few rows
-// would not repay.
+// A block of a product of more than kWholeBytes of result is computed in
+// chunks of rows of at most kChunkBytes (product_block): a quarter of a
+// core's L2 on the machine measured, the rest for the chunk's operands
+// (the LSTM's input projection took less CPU time with 256 KB chunks than
+// with 512 KB or none: bench/README.md, "Speed round 6"). Each chunk packs
+// the right operand again: a block of up to kWholeBytes (half an MLP's
+// 256 x 512 f64 product) stays one call, which cost 5-12% less CPU time
+// than two chunks of 64 or 128 rows (bench/README.md, "Speed round 7"). A
+// chunk has at least kChunkRows rows, which repay the packing.
+constexpr std::int64_t kWholeBytes = std::int64_t{512} << 10;
 constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kChunkRows = 64;
 
@@ -264,7 +264,9 @@ void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Blo
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     if (own_blas()) {
       const std::int64_t row_bytes = (blk.c1 - blk.c0) * std::int64_t{sizeof(T)};
-      const std::int64_t rows = std::max(kChunkRows, kChunkBytes / row_bytes);
+      const std::int64_t rows = (blk.r1 - blk.r0) * row_bytes <= kWholeBytes
+                                    ? blk.r1 - blk.r0
+                                    : std::max(kChunkRows, kChunkBytes / row_bytes);
       for (std::int64_t r0 = blk.r0; r0 < blk.r1; r0 += rows) {
         const Block chunk{r0, std::min(blk.r1, r0 + rows), blk.c0, blk.c1};
         blas_block(s, a, b, c, chunk);
@@ -309,17 +311,12 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
 #endif
   const std::int64_t extent = by_columns ? s.n : s.m;
   const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
-  // Up to four parts per thread, as every kernel (thread_pool.hpp): a
-  // thread the OS runs late leaves its share to the others. Each part
-  // packs its operands again; at load average 16, one, two and four parts
-  // per thread gave the MLP's products the same times within the noise.
-  // Parts stay above oneDNN's block size.
-  std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
-  // A small product (an LSTM step's 16 x 128 x 512) gets one part per
-  // thread: there a call and the packing of its operands cost more than
-  // what a late thread's share would.
-  if (per_line * extent < kFewParts)
-    grain = std::max(grain, (extent + num_threads() - 1) / num_threads());
+  // One part per thread (parts stay above oneDNN's block size): each part
+  // packs its operands again, and a 256 x 512 x 512 f64 product took 7-21%
+  // more CPU time in four parts a thread than in one (bench/README.md,
+  // "Speed round 7"), more than a late thread's share costs.
+  const std::int64_t grain = std::max({std::int64_t{1}, (kOneDnnBlock + per_line - 1) / per_line,
+                                       (extent + num_threads() - 1) / num_threads()});
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
     product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish);
   });
