@@ -251,7 +251,7 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
 #endif
 
 // The block, then its epilogue while the block is in cache. With the
-// executable's own OpenBLAS, a block of more than kChunkBytes of result
+// executable's own OpenBLAS, a block of more than kWholeBytes of result
 // is computed a chunk of rows at a time, each finished before the next,
 // so the epilogue reads its chunk from L2 (an LSTM's 3200 x 512 input
 // projection plus bias wrote 6.5 MB, then read it back from memory).
