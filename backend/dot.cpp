@@ -87,11 +87,12 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // core's L2 on the machine measured, the rest for the chunk's operands
 // (the LSTM's input projection took less CPU time with 256 KB chunks than
 // with 512 KB or none: bench/README.md, "Speed round 6"). Each chunk packs
-// the right operand again: a block of up to kWholeBytes (half an MLP's
-// 256 x 512 f64 product) stays one call, which cost 5-12% less CPU time
-// than two chunks of 64 or 128 rows (bench/README.md, "Speed round 7"). A
-// chunk has at least kChunkRows rows, which repay the packing.
-constexpr std::int64_t kWholeBytes = std::int64_t{512} << 10;
+// the right operand again: a block of up to a core's L2 (a thread's half
+// of each of an MLP's 256 x 512 x 512 f64 products, forward or backward)
+// stays one call, which took 7-10% less CPU time than chunks of 64 rows
+// (bench/README.md, "Speed round 7"). A chunk has at least kChunkRows
+// rows, which repay the packing.
+constexpr std::int64_t kWholeBytes = std::int64_t{1} << 20;
 constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kChunkRows = 64;
 

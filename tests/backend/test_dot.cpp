@@ -1,7 +1,7 @@
 // backend/dot.cpp: every way a product is cut between threads and
 // libraries (one block; rows split; columns split; a batch shared product by
 // product; a few large products each split; one part a thread; blocks over
-// 512 KB in chunks of rows;
+// 1 MB in chunks of rows;
 // DOT, GEMV, GEMM, oneDNN) against
 // a plain loop in long double, on random values, f32, f64 and integers,
 // operands stored transposed or not.
@@ -125,9 +125,9 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
       // blocks over 256 KB of result: a chunk of rows at a time
       {0, 0, 2400, 16, 700, false, false, false, false},
       {0, 0, 2400, 16, 700, false, false, true, false},
-      // a thread's half of up to 512 KB (f64) is one call; just past it, chunks
-      {0, 0, 256, 48, 512, false, false, false, true},
-      {0, 0, 256, 48, 520, false, false, true, false},
+      // a thread's half of up to 1 MB (f64) is one call; just past it, chunks
+      {0, 0, 512, 48, 512, false, false, false, true},
+      {0, 0, 512, 48, 520, false, false, true, false},
   };
   for (DType d : {DType::F32, DType::F64, DType::I64, DType::I32})
     for (const Shape& s : shapes) check_product(s, d, rng);
