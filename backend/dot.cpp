@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #endif
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -313,9 +314,10 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   const std::int64_t extent = by_columns ? s.n : s.m;
   const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
   // One part per thread (parts stay above oneDNN's block size): each part
-  // packs its operands again, and a 256 x 512 x 512 f64 product took 7-21%
-  // more CPU time in four parts a thread than in one (bench/README.md,
-  // "Speed round 7"), more than a late thread's share costs.
+  // packs its operands again, and a 256 x 512 x 512 f64 product took
+  // 10-15% more CPU time in four parts a thread than in one
+  // (bench/README.md, "Speed round 7"), more than a late thread's share
+  // costs.
   const std::int64_t grain = std::max({std::int64_t{1}, (kOneDnnBlock + per_line - 1) / per_line,
                                        (extent + num_threads() - 1) / num_threads()});
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
