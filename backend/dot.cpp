@@ -17,6 +17,8 @@
 
 #include "thread_pool.hpp"
 
+#include "support/internal_error.hpp"
+
 #include <Eigen/Core>
 
 #ifdef EQSAT_HAVE_OPENBLAS
@@ -104,25 +106,34 @@ struct Block {
 };
 
 // Calls the epilogue (if any) for a block just written into `c`, a
-// product's result inside the whole result that starts at `origin`.
+// product's result inside the whole result that starts at `origin`, then
+// the row-aligned groups after it (rows, a product of two matrices only:
+// its blocks are whole rows).
 template <class T>
 struct Finish {
   const DotEpilogue* epilogue = nullptr;
   const T* origin = nullptr;
+  const DotRows* rows = nullptr;
 
   void operator()(const MatmulShape& s, const T* c, const Block& blk) const {
-    if (!epilogue) return;
     const std::int64_t base = c - origin, width = blk.c1 - blk.c0;
-    if (width == s.n) return (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
-    for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+    if (epilogue && width == s.n) {
+      (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
+    } else if (epilogue) {
+      for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+    }
+    if (!rows) return;
+    EQSAT_ASSERT(base == 0 && width == s.n);
+    rows->done(blk.r0, blk.r1);
   }
 
   // The epilogue of a block the calling thread computed alone (a product
   // too small to split, or one on the library's own threads): split
   // between threads by rows when large, as a fused group would be.
   void on_threads(const MatmulShape& s, const T* c, const Block& blk) const {
-    if (!epilogue) return;
-    const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / (blk.c1 - blk.c0));
+    if (!epilogue && !rows) return;
+    const std::int64_t per_row = blk.c1 - blk.c0 + (rows ? rows->work_per_row : 0);
+    const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / per_row);
     parallel_for(blk.r1 - blk.r0, grain, [&](std::int64_t i0, std::int64_t i1) {
       (*this)(s, c, Block{blk.r0 + i0, blk.r0 + i1, blk.c0, blk.c1});
     });
@@ -301,7 +312,7 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
     finish.on_threads(s, c, Block{0, s.m, 0, s.n});
     return;
   }
-  bool by_columns = s.n > s.m;
+  bool by_columns = s.n > s.m && !finish.rows;
 #ifdef EQSAT_HAVE_OPENBLAS
   by_columns = by_columns && (std::is_same_v<T, double> || std::is_same_v<T, float>);
 #else
@@ -317,7 +328,8 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
   // A small product (an LSTM step's 16 x 128 x 512) gets one part per
   // thread: there a call and the packing of its operands cost more than
-  // what a late thread's share would.
+  // what a late thread's share would. (Split by rows, 8 x 128 x 512 took
+  // oneDNN as long as 16 x 128 x 256 split by columns: 9.4 and 9.6 us.)
   if (per_line * extent < kFewParts)
     grain = std::max(grain, (extent + num_threads() - 1) / num_threads());
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
@@ -329,10 +341,12 @@ template <class T>
 void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* b, T* c,
                   const Finish<T>& finish) {
   const std::int64_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
+  EQSAT_ASSERT(!finish.rows || batch.empty());
   if (sc == 0) return;
   if (s.k == 0) {
     std::fill_n(c, num_elements(batch) * sc, T(0));
     if (finish.epilogue) (*finish.epilogue)(c - finish.origin, num_elements(batch) * sc);
+    if (finish.rows) finish.rows->done(0, s.m);
     return;
   }
   const std::int64_t work = s.m * s.n * s.k;
@@ -396,7 +410,8 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
   if (b.size() >= 2) shape.push_back(s.n);
 }
 
-void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue) {
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
+             const DotRows* rows) {
   const Array a = converted(*in[0], out.dtype());
   const Array b = converted(*in[1], out.dtype());
   const MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
@@ -406,7 +421,7 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotE
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
       matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),
-                      Finish<T>{epilogue, out.data<T>()});
+                      Finish<T>{epilogue, out.data<T>(), rows});
   });
 }
 
