@@ -18,6 +18,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <utility>
 
 namespace eqsat::backend::detail {
 
@@ -455,10 +456,6 @@ bool Function::plan_fused_step(Instruction& in) {
 }
 
 void Function::run_fused(Instruction& in) {
-  if (in.ran) {  // its product ran it, a block of rows at a time
-    in.ran = false;
-    return;
-  }
   if (!plan_fused_step(in)) return run_members(in);
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
@@ -592,7 +589,9 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
   };
   for (Instruction& in : code_) {
     try {
-      if (timings_) {
+      if (std::exchange(in.ran, false)) {
+        // Its product ran it, a block of rows at a time (plan_followers).
+      } else if (timings_) {
         const auto start = std::chrono::steady_clock::now();
         execute(in);
         OpTiming& t = (*timings_)[&in - code_.data()];
