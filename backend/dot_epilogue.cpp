@@ -5,6 +5,7 @@
 
 #include "kernels.hpp"
 #include "runtime_error.hpp"
+#include "thread_pool.hpp"
 
 #include <algorithm>
 
@@ -121,7 +122,10 @@ bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
   if (in.followers.empty() || product.args[0]->shape().size() != 2 ||
       product.args[1]->shape().size() != 2)
     return false;
+  // Fewer rows than threads: the product is better split by columns, and
+  // the groups after it on their own.
   const std::int64_t m = product.shape[0];
+  if (m < num_threads()) return false;
   slots_[in.out] = result;
   // A follower may not write into a buffer the product or its epilogue
   // reads: another thread's block may still read it.
