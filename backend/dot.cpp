@@ -328,8 +328,9 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   std::int64_t grain = std::max<std::int64_t>(1, (kOneDnnBlock + per_line - 1) / per_line);
   // A small product (an LSTM step's 16 x 128 x 512) gets one part per
   // thread: there a call and the packing of its operands cost more than
-  // what a late thread's share would. (Split by rows, 8 x 128 x 512 took
-  // oneDNN as long as 16 x 128 x 256 split by columns: 9.4 and 9.6 us.)
+  // what a late thread's share would. Split by rows (a product running
+  // its followers), each thread packs all of b, as bench_gemm's
+  // onednn-split column does (bench/README.md, "Speed round 7").
   if (per_line * extent < kFewParts)
     grain = std::max(grain, (extent + num_threads() - 1) / num_threads());
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
