@@ -7,9 +7,8 @@
 // reading a product's result to each block of the product as it is
 // written (bias and activation in cache), runs the groups after it that
 // line up with its rows on each block of rows too (an LSTM cell), and
-// decides the
-// slot each value lives in and after which instruction each slot dies (its
-// buffer then returns to the pool). Internal to the backend; the public
+// decides the slot each value lives in and after which instruction each
+// slot dies (its buffer then returns to the pool). Internal to the backend; the public
 // face is Program (program.hpp).
 #pragma once
 
