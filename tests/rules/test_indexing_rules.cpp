@@ -98,8 +98,18 @@ TEST_CASE("indexing: a read of what was just written at an index known only at r
   const std::string inc_v = in + "(output (index (inc_index x i v) i))";
   check_optimizes(set_s, in + "(output (broadcast_like s (index x i)))");
   check_optimizes(set_v, in + "(output (set_slice (index x i) v :axis 0))");
-  check_optimizes(inc_s, in + "(output (add (index x i) s))", Match::UpToCommuting);
+  check_optimizes(inc_s, in + "(output (inc_slice (index x i) s :axis 0))");
+  check_proves(shipped_rules(), inc_s + "(output (add (index x i) s))");
   check_optimizes(inc_v, in + "(output (inc_slice (index x i) v :axis 0))");
+  // A scalar of another dtype is cast as the write casts it, into the row.
+  const std::string ik = in + "(input k i64)\n";
+  check_optimizes(ik + "(output (index (set_index x i k) i))",
+                  ik + "(output (set_slice (index x i) k :axis 0))");
+  for (std::int64_t i : {-1, 1})
+    check_same_values(shipped_rules(), ik + "(output (index (inc_index x i k) i))",
+                      {kAt[0], kAt[1], kAt[2], ops::Array::scalar(ops::DType::F64, 0),
+                       ops::Array::scalar(ops::DType::I64, i),
+                       ops::Array::scalar(ops::DType::I64, -7)});
   const auto at = [](std::int64_t i, ops::Array v, ops::Array x = kAt[0]) {
     return std::vector<ops::Array>{std::move(x), std::move(v), kAt[2],
                                    ops::Array::scalar(ops::DType::F64, -kInf),
