@@ -128,9 +128,9 @@ class ProgramGenerator {
 
   // In corners, now and then `broadcast_like(t, y)` for a pool value y,
   // when that keeps t's type: statically it changes nothing, so the main
-  // stream's later draws see the graph they always did; at run time an unknown length of y fed with 0 elements
-  // makes it fail, or one of t's fed with 1 is widened to y's. Drawn from
-  // like_rng_ alone.
+  // stream's later draws see the graph they always did; at run time an
+  // unknown length of y fed with 0 elements makes it fail, or one of t's
+  // fed with 1 is widened to y's. Drawn from like_rng_ alone.
   TermRef broadcast_like_corner(const std::vector<TermRef>& pool, TermRef t);
 
   TermRef apply(std::vector<TermRef>& pool, int depth);

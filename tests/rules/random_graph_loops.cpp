@@ -360,9 +360,8 @@ void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
     }
   });
   if (!seen.contains("wrt")) return;
-  for (const char* corner :
-       {"zero-steps", "runtime-steps", "input-size-1", "input-empty", "call-less-known",
-        "broadcast-like"})
+  for (const char* corner : {"zero-steps", "runtime-steps", "input-size-1", "input-empty",
+                             "call-less-known", "broadcast-like"})
     if (seen.contains(corner)) count(std::string("grad-") + corner);
   if (!seen.contains("until")) return;
   count("grad-until");

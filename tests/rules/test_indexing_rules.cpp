@@ -53,9 +53,9 @@ TEST_CASE("indexing: a read of what was just written is the value", "[rules][ind
   const std::string ab = "(input x (f64 3 ?)) (input a (f64 ?)) (input b (f64 ?))\n";
   check_optimizes(ab + "(output (index (set_index x 1 (add a b)) 1))",
                   ab + "(output (set_slice (index x 1) (add a b) :axis 0))");
-  check_same_values(shipped_rules(), ab + "(output (index (set_index x 1 (add a b)) 1))",
-                    {matrix({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), f64_vector({kInf}),
-                     f64_vector({1})});
+  check_same_values(
+      shipped_rules(), ab + "(output (index (set_index x 1 (add a b)) 1))",
+      {matrix({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), f64_vector({kInf}), f64_vector({1})});
   // Out of range: the write's check stays (in the read of x[3]).
   const std::string bad = kIn + "(output (index (set_index x 3 v) 3))";
   CHECK(contains(optimized(graph(bad)).outputs[0].term, ops::OpKind::Index));
@@ -63,7 +63,8 @@ TEST_CASE("indexing: a read of what was just written is the value", "[rules][ind
 
 namespace {
 // The messages of `g` written and optimized, run on `in` ("" where it runs).
-std::pair<std::string, std::string> failures(const ops::Graph& g, const std::vector<ops::Array>& in) {
+std::pair<std::string, std::string> failures(const ops::Graph& g,
+                                             const std::vector<ops::Array>& in) {
   std::pair<std::string, std::string> got;
   try {
     backend::compile(g).run(in);
@@ -106,10 +107,10 @@ TEST_CASE("indexing: a read of what was just written at an index known only at r
   check_optimizes(ik + "(output (index (set_index x i k) i))",
                   ik + "(output (set_slice (index x i) k :axis 0))");
   for (std::int64_t i : {-1, 1})
-    check_same_values(shipped_rules(), ik + "(output (index (inc_index x i k) i))",
-                      {kAt[0], kAt[1], kAt[2], ops::Array::scalar(ops::DType::F64, 0),
-                       ops::Array::scalar(ops::DType::I64, i),
-                       ops::Array::scalar(ops::DType::I64, -7)});
+    check_same_values(
+        shipped_rules(), ik + "(output (index (inc_index x i k) i))",
+        {kAt[0], kAt[1], kAt[2], ops::Array::scalar(ops::DType::F64, 0),
+         ops::Array::scalar(ops::DType::I64, i), ops::Array::scalar(ops::DType::I64, -7)});
   const auto at = [](std::int64_t i, ops::Array v, ops::Array x = kAt[0]) {
     return std::vector<ops::Array>{std::move(x), std::move(v), kAt[2],
                                    ops::Array::scalar(ops::DType::F64, -kInf),

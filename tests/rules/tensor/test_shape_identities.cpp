@@ -104,7 +104,8 @@ TEST_CASE("shape identities: an inc_slice of everything on unknown lengths") {
 TEST_CASE("shape identities: a read of the slice just written") {
   // PyTensor's read of a write for slices: the region alone is written,
   // the check that v fits it kept (v of 3 into a region of 2 fails).
-  const std::string in = "(input x (f64 ?)) (input v (f64 ?)) (input r (f64 8)) (input w (f64 2))\n";
+  const std::string in =
+      "(input x (f64 ?)) (input v (f64 ?)) (input r (f64 8)) (input w (f64 2))\n";
   const std::string set = in + "(output (slice (set_slice x v :start 1 :stop 3) :start 1 :stop 3))";
   const std::string inc = in + "(output (slice (inc_slice x v :step -2) :step -2))";
   // Unknown lengths: proven (the cost model sees regions as long as x).
@@ -118,9 +119,8 @@ TEST_CASE("shape identities: a read of the slice just written") {
                   in + "(output w)");
   check_optimizes(in + "(output (slice (inc_slice r v :step -2) :step -2))",
                   in + "(output (inc_slice (slice r :step -2) v :axis 0))");
-  check_proves(shipped_rules(), in +
-                                    "(output (slice (inc_slice r w :start 6) :start 6)) "
-                                    "(output (add (slice r :start 6) w))");
+  check_proves(shipped_rules(), in + "(output (slice (inc_slice r w :start 6) :start 6)) "
+                                     "(output (add (slice r :start 6) w))");
   // Other bounds: not a read of the write.
   CHECK(count_ops(optimized(graph(in + "(output (slice (set_slice x v :start 1) :start 2))")),
                   ops::OpKind::SetSlice) == 1);
@@ -134,9 +134,9 @@ TEST_CASE("shape identities: a read of the slice just written") {
     }
   for (const char* out : {"(slice (set_slice r v :start 1 :stop 3) :start 1 :stop 3)",
                           "(slice (inc_slice r v :step -2) :step -2)"})
-    check_same_values(shipped_rules(), in + "(output " + out + ")",
-                      {iota({4}), f64_vector({-kInf}), f64_vector({1, kNaN, 3, 4, 5, 6, 7, kInf}),
-                       iota({2})});
+    check_same_values(
+        shipped_rules(), in + "(output " + out + ")",
+        {iota({4}), f64_vector({-kInf}), f64_vector({1, kNaN, 3, 4, 5, 6, 7, kInf}), iota({2})});
   for (const std::string& text : {set, inc}) {
     const ops::Graph g = graph(text);
     const std::vector<ops::Array> bad = {iota({4}), f64_vector({1, 2, 3}), iota({8}), iota({2})};
