@@ -100,7 +100,12 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
     if (options.node_limit) config.node_limit = *options.node_limit;
     if (options.time_limit) config.time_limit = *options.time_limit;
     egraph::Runner runner(g.egraph(), config);
-    runner.set_scheduler(std::make_unique<egraph::BackoffScheduler>());
+    // A rule is throttled when it matches more often than the graph has e-nodes
+    // (at least egg's 1,000): one match per node (commutativity over a large
+    // graph) is no explosion, and banning it would cost one more search of the
+    // whole graph per doubling of its size.
+    runner.set_scheduler(std::make_unique<egraph::BackoffScheduler>(
+        std::max<std::size_t>(1000, g.egraph().num_nodes())));
     // Progress after each iteration: the hook before the next one, then the end of the step.
     auto tell = [&](std::size_t done) {
       if (!options.progress || done == 0) return;

@@ -40,8 +40,16 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
     for (egraph::ENodeId n : nodes) {
       if (!ops::is_elementwise(g_.kind(n))) continue;
       const ops::OpKind kind = g_.kind(n);
-      const ops::Attrs attrs = g_.attrs(n);
       const absl::InlinedVector<EClassId, 4> kids(eg.children(n).begin(), eg.children(n).end());
+      // Most classes hold no `expand_dims` operand: look for one before the ranks.
+      absl::InlinedVector<absl::InlinedVector<EClassId, 4>, 4> lifts;
+      bool any = false;
+      for (EClassId k : kids) {
+        lifts.push_back(leading_new_axis_operands(eg, k));
+        any |= !lifts.back().empty();
+      }
+      if (!any) continue;
+      const ops::Attrs attrs = g_.attrs(n);
       absl::InlinedVector<int, 4> ranks;
       for (EClassId k : kids) {
         if (!g_.data(k).is_tensor()) return changed;
@@ -51,7 +59,7 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
         bool covered = false;  // another operand has operand i's rank or more
         for (std::size_t j = 0; j < kids.size(); ++j) covered |= j != i && ranks[j] >= ranks[i];
         if (!covered) continue;
-        for (EClassId x : leading_new_axis_operands(eg, kids[i])) {
+        for (EClassId x : lifts[i]) {
           absl::InlinedVector<EClassId, 4> lifted = kids;
           lifted[i] = x;
           const auto c = g_.add_op(kind, attrs, lifted);

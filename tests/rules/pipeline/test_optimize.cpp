@@ -6,6 +6,8 @@
 
 #include "tests/support/check_optimizes.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -199,6 +201,38 @@ TEST_CASE("limits are honoured on an exploding rule set") {
   CHECK(out.outputs.size() == 1);
 }
 
+namespace {
+
+// K sums of exponentials written twice, once with the operands of each
+// `add` swapped: commutativity matches about once per e-node.
+std::string duplicated_sums(int k) {
+  std::string text = "(input x (f64 4))";
+  for (int copy = 0; copy < 2; ++copy)
+    for (int i = 0; i < k; ++i) {
+      const std::string term =
+          copy == 0 ? fmt::format("(exp (add x {}.5))", i) : fmt::format("(exp (add {}.5 x))", i);
+      text += i == 0 ? fmt::format("(let s{}_{} {})", copy, i, term)
+                     : fmt::format("(let s{0}_{1} (add s{0}_{2} {3}))", copy, i, i - 1, term);
+    }
+  return text + fmt::format("(output (add s0_{0} s1_{0}))", k - 1);
+}
+
+}  // namespace
+
+TEST_CASE("a rule matching about once per e-node is not held back on a large graph") {
+  // The backoff scheduler's match limit grows with the e-graph: banning
+  // commutativity here would add iterations (whole-graph searches) with
+  // each doubling of K.
+  OptimizeReport small, large;
+  optimize(graph(duplicated_sums(100)), shipped_rules(), &small);
+  const ops::Graph out = optimize(graph(duplicated_sums(1600)), shipped_rules(), &large);
+  CHECK(large.iterations == small.iterations);
+  CHECK(rule(large, "add-comm").applications > 3000);
+  // The two copies are one sum: half the cost.
+  REQUIRE(out.outputs.size() == 1);
+  CHECK(large.cost_after < large.cost_before / 1.9);
+}
+
 TEST_CASE("schedule steps run in order, each within its own iteration limit") {
   // Not laws: a chain that needs one iteration per step to reach cos.
   const RuleProgram p = rules_from(R"(
@@ -372,9 +406,9 @@ TEST_CASE("a rewrite that drops an operand which may fail is refused") {
   CHECK(testing::contains(kept.outputs[0].term, ops::OpKind::Max));
   CHECK(rule(report, "add-zeros-like").refused >= 1);
   // A dropped operand that cannot fail goes.
-  const ops::Graph dropped = optimize(
-      graph("(input x (f32 ? 3)) (output (add (exp x) (zeros_like (sum x :axis (0)))))"),
-      loaded.program);
+  const ops::Graph dropped =
+      optimize(graph("(input x (f32 ? 3)) (output (add (exp x) (zeros_like (sum x :axis (0)))))"),
+               loaded.program);
   CHECK_FALSE(testing::contains(dropped.outputs[0].term, ops::OpKind::Sum));
 }
 
