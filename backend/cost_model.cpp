@@ -134,10 +134,13 @@ double CostModel::op_cost(OpKind kind, std::span<const ops::Type> operand_types,
     case CostClass::Gemm:
       break;
   }
-  // zeros_like and ones_like read only their operand's shape.
+  // zeros_like and ones_like read only their operand's shape; an op whose
+  // elements are operand 0's (Keeps) reads the others only for a shape
+  // (broadcast_like's y) or one index.
   double moved = bytes(result);
   if (ops::op_info(kind).group != ops::OpGroup::Creation)
-    for (const auto& t : operand_types) moved += bytes(t);
+    for (std::size_t i = 0; i < operand_types.size(); ++i)
+      if (i == 0 || !ops::keeps_elements(kind)) moved += bytes(operand_types[i]);
   return w_.call_overhead_ns + w_.ns_per_byte * moved + compute_ns(kind, operand_types, result);
 }
 

@@ -17,6 +17,8 @@
 
 #include "thread_pool.hpp"
 
+#include "support/internal_error.hpp"
+
 #include <Eigen/Core>
 
 #ifdef EQSAT_HAVE_OPENBLAS
@@ -91,8 +93,9 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // the right operand again: a block of up to a core's L2 (a thread's half
 // of each of an MLP's 256 x 512 x 512 f64 products, forward or backward)
 // stays one call: the backward product took 6% less CPU time than in
-// eight parts of 64-row chunks (bench/README.md, "Speed round 7"). A
-// chunk has at least kChunkRows rows, which repay the packing.
+// eight parts of 64-row chunks (bench/README.md, "Speed round 7: products
+// in one part a thread"). A chunk has at least kChunkRows rows, which
+// repay the packing.
 constexpr std::int64_t kWholeBytes = std::int64_t{1} << 20;
 constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kChunkRows = 64;
@@ -106,25 +109,34 @@ struct Block {
 };
 
 // Calls the epilogue (if any) for a block just written into `c`, a
-// product's result inside the whole result that starts at `origin`.
+// product's result inside the whole result that starts at `origin`, then
+// the row-aligned groups after it (rows, a product of two matrices only:
+// its blocks are whole rows).
 template <class T>
 struct Finish {
   const DotEpilogue* epilogue = nullptr;
   const T* origin = nullptr;
+  const DotRows* rows = nullptr;
 
   void operator()(const MatmulShape& s, const T* c, const Block& blk) const {
-    if (!epilogue) return;
     const std::int64_t base = c - origin, width = blk.c1 - blk.c0;
-    if (width == s.n) return (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
-    for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+    if (epilogue && width == s.n) {
+      (*epilogue)(base + blk.r0 * s.n, (blk.r1 - blk.r0) * s.n);
+    } else if (epilogue) {
+      for (std::int64_t r = blk.r0; r < blk.r1; ++r) (*epilogue)(base + r * s.n + blk.c0, width);
+    }
+    if (!rows) return;
+    EQSAT_ASSERT(base == 0 && width == s.n);
+    rows->done(blk.r0, blk.r1);
   }
 
   // The epilogue of a block the calling thread computed alone (a product
   // too small to split, or one on the library's own threads): split
   // between threads by rows when large, as a fused group would be.
   void on_threads(const MatmulShape& s, const T* c, const Block& blk) const {
-    if (!epilogue) return;
-    const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / (blk.c1 - blk.c0));
+    if (!epilogue && !rows) return;
+    const std::int64_t per_row = blk.c1 - blk.c0 + (rows ? rows->work_per_row : 0);
+    const std::int64_t grain = std::max<std::int64_t>(1, kParallelElements / per_row);
     parallel_for(blk.r1 - blk.r0, grain, [&](std::int64_t i0, std::int64_t i1) {
       (*this)(s, c, Block{blk.r0 + i0, blk.r0 + i1, blk.c0, blk.c1});
     });
@@ -305,7 +317,7 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
     finish.on_threads(s, c, Block{0, s.m, 0, s.n});
     return;
   }
-  bool by_columns = s.n > s.m;
+  bool by_columns = s.n > s.m && !finish.rows;
 #ifdef EQSAT_HAVE_OPENBLAS
   by_columns = by_columns && (std::is_same_v<T, double> || std::is_same_v<T, float>);
 #else
@@ -316,8 +328,11 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   // One part per thread (parts stay above oneDNN's block size): each part
   // packs its operands again, and a 256 x 512 x 512 f64 product took
   // 10-15% more CPU time in four parts a thread than in one
-  // (bench/README.md, "Speed round 7"), more than a late thread's share
-  // costs.
+  // (bench/README.md, "Speed round 7: products in one part a thread"),
+  // more than a late thread's share costs. Split by rows (a product
+  // running its followers), each thread packs all of b, as bench_gemm's
+  // onednn-split column does (bench/README.md, "Speed round 7: the LSTM
+  // cell runs with its product").
   const std::int64_t grain = std::max({std::int64_t{1}, (kOneDnnBlock + per_line - 1) / per_line,
                                        (extent + num_threads() - 1) / num_threads()});
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
@@ -329,10 +344,12 @@ template <class T>
 void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* b, T* c,
                   const Finish<T>& finish) {
   const std::int64_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
+  EQSAT_ASSERT(!finish.rows || batch.empty());
   if (sc == 0) return;
   if (s.k == 0) {
     std::fill_n(c, num_elements(batch) * sc, T(0));
     if (finish.epilogue) (*finish.epilogue)(c - finish.origin, num_elements(batch) * sc);
+    if (finish.rows) finish.rows->done(0, s.m);
     return;
   }
   const std::int64_t work = s.m * s.n * s.k;
@@ -396,7 +413,8 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
   if (b.size() >= 2) shape.push_back(s.n);
 }
 
-void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue) {
+void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
+             const DotRows* rows) {
   const Array a = converted(*in[0], out.dtype());
   const Array b = converted(*in[1], out.dtype());
   const MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
@@ -406,7 +424,7 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotE
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
       matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),
-                      Finish<T>{epilogue, out.data<T>()});
+                      Finish<T>{epilogue, out.data<T>(), rows});
   });
 }
 

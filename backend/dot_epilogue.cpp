@@ -5,6 +5,7 @@
 
 #include "kernels.hpp"
 #include "runtime_error.hpp"
+#include "thread_pool.hpp"
 
 #include <algorithm>
 
@@ -72,6 +73,98 @@ void Function::fuse_dot_epilogues(const std::vector<int>& output_slots) {
   }
 }
 
+// Fused groups right after a product with an epilogue that read its
+// result (or a result of such a group before them) and otherwise only
+// values computed before the product, in the product's dtype, are its
+// followers: where at run time their rows line up with the product's
+// (plan_followers), each runs on a block of rows right after the product
+// wrote the block, on the same thread. An LSTM step's cell (two groups
+// reading windows of the gates) then costs no hand-off between threads of
+// its own, and reads its gates from the thread's cache.
+void Function::chain_row_followers() {
+  std::vector<int> producer(slots_.size(), -1);
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i)
+    for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
+  for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
+    Instruction& head = code_[i];
+    if (head.step != Step::DotEpilogue) continue;
+    std::vector<int> chained{head.out};  // slots the product and its followers write
+    for (int j = i + 1; j < static_cast<int>(code_.size()); ++j) {
+      const Instruction& f = code_[j];
+      if (f.step != Step::Fused || f.compute != head.members[1].compute ||
+          f.term->tensor_type().dtype != f.compute)
+        break;
+      bool reads_chain = false, before = true;
+      for (int s : f.operands) {
+        if (std::ranges::find(chained, s) != chained.end())
+          reads_chain = true;
+        else if (producer[s] >= i)
+          before = false;
+      }
+      if (!reads_chain || !before) break;
+      head.followers.push_back(j);
+      chained.push_back(f.out);
+    }
+  }
+}
+
+// Makes ready the followers of a product with an epilogue, of two
+// matrices, to run a block of rows at a time: each is planned and its
+// result taken before the product runs. The first whose rows do not line
+// up with the product's (not a matrix of as many rows, rows shorter than
+// kShortRow, a leaf broadcast along the rows) and all after it run in
+// their turn instead. `result` is the product's result, which they read
+// as the epilogue's. True when at least one follower runs with the
+// product (rows.done runs them).
+bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
+  const Instruction& product = in.members[0];
+  const Instruction& group = in.members[1];
+  if (in.followers.empty() || product.args[0]->shape().size() != 2 ||
+      product.args[1]->shape().size() != 2)
+    return false;
+  // Fewer rows than threads: the product is better split by columns, and
+  // the groups after it on their own.
+  const std::int64_t m = product.shape[0];
+  if (m < num_threads()) return false;
+  slots_[in.out] = result;
+  // A follower may not write into a buffer the product or its epilogue
+  // reads: another thread's block may still read it.
+  auto read_by_product = [&](const Array& a) {
+    auto same = [&](const Array* x) { return x->bytes() == a.bytes(); };
+    return std::ranges::any_of(product.args, same) || std::ranges::any_of(group.args, same);
+  };
+  std::size_t count = 0;
+  rows.work_per_row = 0;
+  for (; count < in.followers.size(); ++count) {
+    Instruction& f = code_[in.followers[count]];
+    if (!plan_fused_step(f) || f.shape.size() != 2 || f.shape[0] != m || f.shape[1] < kShortRow)
+      break;
+    // All-whole leaves plan as one long row: ask for the result's rows.
+    if (f.layout.rows != m && !plan_fused(f.args, f.shape, f.layout, f.shape[1], f.leaf_windows))
+      break;
+    if (f.layout.rows != m) break;
+    const ops::DType dtype = f.term->tensor_type().dtype;
+    const auto place = std::ranges::find_if(f.in_place, [&](int k) {
+      const Array& a = *f.args[k];
+      return a.unique() && a.dtype() == dtype && a.shape() == f.shape && !read_by_product(a);
+    });
+    slots_[f.out] =
+        place != f.in_place.end() ? *f.args[*place] : context_->pool.take(dtype, f.shape);
+    rows.work_per_row += fused_work(f.program) * f.layout.row_len;
+    f.ran = true;
+  }
+  if (count == 0) return false;
+  rows.done = [this, &in, count](std::int64_t r0, std::int64_t r1) {
+    for (std::size_t i = 0; i < count; ++i) {
+      Instruction& f = code_[in.followers[i]];
+      const std::int64_t len = f.layout.row_len;
+      detail::run_fused_range(f.program, f.args, f.layout, f.compute, slots_[f.out], r0 * len,
+                              (r1 - r0) * len);
+    }
+  };
+  return true;
+}
+
 void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
   dot_shape(in.term, in.args, in.shape, in.trans);
@@ -81,6 +174,7 @@ void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
 }
 
 void Function::run_dot_epilogue(Instruction& in) {
+  for (int j : in.followers) code_[j].ran = false;
   Instruction& product = in.members[0];
   Instruction& group = in.members[1];
   try {
@@ -113,8 +207,11 @@ void Function::run_dot_epilogue(Instruction& in) {
     detail::run_fused_range(group.program, group.args, group.layout, group.compute, result, first,
                             count);
   };
+  DotRows rows;
+  const bool by_rows = plan_followers(in, result, rows);
   try {
-    detail::run_dot(product.term, product.args, result, product.trans, &epilogue);
+    detail::run_dot(product.term, product.args, result, product.trans, &epilogue,
+                    by_rows ? &rows : nullptr);
   } catch (const RuntimeError& e) {
     context_->fail_at(product.term, e.what());
   }

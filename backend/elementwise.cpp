@@ -297,6 +297,10 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
   }
 }
 
+constexpr std::int64_t kTranscendentalOps = 24;
+
+}  // namespace
+
 // The work of one element of `program` in simple ops: a transcendental
 // (the catalogue's Transc and Transc2 classes) counts as kTranscendentalOps,
 // a division, square root or select (`where`) as 4, so a group of a few transcendentals
@@ -305,8 +309,7 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
 // `tanh` or `exp` (SLEEF's u10) costs many additions: at 8, neither half
 // of an LSTM cell on 16 x 128 reached two parts, and the second thread
 // waited through both (bench/README.md, "Speed round 6").
-constexpr std::int64_t kTranscendentalOps = 24;
-std::int64_t ops_per_element(std::span<const FusedOp> program) {
+std::int64_t fused_work(std::span<const FusedOp> program) {
   std::int64_t work = 0;
   for (const FusedOp& op : program) {
     switch (ops::cost_class(op.kind)) {
@@ -334,8 +337,10 @@ std::int64_t ops_per_element(std::span<const FusedOp> program) {
   return std::max<std::int64_t>(work, 1);
 }
 
+namespace {
+
 // Runs f(r, start, m) for every block of every row, on all threads when
-// there are kParallelElements simple ops of work or more (ops_per_element).
+// there are kParallelElements simple ops of work or more (fused_work).
 template <class F>
 void for_each_block(const FusedLayout& layout, std::int64_t ops, const F& f) {
   const std::int64_t len = layout.row_len;
@@ -355,7 +360,7 @@ template <class T>
 void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                      Array& out) {
   const bool same = out.dtype() == ops::dtype_of<T>();
-  for_each_block(layout, ops_per_element(program),
+  for_each_block(layout, fused_work(program),
                  [&](std::int64_t r, std::int64_t start, std::int64_t m) {
                    alignas(64) T registers[kMaxFusedOps][kBlock];
                    const std::int64_t at = r * layout.row_len + start;

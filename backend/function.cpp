@@ -18,6 +18,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <utility>
 
 namespace eqsat::backend::detail {
 
@@ -158,6 +159,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   fuse_elementwise(output_slots_);
   absorb_transposes(output_slots_);
   fuse_dot_epilogues(output_slots_);
+  chain_row_followers();
   plan_buffers();
   if (body) compile_scalar_body(params);
 }
@@ -433,14 +435,16 @@ void Function::run_members(Instruction& in) {
     context_->pool.give(std::move(slots_[in.members[m].out]));
 }
 
-void Function::run_fused(Instruction& in) {
+// Binds a Fused step's operands, resolves its windows and plans its one
+// pass (in.shape, in.layout): false when it must run op by op.
+bool Function::plan_fused_step(Instruction& in) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
   in.leaf_windows.clear();
   for (std::size_t k = 0; k < in.windows.size(); ++k) {
     if (!in.windows[k]) continue;
     if (in.leaf_windows.empty()) in.leaf_windows.resize(in.operands.size());
     const Dims& d = in.args[k]->shape();
-    if (d.empty()) return run_members(in);  // the slice reports it
+    if (d.empty()) return false;  // the slice reports it
     const ops::Attrs& a = in.windows[k]->attrs();
     ops::SliceBounds b;
     if (a.has(ops::AttrKey::Start)) b.start = a.get<std::int64_t>(ops::AttrKey::Start);
@@ -448,7 +452,11 @@ void Function::run_fused(Instruction& in) {
     const ops::ResolvedSlice r = ops::resolve_slice(b, d.back());
     in.leaf_windows[k] = {r.start, r.length, d.back()};
   }
-  if (!plan_fused(in.args, in.shape, in.layout, 0, in.leaf_windows)) return run_members(in);
+  return plan_fused(in.args, in.shape, in.layout, 0, in.leaf_windows);
+}
+
+void Function::run_fused(Instruction& in) {
+  if (!plan_fused_step(in)) return run_members(in);
   const ops::DType dtype = in.term->tensor_type().dtype;
   Array& dst = slots_[in.out];
   for (int k : in.in_place) {
@@ -562,6 +570,9 @@ std::vector<std::string> Function::instruction_labels() const {
           fmt::format("transposed:{}{}", shown.trans[0] ? " a" : "", shown.trans[1] ? " b" : ""));
     if (in.step == Step::DotEpilogue)
       flags.push_back(fmt::format("epilogue: {}", names(in.members[1].program)));
+    if (!in.followers.empty())
+      flags.push_back(fmt::format("then by rows: {} group{}", in.followers.size(),
+                                  in.followers.size() == 1 ? "" : "s"));
     if (!flags.empty()) label += fmt::format("({})", fmt::join(flags, ", "));
     if (auto it = context_->locations.find(shown.term); it != context_->locations.end())
       label += fmt::format(" at {}:{}:{}", it->second.file, it->second.line, it->second.column);
@@ -578,7 +589,9 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
   };
   for (Instruction& in : code_) {
     try {
-      if (timings_) {
+      if (std::exchange(in.ran, false)) {
+        // Its product ran it, a block of rows at a time (plan_followers).
+      } else if (timings_) {
         const auto start = std::chrono::steady_clock::now();
         execute(in);
         OpTiming& t = (*timings_)[&in - code_.data()];

@@ -5,9 +5,10 @@
 // values have no other reader into one pass over memory, lets a `dot` read
 // a transposed operand through the BLAS flag, applies an elementwise group
 // reading a product's result to each block of the product as it is
-// written (bias and activation in cache), and decides the
-// slot each value lives in and after which instruction each slot dies (its
-// buffer then returns to the pool). Internal to the backend; the public
+// written (bias and activation in cache), runs the groups after it that
+// line up with its rows on each block of rows too (an LSTM cell), and
+// decides the slot each value lives in and after which instruction each
+// slot dies (its buffer then returns to the pool). Internal to the backend; the public
 // face is Program (program.hpp).
 #pragma once
 
@@ -94,6 +95,12 @@ class Function {
     // operands but the product's result (for liveness only).
     std::vector<FusedOp> program;
     std::vector<Instruction> members;
+    // DotEpilogue: the Fused groups right after it (indices into code_)
+    // that it may run a block of rows at a time, after each block of the
+    // product (chain_row_followers). Fused: `ran` is set when its product
+    // ran it, so it is skipped when its turn comes.
+    std::vector<int> followers;
+    bool ran = false;
     // Fused: per operand, the `slice` it is read through (a window of its
     // last axis, see window_of) or null.
     std::vector<ops::TermRef> windows;
@@ -112,6 +119,9 @@ class Function {
                                 int root, bool reduces);
   void absorb_transposes(const std::vector<int>& output_slots);
   void fuse_dot_epilogues(const std::vector<int>& output_slots);
+  void chain_row_followers();
+  bool plan_fused_step(Instruction& in);
+  bool plan_followers(Instruction& in, ops::Array& result, DotRows& rows);
   void plan_buffers();
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);

@@ -102,6 +102,10 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
 void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                ops::DType compute, Array& out);
 
+// The work of one element of `program` in simple ops (a transcendental
+// weighs kTranscendentalOps additions): what a kernel's grain divides.
+std::int64_t fused_work(std::span<const FusedOp> program);
+
 // Evaluates `program` for elements [first, first + count) of the result
 // (row-major, of the planned shape; `compute` and `out` f32 or f64) on the
 // calling thread: the epilogue of
@@ -127,11 +131,22 @@ void run_softmax(TermRef op, Operands in, Array& out);
 // first + count) of the result (row-major) right after the product wrote
 // them, on the thread that wrote them: a block of rows is one run, a block
 // of columns one run per row. Every element is passed exactly once.
+// `rows`, when given (a product of two matrices only), splits the
+// product by whole rows, never by columns, and calls rows->done(r0, r1)
+// for each block of rows [r0, r1) once the block and its epilogue are
+// written, on the same thread: the row-aligned groups after the product
+// (an LSTM cell) run there too, one hand-off per product instead of one
+// per group. `work_per_row` (simple ops, as fused_work counts them) is
+// what done() adds to a row, for the grain of an unsplit product's rows.
 using DotTranspose = std::array<bool, 2>;
 using DotEpilogue = std::function<void(std::int64_t first, std::int64_t count)>;
+struct DotRows {
+  std::function<void(std::int64_t r0, std::int64_t r1)> done;
+  std::int64_t work_per_row = 0;
+};
 void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans = {});
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {},
-             const DotEpilogue* epilogue = nullptr);
+             const DotEpilogue* epilogue = nullptr, const DotRows* rows = nullptr);
 
 // shape_ops.cpp: reshape transpose expand_dims squeeze broadcast_to flip
 // concat stack dim.

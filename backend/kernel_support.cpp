@@ -2,7 +2,9 @@
 
 #include "ops/type.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -95,10 +97,59 @@ Dims contiguous_strides(const Dims& d) {
 
 namespace {
 
+// Tiles of this many elements a side: a tile's source lines (one per
+// column) stay in L1 while its rows are read.
+constexpr std::int64_t kTile = 16;
+
+// A copy whose last axis reads the source a cache line or more apart while
+// another axis reads it contiguously (a transpose moving the last axis, as
+// an attention's keys (seq, heads, dh) -> (heads, dh, seq)): element by
+// element, each read would touch its own line; copied in square tiles of
+// those two axes, each line is read once per tile. False when the copy is
+// not of that kind.
+template <class T>
+bool tiled_copy(const T* src, std::int64_t offset, const Dims& shape,
+                std::span<const std::int64_t> strides, T* dst) {
+  const int rank = static_cast<int>(shape.size());
+  if (rank < 2 || std::abs(strides.back()) * std::int64_t{sizeof(T)} < 64) return false;
+  int row_axis = -1;  // the axis reading the source contiguously
+  for (int d = rank - 2; d >= 0 && row_axis < 0; --d)
+    if (strides[d] == 1 && shape[d] > 1) row_axis = d;
+  if (row_axis < 0) return false;
+  const Dims out_strides = contiguous_strides(shape);
+  const std::int64_t rows = shape[row_axis], cols = shape.back(), step = strides.back();
+  const std::int64_t out_row = out_strides[row_axis];
+  absl::InlinedVector<std::int64_t, 6> index(rank, 0);
+  for (;;) {
+    std::int64_t from = offset, to = 0;
+    for (int d = 0; d < rank - 1; ++d)
+      if (d != row_axis) {
+        from += index[d] * strides[d];
+        to += index[d] * out_strides[d];
+      }
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kTile)
+      for (std::int64_t c0 = 0; c0 < cols; c0 += kTile) {
+        const std::int64_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+        for (std::int64_t r = r0; r < r1; ++r)
+          for (std::int64_t c = c0; c < c1; ++c)
+            dst[to + r * out_row + c] = src[from + r + c * step];
+      }
+    // The next index of the other axes, the last of them fastest.
+    int d = rank - 2;
+    for (; d >= 0; --d) {
+      if (d == row_axis) continue;
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+    if (d < 0) return true;
+  }
+}
+
 template <class T>
 void strided_copy_typed(const T* src, std::int64_t offset, const Dims& shape,
                         std::span<const std::int64_t> strides, T* dst) {
   const int rank = static_cast<int>(shape.size());
+  if (tiled_copy(src, offset, shape, strides, dst)) return;
   if (rank == 0) {
     dst[0] = src[offset];
     return;

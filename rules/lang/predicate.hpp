@@ -31,6 +31,7 @@ namespace eqsat::rules {
   X(SameDtype,    "same-dtype",    "tt", "both have the same dtype")                           \
   X(BroadcastsTo, "broadcasts-to", "tt", "broadcasting the first against the second gives, provably, the second's shape at run time (lengths static or of one dim symbol)") \
   X(Ndim,         "ndim",          "ti", "its rank is exactly the integer")                    \
+  X(NdimAtLeast,  "ndim-at-least", "ti", "its rank is at least the integer")                   \
   X(Scalar,       "scalar",        "t",  "its rank is 0")                                      \
   X(ShapeKnown,   "shape-known",   "t",  "every dimension of its shape is known statically")   \
   X(Float,        "float",         "t",  "its dtype is f32 or f64")                            \

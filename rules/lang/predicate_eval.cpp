@@ -64,6 +64,8 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
       return same_class() || broadcasts_to(x, second());
     case Predicate::Ndim:
       return t.rank() == args[1].int_value;
+    case Predicate::NdimAtLeast:
+      return t.rank() >= args[1].int_value;
     case Predicate::Scalar:
       return t.is_scalar();
     case Predicate::ShapeKnown:

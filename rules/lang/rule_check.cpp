@@ -126,6 +126,7 @@ Wish wish_for(const std::string& var, const std::vector<Condition>& conditions) 
       case Predicate::SameDtype:
       case Predicate::BroadcastsTo:
       case Predicate::Ndim:
+      case Predicate::NdimAtLeast:
       case Predicate::Scalar:
       case Predicate::ShapeKnown:
       case Predicate::Float:
@@ -161,6 +162,10 @@ ops::TensorType meet_type_conditions(const std::string& var,
     switch (c.predicate) {
       case Predicate::Ndim:
         t.dims = shape_of_rank(c.args.at(1).int_value, t.dims, rng);
+        break;
+      case Predicate::NdimAtLeast:
+        if (t.rank() < c.args.at(1).int_value)
+          t.dims = shape_of_rank(c.args.at(1).int_value, t.dims, rng);
         break;
       case Predicate::Scalar:
         t.dims = {};

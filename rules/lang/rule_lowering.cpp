@@ -68,20 +68,29 @@ struct Lhs {
   bool has_literal = false;       // a literal matched a uniform class
   egraph::Pattern pattern;
   std::vector<Node> nodes;  // parallel to pattern's nodes
+  bool attrs_ = false;      // has_attrs(), once lowered
 
   // Attribute variables bound by a match.
   using Bindings = std::map<std::string, AttrValue>;
 
   // `ast` must outlive the Lhs.
-  Lhs(const Pattern& ast, TensorEGraph& g) { lower(ast, g); }
+  Lhs(const Pattern& ast, TensorEGraph& g) {
+    lower(ast, g);
+    attrs_ = has_attrs();
+  }
   // A left side of its own (a commuted variant).
-  Lhs(std::unique_ptr<Pattern> own, TensorEGraph& g) : own_(std::move(own)) { lower(*own_, g); }
+  Lhs(std::unique_ptr<Pattern> own, TensorEGraph& g) : own_(std::move(own)) {
+    lower(*own_, g);
+    attrs_ = has_attrs();
+  }
 
   // True when verify can refuse a match the e-graph pattern found: a
   // literal or an op with attributes in the pattern. Otherwise every match
   // holds and verify would only look its e-nodes up again.
-  bool needs_verify() const {
-    if (has_literal) return true;
+  bool needs_verify() const { return has_literal || has_attrs(); }
+
+  // An op with attributes in the pattern: checking it needs its e-node.
+  bool has_attrs() const {
     for (std::uint32_t i = 0; i < pattern.size(); ++i)
       if (!pattern.node(i).is_var && pattern.node(i).payload.kind == PayloadMatch::Kind::Var)
         return true;
@@ -133,6 +142,15 @@ struct Lhs {
   std::optional<Bindings> verify(const TensorEGraph& g, const Subst& s,
                                  RootNode* root = nullptr) const {
     const egraph::EGraph& eg = g.egraph();
+    // Literals alone (most rules verified: `(add ?x 0)` matches every add)
+    // are read off their classes, without looking the e-nodes up again.
+    if (!root && !attrs_) {
+      for (std::uint32_t i = 0; i < pattern.size(); ++i)
+        if (nodes[i].kind == Node::Kind::Literal &&
+            !literal_matches(g.data(s.get(pattern.vars()[pattern.node(i).var])), *nodes[i].ast))
+          return std::nullopt;
+      return Bindings{};
+    }
     std::vector<EClassId> cls(pattern.size());
     Bindings bound;
     for (std::uint32_t i = 0; i < pattern.size(); ++i) {

@@ -4,9 +4,10 @@
 
 #include "ops/post_order.hpp"
 
+#include <absl/container/flat_hash_set.h>
+
 #include <algorithm>
 #include <tuple>
-#include <unordered_set>
 #include <vector>
 
 namespace eqsat::rules {
@@ -87,7 +88,7 @@ void WrittenLocations::carry(std::span<const TermRef> roots,
   // nearest term above it was written (the `grad`), first reached first.
   std::vector<std::pair<TermRef, const SourceLocation*>> todo;
   for (TermRef r : roots) todo.emplace_back(r, nullptr);
-  std::unordered_set<TermRef> seen;
+  absl::flat_hash_set<TermRef> seen;
   for (std::size_t i = 0; i < todo.size(); ++i) {
     const auto [t, above] = todo[i];
     if (!seen.insert(t).second) continue;

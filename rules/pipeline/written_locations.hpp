@@ -7,6 +7,8 @@
 
 #include "ops/graph.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -43,8 +45,9 @@ class WrittenLocations {
     ops::OpKind kind;
     ops::SourceLocation where;
   };
-  std::unordered_map<egraph::EClassId, std::vector<Written>> by_class_;
-  std::unordered_map<ops::TermRef, std::optional<egraph::EClassId>> memo_;
+  // Filled by the constructor only: `of` hands out pointers into it.
+  absl::flat_hash_map<egraph::EClassId, std::vector<Written>> by_class_;
+  absl::flat_hash_map<ops::TermRef, std::optional<egraph::EClassId>> memo_;
 };
 
 }  // namespace eqsat::rules

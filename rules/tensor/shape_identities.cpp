@@ -106,6 +106,27 @@ class ShapeIdentityApplier final : public egraph::Applier {
     return sum;
   }
 
+  // x + v cast and broadcast to x without widening it, for any v: v as
+  // `assigned` gives it where it can (static x, or v provably fitting),
+  // else `set_slice(zeros_like(x), v)` over all of x, whose check is the
+  // inc_slice's own (v fits x: it may not widen x, which broadcast_like
+  // and add would) and whose value is v cast to x's dtype everywhere.
+  std::optional<EClassId> added_fitted(EClassId x, EClassId v, const ops::TensorType to) {
+    std::optional<EClassId> fitted = assigned(v, x, to);
+    if (!fitted) {
+      const EClassId like[] = {x};
+      const std::optional<EClassId> zeros = g_.add_op(OpKind::ZerosLike, {}, like);
+      if (!zeros) return std::nullopt;
+      const EClassId kids[] = {*zeros, v};
+      fitted = g_.add_op(OpKind::SetSlice, {{AttrKey::Axis, std::int64_t{0}}}, kids);
+    }
+    if (!fitted) return std::nullopt;
+    const EClassId kids[] = {x, *fitted};
+    const std::optional<EClassId> sum = g_.add_op(OpKind::Add, {}, kids);
+    if (!sum || !tensor(*sum) || *tensor(*sum) != to) return std::nullopt;
+    return sum;
+  }
+
   // The one operand of a concat whose others all have static length 0
   // along its axis, cast to the result `to`.
   std::optional<EClassId> only_nonempty(egraph::ENodeId n, const ops::TensorType to) {
@@ -149,6 +170,25 @@ class ShapeIdentityApplier final : public egraph::Applier {
 
   std::optional<EClassId> slice(const Node& n) {
     if (whole_slice(n.n, n.x)) return n.kids[0];
+    return read_of_write(n);
+  }
+
+  // slice(set_slice(x, v, S), S) = set_slice(slice(x, S), v) over all of
+  // the region (inc_slice likewise): only the region is written, with the
+  // write's own check that v fits it (a slice never fails: its bounds clamp).
+  std::optional<EClassId> read_of_write(const Node& n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const ops::Attrs bounds = g_.attrs(n.n);
+    for (egraph::ENodeId m : eg.nodes(n.kids[0])) {
+      const OpKind k = g_.kind(m);
+      if ((k != OpKind::SetSlice && k != OpKind::IncSlice) || !(g_.attrs(m) == bounds)) continue;
+      const EClassId x[] = {eg.children(m)[0]};
+      const EClassId v = eg.children(m)[1];
+      const std::optional<EClassId> region = g_.add_op(OpKind::Slice, bounds, x);
+      if (!region) return std::nullopt;
+      const EClassId kids[] = {*region, v};
+      return g_.add_op(k, {{AttrKey::Axis, bounds.get<std::int64_t>(AttrKey::Axis)}}, kids);
+    }
     return std::nullopt;
   }
 
@@ -194,7 +234,8 @@ class ShapeIdentityApplier final : public egraph::Applier {
     if (!whole_slice(n.n, n.x)) return std::nullopt;
     const TensorData& z = g_.data(n.kids[0]);
     if (z.uniform && *z.uniform == 0) return assigned(n.kids[1], n.kids[0], n.x);
-    return added(n.kids[0], n.kids[1], n.x);
+    if (std::optional<EClassId> sum = added(n.kids[0], n.kids[1], n.x)) return sum;
+    return added_fitted(n.kids[0], n.kids[1], n.x);
   }
 
   std::optional<EClassId> concat(const Node& n) { return only_nonempty(n.n, n.y); }

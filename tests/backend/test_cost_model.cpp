@@ -95,3 +95,18 @@ TEST_CASE("cost model: pow and where have their own measured weights") {
   const ops::Type operands[] = {v, ops::TensorType{DType::F64, {}}};
   CHECK(squarings < m.fused_op_cost(OpKind::Pow, operands, v, 0, true));
 }
+
+TEST_CASE("cost model: broadcast_like reads only the shape of its second operand") {
+  const CostModel m;
+  const ops::Type x = ops::TensorType{DType::F64, {}}, y = vec(1000), y32 = vec(1000, DType::F32);
+  const ops::Type like[] = {x, y}, like32[] = {x, y32}, to[] = {x};
+  const double cost = m.op_cost(OpKind::BroadcastLike, like, y);
+  // As much as broadcast_to of the same result: y's 8000 bytes are not read.
+  CHECK(cost == m.op_cost(OpKind::BroadcastTo, to, y));
+  // y's dtype (its element size) does not matter either.
+  CHECK(cost == m.op_cost(OpKind::BroadcastLike, like32, y));
+  // x is read whole: a wider x costs its bytes.
+  const ops::Type wide[] = {y, y32}, wide_to[] = {y};
+  CHECK(m.op_cost(OpKind::BroadcastLike, wide, y) == m.op_cost(OpKind::BroadcastTo, wide_to, y));
+  CHECK(m.op_cost(OpKind::BroadcastLike, wide, y) > cost);
+}

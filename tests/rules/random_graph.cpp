@@ -127,8 +127,21 @@ void ProgramGenerator::grow(std::vector<TermRef>& pool, int steps, int depth) {
       continue;
     }
     if (!t) continue;
+    if (options_.corners && options_.broadcast_like) t = broadcast_like_corner(pool, t);
     pool.push_back(t);
     --steps;
+  }
+}
+TermRef ProgramGenerator::broadcast_like_corner(const std::vector<TermRef>& pool, TermRef t) {
+  if (pool.empty() || like_rng_() % 10 != 0) return t;
+  TermRef y = pool[like_rng_() % pool.size()];
+  try {
+    TermRef b = Term::make(OpKind::BroadcastLike, {}, {t, y});
+    if (!(b->tensor_type() == t->tensor_type())) return t;
+    count("broadcast-like");
+    return b;
+  } catch (const ops::TypeError&) {
+    return t;
   }
 }
 TermRef ProgramGenerator::make(OpKind kind, Attrs attrs, Operands operands, const char* family) {

@@ -52,11 +52,15 @@ struct GeneratorOptions {
   // and counting their steps into a cast, unknown dimensions fed with 1 or
   // 0 elements, defs with unknown parameter dimensions and calls with
   // less-known arguments, loops whose step count is an input (often 0),
-  // `pow` idioms over negative bases, log(exp a − exp b), and inputs at ±∞
-  // and NaN (random_inputs).
+  // `pow` idioms over negative bases, log(exp a − exp b), `broadcast_like`
+  // over unknown lengths, and inputs at ±∞ and NaN (random_inputs).
   bool corners = false;
   // One or two `(grad (sum OUT) X)` outputs over f64 inputs; floats are f64.
   bool gradients = false;
+  // In corners, `broadcast_like` over pool values (false: each graph as
+  // its seed drew it before this corner, for the test that it moves no
+  // other draw).
+  bool broadcast_like = true;
 };
 
 // Builds random graphs op family by op family, choosing operands that fit
@@ -69,7 +73,10 @@ struct GeneratorOptions {
 class ProgramGenerator {
  public:
   explicit ProgramGenerator(std::uint64_t seed, GeneratorOptions options = {})
-      : rng_(seed), late_rng_(seed ^ 0x5eed'c0de'5eed'c0deULL), options_(options) {}
+      : rng_(seed),
+        late_rng_(seed ^ 0x5eed'c0de'5eed'c0deULL),
+        like_rng_(seed ^ 0xb0ad'ca57'b0ad'ca57ULL),
+        options_(options) {}
 
   RandomCase make();
 
@@ -118,6 +125,13 @@ class ProgramGenerator {
   void grow(std::vector<TermRef>& pool, int steps, int depth);
 
   TermRef make(ops::OpKind kind, ops::Attrs attrs, Operands operands, const char* family);
+
+  // In corners, now and then `broadcast_like(t, y)` for a pool value y,
+  // when that keeps t's type: statically it changes nothing, so the main
+  // stream's later draws see the graph they always did; at run time an
+  // unknown length of y fed with 0 elements makes it fail, or one of t's
+  // fed with 1 is widened to y's. Drawn from like_rng_ alone.
+  TermRef broadcast_like_corner(const std::vector<TermRef>& pool, TermRef t);
 
   TermRef apply(std::vector<TermRef>& pool, int depth);
 
@@ -182,6 +196,10 @@ class ProgramGenerator {
   // stream, so a graph that does not take them is the one its seed always
   // named (tests list seeds the long runs found).
   std::mt19937_64 late_rng_;
+  // The broadcast_like corner's draws, added after late_rng_'s: a stream of
+  // their own too, since a late draw taken (a run-time step count) moves
+  // the main stream, so moving late_rng_ would change recorded graphs.
+  std::mt19937_64 like_rng_;
   GeneratorOptions options_;
   int loop_depth_ = 0;  // loop bodies being built around the current op
   RandomCase case_;

@@ -350,6 +350,8 @@ void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
       seen.insert("read-runtime-index");
     } else if (k == OpKind::SetIndex || k == OpKind::Cast) {
       seen.insert(k == OpKind::Cast ? "cast" : "set_index");
+    } else if (k == OpKind::BroadcastLike) {
+      seen.insert("broadcast-like");
     } else if (k == OpKind::Call) {
       seen.insert("call");
       const auto& params = t->operand(0)->attrs().get<std::vector<TensorType>>(AttrKey::Params);
@@ -358,8 +360,8 @@ void ProgramGenerator::count_gradient_corners(TermRef cost, TermRef wrt) {
     }
   });
   if (!seen.contains("wrt")) return;
-  for (const char* corner :
-       {"zero-steps", "runtime-steps", "input-size-1", "input-empty", "call-less-known"})
+  for (const char* corner : {"zero-steps", "runtime-steps", "input-size-1", "input-empty",
+                             "call-less-known", "broadcast-like"})
     if (seen.contains(corner)) count(std::string("grad-") + corner);
   if (!seen.contains("until")) return;
   count("grad-until");

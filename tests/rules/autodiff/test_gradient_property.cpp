@@ -131,7 +131,7 @@ TEST_CASE("the random graph generator draws issue 25's corners on the paths of g
   for (const char* corner :
        {"grad-until", "grad-until-set_index", "grad-until-call", "grad-until-cast",
         "grad-until-read-runtime-index", "grad-zero-steps", "grad-runtime-steps",
-        "grad-input-size-1", "grad-input-empty", "grad-call-less-known"}) {
+        "grad-input-size-1", "grad-input-empty", "grad-call-less-known", "grad-broadcast-like"}) {
     INFO("corner " << corner << " was never on a gradient's path");
     CHECK(built[corner] > 0);
   }

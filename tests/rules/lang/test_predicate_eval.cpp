@@ -71,6 +71,10 @@ TEST_CASE("shape and dtype predicates") {
     (output a) (output b) (output c) (output s) (output (const (f64 1 3) (1 2 3))))");
   CHECK(f.holds(Predicate::Ndim, 0, 0, 2));
   CHECK_FALSE(f.holds(Predicate::Ndim, 0, 0, 1));
+  CHECK(f.holds(Predicate::NdimAtLeast, 0, 0, 1));
+  CHECK(f.holds(Predicate::NdimAtLeast, 0, 0, 2));
+  CHECK_FALSE(f.holds(Predicate::NdimAtLeast, 0, 0, 3));
+  CHECK_FALSE(f.holds(Predicate::NdimAtLeast, 3, 0, 1));
   CHECK(f.holds(Predicate::SameType, 0, 0));        // the same class
   CHECK_FALSE(f.holds(Predicate::SameType, 0, 1));  // (f64 ? 3) twice: not provably equal
   CHECK(f.holds(Predicate::SameDtype, 0, 1));

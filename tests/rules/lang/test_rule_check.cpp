@@ -48,13 +48,16 @@ TEST_CASE("operands meet the rank and dtype conditions so that typed rules are t
     (rewrite first-row (dot (inc_index ?z ?i ?s) ?b) (mul ?s (index ?b 0))
       :when ((zero ?z) (float ?z) (ndim ?z 1) (scalar ?i) (integer ?i) (scalar ?s) (ndim ?b 2))
       :domain finite)
-    (rewrite f32-only (exp ?x) (exp ?x) :when ((dtype ?x f32) (ndim ?x 3))))");
+    (rewrite f32-only (exp ?x) (exp ?x) :when ((dtype ?x f32) (ndim ?x 3)))
+    (rewrite wide (exp ?x) (exp ?x) :when ((ndim-at-least ?x 2))))");
   const RuleVerdict row = check_rule(p.rewrites()[0], {.seed = 5, .attempts = 300});
   CHECK(row.kind == RuleVerdict::Kind::FiniteOnly);  // a NaN in b's other rows: 0 · NaN
   CHECK(row.instances >= 5);
   CHECK(check_rule(p.rewrites()[1], {.seed = 5, .attempts = 300}).kind ==
         RuleVerdict::Kind::Unsound);
   CHECK(check_rule(p.rewrites()[2], {.seed = 5, .attempts = 50}).instances >= 25);
+  // A rank of at least 2: an operand drawn of a lower rank is redrawn of rank 2.
+  CHECK(check_rule(p.rewrites()[3], {.seed = 5, .attempts = 50}).instances >= 25);
 }
 
 TEST_CASE("every shipped rule outside fast-math passes the checker") {

@@ -4,7 +4,8 @@
 // indices and counting their steps into a cast, inputs of unknown shape fed
 // with 1 or 0 elements, defs with unknown parameter dimensions and calls
 // with less-known arguments, loops of 0 steps (a count known at run time too), pow pairs over
-// negative bases, log(exp a − exp b), where over constant conditions, and inputs at ±∞ and NaN.
+// negative bases, log(exp a − exp b), where over constant conditions, broadcast_like over unknown
+// lengths, and inputs at ±∞ and NaN.
 // Here a NaN must stay NaN (unless dot-assoc applied) and an output whose written computation fails
 // must fail optimized. A few seeds in CI, many in `[.long]`.
 #include "tests/rules/property_check.hpp"
@@ -28,10 +29,41 @@ TEST_CASE("the random graph generator draws every corner of issue 25") {
        {"scan-read-runtime-index", "scan-until-read-runtime-index", "scan-until",
         "scan-until-counter", "scan-counter-cast", "scan-zero-steps", "scan-runtime-steps",
         "input-size-1", "input-empty", "def-unknown-param", "call-less-known", "pow-pair",
-        "log-sub-exp", "where-constant"}) {
+        "log-sub-exp", "where-constant", "broadcast-like"}) {
     INFO("corner " << corner << " was never built");
     CHECK(built[corner] > 0);
   }
+}
+
+TEST_CASE("the broadcast_like corner moves no other draw of a seed") {
+  // Its draws have a stream of their own and keep the type of what they
+  // wrap: every other family, input and output is what the seed drew
+  // before the corner existed (the recorded seeds keep their graphs).
+  int wrapped = 0;
+  for (std::uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8, 30329, 30506, 30723, 31361, 31571}) {
+    for (bool gradients : {false, true}) {
+      INFO("seed " << seed << (gradients ? " with gradients" : ""));
+      GeneratorOptions with{.scan_bias = 8, .corners = true, .gradients = gradients};
+      GeneratorOptions without = with;
+      without.broadcast_like = false;
+      eqsat::testing::ProgramGenerator a(seed, with), b(seed, without);
+      const eqsat::testing::RandomCase ca = a.make(), cb = b.make();
+      // The "grad-" counts say what a gradient's cost reads, which y adds to.
+      const auto drawn = [](std::map<std::string, int> built) {
+        std::erase_if(built, [](const auto& kv) { return kv.first.starts_with("grad-"); });
+        return built;
+      };
+      std::map<std::string, int> rest = drawn(a.built());
+      wrapped += rest["broadcast-like"];
+      rest.erase("broadcast-like");
+      CHECK(rest == drawn(b.built()));
+      CHECK(ca.input_dims == cb.input_dims);
+      REQUIRE(ca.graph.outputs.size() == cb.graph.outputs.size());
+      for (std::size_t o = 0; o < ca.graph.outputs.size(); ++o)
+        CHECK(ca.graph.outputs[o].term->type() == cb.graph.outputs[o].term->type());
+    }
+  }
+  CHECK(wrapped > 0);
 }
 
 TEST_CASE("random graphs with issue 25's corners keep their values and their errors") {

@@ -4,7 +4,13 @@
 // goal"), and the gradient of a whole slice needs no inc_slice.
 #include "tests/support/check_optimizes.hpp"
 
+#include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
+
+#include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 using namespace eqsat;
 using namespace eqsat::rules;
@@ -93,6 +99,96 @@ TEST_CASE("shape identities: an inc_slice of everything on unknown lengths") {
   check_same_values(
       shipped_rules(), in + "(output (inc_slice x (exp x))) (output (inc_slice x s))",
       {f64_vector({1, -kInf, kNaN}), f64_vector({2}), ops::Array::scalar(ops::DType::F64, 0.5)});
+}
+
+TEST_CASE("shape identities: a read of the slice just written") {
+  // PyTensor's read of a write for slices: the region alone is written,
+  // the check that v fits it kept (v of 3 into a region of 2 fails).
+  const std::string in =
+      "(input x (f64 ?)) (input v (f64 ?)) (input r (f64 8)) (input w (f64 2))\n";
+  const std::string set = in + "(output (slice (set_slice x v :start 1 :stop 3) :start 1 :stop 3))";
+  const std::string inc = in + "(output (slice (inc_slice x v :step -2) :step -2))";
+  // Unknown lengths: proven (the cost model sees regions as long as x).
+  check_proves(shipped_rules(), set + "(output (set_slice (slice x :start 1 :stop 3) v :axis 0))");
+  check_proves(shipped_rules(), inc + "(output (inc_slice (slice x :step -2) v :axis 0))");
+  // A region of static length: v broadcast to it (failing where v does
+  // not fit: 3 elements into 2), or the region incremented.
+  check_optimizes(in + "(output (slice (set_slice r v :start 1 :stop 3) :start 1 :stop 3))",
+                  in + "(output (broadcast_to v :shape (2)))");
+  check_optimizes(in + "(output (slice (set_slice r w :start 1 :stop 3) :start 1 :stop 3))",
+                  in + "(output w)");
+  check_optimizes(in + "(output (slice (inc_slice r v :step -2) :step -2))",
+                  in + "(output (inc_slice (slice r :step -2) v :axis 0))");
+  check_proves(shipped_rules(), in + "(output (slice (inc_slice r w :start 6) :start 6)) "
+                                     "(output (add (slice r :start 6) w))");
+  // Other bounds: not a read of the write.
+  CHECK(count_ops(optimized(graph(in + "(output (slice (set_slice x v :start 1) :start 2))")),
+                  ops::OpKind::SetSlice) == 1);
+  for (const std::string& text : {set, inc})
+    for (const auto& v : {f64_vector({kInf}), f64_vector({kNaN, -0.0})}) {
+      INFO(text);
+      check_same_values(shipped_rules(), text,
+                        {f64_vector({1, -kInf, kNaN, 4}), v, iota({8}), iota({2})});
+      if (v.size() == 1)  // an empty region takes one element (broadcast), not two
+        check_same_values(shipped_rules(), text, {f64_vector({}), v, iota({8}), iota({2})});
+    }
+  for (const char* out : {"(slice (set_slice r v :start 1 :stop 3) :start 1 :stop 3)",
+                          "(slice (inc_slice r v :step -2) :step -2)"})
+    check_same_values(
+        shipped_rules(), in + "(output " + out + ")",
+        {iota({4}), f64_vector({-kInf}), f64_vector({1, kNaN, 3, 4, 5, 6, 7, kInf}), iota({2})});
+  for (const std::string& text : {set, inc}) {
+    const ops::Graph g = graph(text);
+    const std::vector<ops::Array> bad = {iota({4}), f64_vector({1, 2, 3}), iota({8}), iota({2})};
+    CHECK_THROWS_AS(backend::compile(g).run(bad), backend::RuntimeError);
+    CHECK_THROWS_AS(backend::compile(optimized(g)).run(bad), backend::RuntimeError);
+  }
+}
+
+TEST_CASE("shape identities: an inc_slice of everything of an unrelated unknown length") {
+  // v may widen x (3 elements into 1: the inc_slice fails, x + v gives 3),
+  // so the add reads v set into zeros of x's shape, which fails exactly
+  // where v does not fit x.
+  const std::string in = "(input x (f64 ?)) (input v (f64 ?)) (input m (f64 2 ?))\n";
+  check_proves(shipped_rules(),
+               in + "(output (inc_slice x v)) (output (add x (set_slice (zeros_like x) v)))");
+  check_proves(shipped_rules(),
+               in + "(output (inc_slice m v)) (output (add m (set_slice (zeros_like m) v)))");
+  const std::string text = in + "(output (add x (set_slice (zeros_like x) v)))";
+  const std::string inc = in + "(output (inc_slice x v))";
+  const ops::Array m = ops::Array::filled(ops::DType::F64, {2, 3}, 0.5);
+  for (const auto& [x, v] : {std::pair{f64_vector({1, -kInf, kNaN}), f64_vector({2, 3, -0.0})},
+                             std::pair{f64_vector({1, -kInf, kNaN}), f64_vector({kInf})},
+                             std::pair{f64_vector({-0.0}), f64_vector({-0.0})},
+                             std::pair{f64_vector({}), f64_vector({5})}}) {
+    check_same_values(shipped_rules(), text, {x, v, m});
+    check_same_values(shipped_rules(), inc, {x, v, m});
+    // The rewritten form runs the inc_slice's values.
+    const auto a = backend::compile(graph(text)).run({x, v, m})[0];
+    const auto b = backend::compile(graph(inc)).run({x, v, m})[0];
+    REQUIRE(a.shape() == b.shape());
+    for (std::int64_t i = 0; i < a.size(); ++i)
+      CHECK((std::isnan(b.element(i)) ? std::isnan(a.element(i)) : a.element(i) == b.element(i)));
+  }
+  // v wider than x, or of another length: both fail, with one message.
+  for (const auto& [x, v] : {std::pair{f64_vector({1}), f64_vector({1, 2, 3})},
+                             std::pair{f64_vector({1, 2, 3}), f64_vector({1, 2})},
+                             std::pair{f64_vector({}), f64_vector({1, 2})}}) {
+    std::string messages[2];
+    int k = 0;
+    for (const std::string& t : {text, inc}) {
+      try {
+        backend::compile(graph(t)).run({x, v, m});
+      } catch (const backend::RuntimeError& e) {
+        messages[k] = e.what();
+      }
+      ++k;
+    }
+    INFO(messages[0] << "\n" << messages[1]);
+    CHECK(messages[0].find("does not fit a target of shape") != std::string::npos);
+    CHECK(messages[0].substr(messages[0].find("value")) ==
+          messages[1].substr(messages[1].find("value")));
+  }
 }
 
 TEST_CASE("shape identities: a set_slice of everything on unknown lengths") {
