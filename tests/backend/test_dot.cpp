@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace eqsat;
@@ -52,19 +53,40 @@ ops::Dims stored(std::int64_t batch, std::int64_t rows, std::int64_t cols, std::
   return d;
 }
 
-// Element (r, c) of matrix `b` of an operand as the product sees it.
-long double at(const ops::Array& x, const Shape& s, bool is_a, std::int64_t b, std::int64_t r,
-               std::int64_t c) {
+// Where element (r, c) of matrix `b` of an operand, as the product sees
+// it, is stored.
+std::int64_t stored_index(const Shape& s, bool is_a, std::int64_t b, std::int64_t r,
+                          std::int64_t c) {
   const std::int64_t batch = is_a ? s.batch_a : s.batch_b;
   const bool vec = is_a ? s.vec_a : s.vec_b, t = is_a ? s.ta : s.tb;
   const std::int64_t rows = is_a ? s.m : s.k, cols = is_a ? s.k : s.n;
   const std::int64_t bi = batch > 1 ? b : 0;
-  if (vec) return x.element(bi * (is_a ? cols : rows) + (is_a ? c : r));
+  if (vec) return bi * (is_a ? cols : rows) + (is_a ? c : r);
   const std::int64_t stored_cols = t ? rows : cols;
-  return x.element(bi * rows * cols + (t ? c * stored_cols + r : r * stored_cols + c));
+  return bi * rows * cols + (t ? c * stored_cols + r : r * stored_cols + c);
 }
 
-void check_product(const Shape& s, DType d, std::mt19937_64& rng) {
+long double at(const ops::Array& x, const Shape& s, bool is_a, std::int64_t b, std::int64_t r,
+               std::int64_t c) {
+  return x.element(stored_index(s, is_a, b, r, c));
+}
+
+// Float operands with edge values (`special`): +inf in row 3 of a, NaN in
+// row 7, -inf in row 4 of b, and row 9 of a subnormal, which column 13 of
+// b (all ones) sums exactly: a flush to zero there is wrong.
+void plant_specials(const Shape& s, DType d, ops::Array& av, ops::Array& bv) {
+  const double tiny = d == DType::F32 ? std::numeric_limits<float>::denorm_min()
+                                      : std::numeric_limits<double>::denorm_min();
+  set_element(av, stored_index(s, true, 0, 3, 5), INFINITY);
+  set_element(av, stored_index(s, true, 0, 7, 2), NAN);
+  set_element(bv, stored_index(s, false, 0, 4, 11), -INFINITY);
+  for (std::int64_t j = 0; j < s.k; ++j) {
+    set_element(av, stored_index(s, true, 0, 9, j), tiny * double(3 * j + 1));
+    set_element(bv, stored_index(s, false, 0, j, 13), 1.0);
+  }
+}
+
+void check_product(const Shape& s, DType d, std::mt19937_64& rng, bool special = false) {
   const ops::Dims da = stored(s.batch_a, s.m, s.k, s.k, s.vec_a, s.ta);
   const ops::Dims db = stored(s.batch_b, s.k, s.n, s.k, s.vec_b, s.tb);
   INFO(ops::dtype_name(d) << " " << ops::dims_to_string(da) << (s.ta ? "ᵀ" : "") << " · "
@@ -77,10 +99,15 @@ void check_product(const Shape& s, DType d, std::mt19937_64& rng) {
   const bool integer = !ops::is_float(d);
   for (std::int64_t i = 0; i < av.size(); ++i) set_element(av, i, integer ? small(rng) : u(rng));
   for (std::int64_t i = 0; i < bv.size(); ++i) set_element(bv, i, integer ? small(rng) : u(rng));
+  if (special) plant_specials(s, d, av, bv);
   const ops::Array got = backend::compile(graph({a, b}, {y})).run({av, bv})[0];
   const std::int64_t batches = std::max<std::int64_t>({s.batch_a, s.batch_b, 1});
   REQUIRE(got.size() == batches * s.m * s.n);
   const double eps = d == DType::F32 ? 1e-6 : d == DType::F64 ? 1e-14 : 0;
+  // Sums of subnormal products round to the subnormal spacing.
+  const double spacing = d == DType::F32   ? std::numeric_limits<float>::denorm_min()
+                         : d == DType::F64 ? std::numeric_limits<double>::denorm_min()
+                                           : 0;
   std::int64_t wrong = 0;
   for (std::int64_t bi = 0; bi < batches; ++bi)
     for (std::int64_t r = 0; r < s.m; ++r)
@@ -91,8 +118,13 @@ void check_product(const Shape& s, DType d, std::mt19937_64& rng) {
           want += p;
           scale += std::abs(p);
         }
-        const double g = got.element((bi * s.m + r) * s.n + c);
-        if (std::abs(g - static_cast<double>(want)) > eps * 4 * static_cast<double>(scale)) ++wrong;
+        const double g = got.element((bi * s.m + r) * s.n + c), w = static_cast<double>(want);
+        if (std::isnan(w) || std::isinf(w)) {
+          if (std::isnan(w) ? !std::isnan(g) : g != w) ++wrong;
+        } else if (std::abs(g - w) >
+                   eps * 4 * static_cast<double>(scale) + spacing * static_cast<double>(s.k)) {
+          ++wrong;
+        }
       }
   CHECK(wrong == 0);
 }
@@ -131,4 +163,17 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
   };
   for (DType d : {DType::F32, DType::F64, DType::I64, DType::I32})
     for (const Shape& s : shapes) check_product(s, d, rng);
+}
+
+TEST_CASE(
+    "dot: inf, NaN and subnormal operands give a plain loop's values, in one call or chunks") {
+  std::mt19937_64 rng(7);
+  const std::vector<Shape> shapes = {
+      {0, 0, 40, 24, 30, false, false, false, false},    // one block
+      {0, 0, 512, 48, 512, false, false, false, true},   // a part a thread, one call each
+      {0, 0, 512, 48, 520, false, false, true, false},   // chunks (f64)
+      {0, 0, 2400, 16, 700, false, false, false, false}  // chunks
+  };
+  for (DType d : {DType::F32, DType::F64})
+    for (const Shape& s : shapes) check_product(s, d, rng, true);
 }
