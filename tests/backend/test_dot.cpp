@@ -1,10 +1,9 @@
 // backend/dot.cpp: every way a product is cut between threads and
 // libraries (one block; rows split; columns split; a batch shared product by
 // product; a few large products each split; one part a thread; blocks over
-// 1 MB in chunks of rows;
-// DOT, GEMV, GEMM, oneDNN) against
-// a plain loop in long double, on random values, f32, f64 and integers,
-// operands stored transposed or not.
+// 1 MB in chunks of rows; DOT, GEMV, GEMM, oneDNN) against a plain loop in
+// long double, on random values, f32, f64 and integers, operands stored
+// transposed or not; and with inf, NaN and subnormal operands.
 #include "backend/program.hpp"
 
 #include "graph_builder.hpp"
