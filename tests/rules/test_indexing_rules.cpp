@@ -62,23 +62,6 @@ TEST_CASE("indexing: a read of what was just written is the value", "[rules][ind
 }
 
 namespace {
-// The messages of `g` written and optimized, run on `in` ("" where it runs).
-std::pair<std::string, std::string> failures(const ops::Graph& g,
-                                             const std::vector<ops::Array>& in) {
-  std::pair<std::string, std::string> got;
-  try {
-    backend::compile(g).run(in);
-  } catch (const backend::RuntimeError& e) {
-    got.first = e.what();
-  }
-  try {
-    backend::compile(optimized(g)).run(in);
-  } catch (const backend::RuntimeError& e) {
-    got.second = e.what();
-  }
-  return got;
-}
-
 // What follows "error: OP: " in a message (the op that failed differs:
 // the written set_index, the optimized index of the row).
 std::string reason(const std::string& message) {
@@ -132,7 +115,7 @@ TEST_CASE("indexing: a read of what was just written at an index known only at r
     const ops::Graph g = graph(text);
     for (const auto& bad : {at(3, kAt[1]), at(-4, kAt[1]), at(1, f64_vector({1, 2, 3})),
                             at(0, f64_vector({1, 2}), x31)}) {
-      const auto [written, opt] = failures(g, bad);
+      const auto [written, opt] = failures(g, optimized(g), bad);
       if (text == set_s || text == inc_s) {
         // A scalar fits any row: only the index may be out of range.
         if (bad[4].element(0) < 3 && bad[4].element(0) >= -3) {

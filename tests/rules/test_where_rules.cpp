@@ -125,26 +125,6 @@ TEST_CASE("where: equal branches and constant conditions", "[rules][where]") {
                   kIn + "(output (add a e))");
 }
 
-namespace {
-// The message of `g` (written, then optimized) run on `in`: the same, at
-// the written where's position, or "" when it runs.
-std::pair<std::string, std::string> failures(const ops::Graph& g, const ops::Graph& out,
-                                             const std::vector<ops::Array>& in) {
-  std::pair<std::string, std::string> got;
-  try {
-    backend::compile(g).run(in);
-  } catch (const backend::RuntimeError& e) {
-    got.first = e.what();
-  }
-  try {
-    backend::compile(out).run(in);
-  } catch (const backend::RuntimeError& e) {
-    got.second = e.what();
-  }
-  return got;
-}
-}  // namespace
-
 TEST_CASE("where: equal branches and constant conditions on unknown lengths", "[rules][where]") {
   // PyTensor's useless switch: the selected branch, broadcast like the
   // others at run time (lengths 1 and 2 give 2), failing where they do not

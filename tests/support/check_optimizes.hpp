@@ -11,6 +11,7 @@
 #include "rules/pipeline/prove_equal.hpp"
 
 #include "backend/program.hpp"
+#include "backend/runtime_error.hpp"
 #include "ops/graph_parser.hpp"
 #include "ops/graph_printer.hpp"
 #include "ops/op.hpp"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eqsat::testing {
@@ -126,6 +128,25 @@ inline ops::Array run_optimized(const std::string& text, std::vector<ops::Array>
   const ops::Graph out = optimized(graph(text));
   INFO("optimized:\n" << ops::print_graph(out));
   return backend::compile(out).run(std::move(inputs))[0];
+}
+
+// The run-time messages of the written graph `g` and of `out` (what it
+// optimizes to) run on `in`, "" for a side that runs: a rewrite must fail
+// exactly where the written graph fails, with the same message.
+inline std::pair<std::string, std::string> failures(const ops::Graph& g, const ops::Graph& out,
+                                                    const std::vector<ops::Array>& in) {
+  std::pair<std::string, std::string> got;
+  try {
+    backend::compile(g).run(in);
+  } catch (const backend::RuntimeError& e) {
+    got.first = e.what();
+  }
+  try {
+    backend::compile(out).run(in);
+  } catch (const backend::RuntimeError& e) {
+    got.second = e.what();
+  }
+  return got;
 }
 
 // A vector of f64 values.
