@@ -276,6 +276,18 @@ void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Blo
                    const Finish<T>& finish) {
 #ifdef EQSAT_HAVE_OPENBLAS
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    // OpenBLAS maps a buffer of 128 MiB for each call running at once and
+    // retries forever when the mapping fails (thread_pool.hpp,
+    // blas_threads): under an address-space limit too small for one
+    // buffer per pool thread, products ran by every thread at once hung.
+    // There Eigen computes them (it allocates little, and fails with an
+    // out-of-memory error rather than waiting).
+    static const bool buffers_fit =
+        blas_threads(num_threads(), address_space_limit()) >= num_threads();
+    if (own_blas() && !buffers_fit) {
+      eigen_block(s, a, b, c, blk);
+      return finish(s, c, blk);
+    }
     if (own_blas()) {
       const std::int64_t row_bytes = (blk.c1 - blk.c0) * std::int64_t{sizeof(T)};
       const std::int64_t rows = (blk.r1 - blk.r0) * row_bytes <= kWholeBytes

@@ -21,11 +21,7 @@ extern "C" void openblas_set_num_threads(int);
 
 namespace eqsat::backend {
 
-namespace {
-
-// The smaller of the address-space and data limits (ulimit -v, -d), or
-// nullopt when neither is set.
-[[maybe_unused]] std::optional<std::uint64_t> address_space_limit() {
+std::optional<std::uint64_t> detail::address_space_limit() {
   std::optional<std::uint64_t> limit;
   for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
     struct rlimit r {};
@@ -34,6 +30,8 @@ namespace {
   }
   return limit;
 }
+
+namespace {
 
 // Set while a thread runs a part of a parallel_for: nested ones run inline.
 thread_local bool t_inside = false;
@@ -182,7 +180,7 @@ int num_threads() {
     const int threads = pool().threads();
 #ifdef EQSAT_HAVE_OPENBLAS
     if (!detail::own_blas())  // the executable's own: one thread (dot.cpp)
-      openblas_set_num_threads(detail::blas_threads(threads, address_space_limit()));
+      openblas_set_num_threads(detail::blas_threads(threads, detail::address_space_limit()));
 #endif
     return threads;
   }();

@@ -41,6 +41,9 @@ int requested_threads(const char* env, unsigned cores);
 // forever when it cannot, so the threads get a quarter of the limit at
 // most (at least 1).
 int blas_threads(int threads, std::optional<std::uint64_t> address_limit);
+// The smaller of the address-space and data limits (ulimit -v, -d), or
+// nullopt when neither is set.
+std::optional<std::uint64_t> address_space_limit();
 // Whether OpenBLAS is linked into the executable (dot.cpp), not a shared
 // library the process may share with others (NumPy).
 bool own_blas();
