@@ -1,36 +1,13 @@
 #include "vector_math.hpp"
 
+#include "sleef_entry_points.hpp"
 #include "vector_level.hpp"
+#include "vector_math_avx512.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-
-#if defined(EQSAT_HAVE_SLEEF) && defined(__x86_64__)
-#define EQSAT_VMATH_SLEEF 1
-#include <immintrin.h>
-#include <sleef.h>
-#endif
-
-#ifdef EQSAT_VMATH_SLEEF
-// sleef.h declares the AVX2 and AVX-512 entry points only where the whole
-// file is compiled for them; here they are called from functions compiled
-// for their level (below), so they are declared here, for that level too
-// (Clang refuses a vector argument passed to a function not compiled for it).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-extern "C" {
-#define EQSAT_SLEEF_DECLARE(fn)                                   \
-  EQSAT_TARGET_avx2 __m256d Sleef_##fn##d4_u10avx2(__m256d);      \
-  EQSAT_TARGET_avx2 __m256 Sleef_##fn##f8_u10avx2(__m256);        \
-  EQSAT_TARGET_avx512 __m512d Sleef_##fn##d8_u10avx512f(__m512d); \
-  EQSAT_TARGET_avx512 __m512 Sleef_##fn##f16_u10avx512f(__m512);
-EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_DECLARE)
-#undef EQSAT_SLEEF_DECLARE
-}
-#pragma GCC diagnostic pop
-#endif
 
 namespace eqsat::backend::vmath {
 
@@ -59,17 +36,31 @@ namespace {
   EQSAT_VMATH_APPLY(fn, avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, \
                     Sleef_##fn##d4_u10avx2)                                 \
   EQSAT_VMATH_APPLY(fn, avx2, float, 8, _mm256_loadu_ps, _mm256_storeu_ps, Sleef_##fn##f8_u10avx2)
-#define EQSAT_VMATH_AVX512(fn)                                                \
+#define EQSAT_VMATH_AVX512_F64(fn)                                            \
   EQSAT_VMATH_APPLY(fn, avx512, double, 8, _mm512_loadu_pd, _mm512_storeu_pd, \
-                    Sleef_##fn##d8_u10avx512f)                                \
+                    Sleef_##fn##d8_u10avx512f)
+#define EQSAT_VMATH_AVX512_F32(fn)                                            \
   EQSAT_VMATH_APPLY(fn, avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, \
                     Sleef_##fn##f16_u10avx512f)
+// At AVX-512, f64 exp, sin and cos are our own (vector_math_avx512.hpp).
+#define EQSAT_VMATH_OWN_AVX512_F64(fn)                           \
+  void fn##_avx512(const double* x, double* y, std::int64_t n) { \
+    avx512::fn(x, y, n);                                         \
+  }
+#define EQSAT_VMATH_SLEEF_AVX512_F64(X) X(log) X(tanh) X(expm1) X(log1p) X(erf)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512)
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512_F32)
+EQSAT_VMATH_SLEEF_AVX512_F64(EQSAT_VMATH_AVX512_F64)
+EQSAT_VMATH_OWN_AVX512_F64(exp)
+EQSAT_VMATH_OWN_AVX512_F64(sin)
+EQSAT_VMATH_OWN_AVX512_F64(cos)
 #undef EQSAT_VMATH_SSE2
 #undef EQSAT_VMATH_AVX2
-#undef EQSAT_VMATH_AVX512
+#undef EQSAT_VMATH_AVX512_F64
+#undef EQSAT_VMATH_AVX512_F32
+#undef EQSAT_VMATH_OWN_AVX512_F64
+#undef EQSAT_VMATH_SLEEF_AVX512_F64
 #undef EQSAT_VMATH_APPLY
 
 // Each level computes the same expressions; Clang would otherwise contract
@@ -223,7 +214,7 @@ const char* implementation() {
 #ifdef EQSAT_VMATH_SLEEF
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return "SLEEF u10 (AVX-512)";
+      return "own f64 exp, sin, cos; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
       return "SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:

@@ -1,0 +1,98 @@
+// exp of 8 doubles with AVX-512 (vector_math_avx512.hpp). With n the
+// integer nearest x * 16/ln2, x = n ln2/16 + r and |r| <= ln2/32, so
+// exp(x) = 2^(n >> 4) * 2^((n & 15)/16) * exp(r): the power of two is added
+// to the exponent bits, 2^(j/16) is a table of 16 held in two registers
+// (hi and lo parts, picked by one permute each), and exp(r) - 1 is a
+// polynomial. The constants come from backend/vector_math_constants.py.
+//
+// Error: r is exact up to ln2/16's second part (2^-53 |r|); the
+// polynomial's truncation is below 2^-59; 2^(j/16) = hi + lo is carried to
+// about 2^-106; hi + (hi p + lo) rounds once at the end, below 0.51 ulp
+// before the final rounding's half ulp is counted (tests: 1 ulp with room).
+#include "vector_math_avx512.hpp"
+
+#ifdef EQSAT_VMATH_SLEEF
+
+namespace eqsat::backend::vmath::avx512 {
+
+namespace {
+
+// 2^(j/16), j = 0..15: the nearest double, and the double nearest the rest.
+alignas(64) constexpr double kPowHi[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+alignas(64) constexpr double kPowLo[16] = {0x0.0p+0,
+                                           0x1.8a62e4adc610bp-54,
+                                           -0x1.19041b9d78a76p-55,
+                                           0x1.9b07eb6c70573p-54,
+                                           0x1.6f46ad23182e4p-55,
+                                           0x1.ada0911f09ebcp-55,
+                                           0x1.d4397afec42e2p-56,
+                                           0x1.6324c054647adp-54,
+                                           -0x1.bdd3413b26456p-54,
+                                           -0x1.41577ee04992fp-55,
+                                           0x1.6e9f156864b27p-54,
+                                           0x1.c7c46b071f2bep-56,
+                                           0x1.7a1cd345dcc81p-54,
+                                           0x1.11065895048ddp-55,
+                                           0x1.2ed02d75b3707p-55,
+                                           -0x1.e9c23179c2893p-54};
+
+// Inside [-708, 708] exp(x) and every step's scale are normal doubles.
+constexpr double kLimit = 708.0;
+constexpr double kSixteenOverLn2 = 0x1.71547652b82fep+4;
+constexpr double kLn2Over16Hi = 0x1.62e42fefa39efp-5;
+constexpr double kLn2Over16Lo = 0x1.abc9e3b39803fp-60;
+// 1.5 * 2^52: z = x * 16/ln2 + kShift holds n in its low mantissa bits.
+constexpr double kShift = 0x1.8p52;
+
+// exp of 8 lanes with |x| <= 708 (others get garbage).
+EQSAT_TARGET_avx512 __m512d exp_in_range(__m512d x) {
+  const __m512d shift = _mm512_set1_pd(kShift);
+  const __m512d z = _mm512_fmadd_pd(x, _mm512_set1_pd(kSixteenOverLn2), shift);
+  const __m512d n = _mm512_sub_pd(z, shift);
+  // x - n hi is exact: both are multiples of 2^-58 and the difference is
+  // below 2^-5 (53 bits at most).
+  __m512d r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Over16Hi), x);
+  r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Over16Lo), r);
+  // exp(r) - 1 = r + r^2 (1/2 + r/6 + ... + r^5/7!), Taylor's coefficients.
+  const __m512d r2 = _mm512_mul_pd(r, r);
+  const __m512d c23 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.5555555555555p-3), _mm512_set1_pd(0.5));
+  const __m512d c45 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.1111111111111p-7),
+                                      _mm512_set1_pd(0x1.5555555555555p-5));
+  const __m512d c67 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.a01a01a01a01ap-13),
+                                      _mm512_set1_pd(0x1.6c16c16c16c17p-10));
+  const __m512d q = _mm512_fmadd_pd(r2, _mm512_fmadd_pd(r2, c67, c45), c23);
+  const __m512d p = _mm512_fmadd_pd(r2, q, r);
+  // The permutes read the low 4 bits of z's lanes: j = n & 15.
+  const __m512i bits = _mm512_castpd_si512(z);
+  const __m512d hi =
+      _mm512_permutex2var_pd(_mm512_load_pd(kPowHi), bits, _mm512_load_pd(kPowHi + 8));
+  const __m512d lo =
+      _mm512_permutex2var_pd(_mm512_load_pd(kPowLo), bits, _mm512_load_pd(kPowLo + 8));
+  const __m512d base = _mm512_add_pd(hi, _mm512_fmadd_pd(hi, p, lo));
+  // n >> 4 into the exponent field: kShift's bits are 0 below bit 51, so
+  // (bits >> 4) << 52 is (n >> 4) << 52 modulo 2^64.
+  const __m512i scale = _mm512_slli_epi64(_mm512_srli_epi64(bits, 4), 52);
+  return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(base), scale));
+}
+
+// exp of 8 lanes: SLEEF's in the lanes where |x| > 708 or x is NaN (a lane's
+// result never depends on the other lanes).
+EQSAT_TARGET_avx512 __m512d exp_vector(__m512d x) {
+  const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(kLimit), _CMP_LE_OQ);
+  const __m512d out = exp_in_range(x);
+  return in == 0xFF ? out : _mm512_mask_blend_pd(in, Sleef_expd8_u10avx512f(x), out);
+}
+
+}  // namespace
+
+void exp(const double* x, double* y, std::int64_t n) {
+  apply<exp_vector>(x, y, n);
+}
+
+}  // namespace eqsat::backend::vmath::avx512
+
+#endif

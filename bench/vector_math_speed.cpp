@@ -1,0 +1,88 @@
+// One thread's cost per element of the f64 vector exp, sin and cos at the
+// AVX-512 level: ours (backend/vector_math.hpp, which uses them there)
+// beside SLEEF's u10 AVX-512 routines they replace, called here in the same
+// loop, on the same arguments, in the same run. Arrays of 4096 doubles
+// (in the L1 cache: the kernel's cost, not the memory's), best of ROUNDS
+// rounds of 2000 passes each. Prints a markdown table.
+//
+//   bench_vector_math_speed [ROUNDS]      (default 7)
+#include "backend/sleef_entry_points.hpp"
+#include "backend/vector_level.hpp"
+#include "backend/vector_math.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <vector>
+
+using namespace eqsat;
+
+namespace {
+
+constexpr std::int64_t kSize = 4096;
+constexpr int kPasses = 2000;
+
+// Nanoseconds an element of `run` over the array, best of `rounds`.
+double ns_per_element(int rounds, const std::function<void()>& run) {
+  double best = 1e30;
+  for (int r = 0; r < rounds; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int p = 0; p < kPasses; ++p) run();
+    const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
+    best = std::min(best, took.count() / (double(kPasses) * kSize));
+  }
+  return best;
+}
+
+#ifdef EQSAT_VMATH_SLEEF
+// y = sleef(x), 8 lanes at a time (kSize is a multiple of 8).
+template <__m512d (*F)(__m512d)>
+EQSAT_TARGET_avx512 void sleef_loop(const double* x, double* y) {
+  for (std::int64_t i = 0; i < kSize; i += 8) _mm512_storeu_pd(y + i, F(_mm512_loadu_pd(x + i)));
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef EQSAT_VMATH_SLEEF
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
+  if (!backend::set_vector_level(backend::VectorLevel::Avx512)) {
+    fmt::print(stderr, "bench_vector_math_speed: this CPU has no AVX-512\n");
+    return 1;
+  }
+  std::mt19937_64 rng(1);
+  std::vector<double> x(kSize), y(kSize);
+  struct Row {
+    const char* name;
+    double lo, hi;
+    void (*ours)(const double*, double*, std::int64_t);
+    void (*sleef)(const double*, double*);
+  };
+  const Row rows[] = {
+      {"exp", -10, 10, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
+      {"sin", -10, 10, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {"cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
+      {"sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+  };
+  fmt::print("| function | arguments | ours ns/element | SLEEF u10 ns/element | SLEEF / ours |\n");
+  fmt::print("| --- | --- | ---: | ---: | ---: |\n");
+  for (const Row& row : rows) {
+    for (auto& v : x) v = std::uniform_real_distribution<double>(row.lo, row.hi)(rng);
+    const double ours = ns_per_element(rounds, [&] { row.ours(x.data(), y.data(), kSize); });
+    const double sleef = ns_per_element(rounds, [&] { row.sleef(x.data(), y.data()); });
+    fmt::print("| {} | [{}, {}] | {:.3f} | {:.3f} | {:.2f}x |\n", row.name, row.lo, row.hi, ours,
+               sleef, sleef / ours);
+  }
+  return 0;
+#else
+  (void)argc, (void)argv;
+  fmt::print(stderr, "bench_vector_math_speed: built without SLEEF\n");
+  return 1;
+#endif
+}
