@@ -2,16 +2,18 @@
 // the integer nearest x * 2/pi, y = x - q pi/2 lies in about [-pi/4, pi/4]
 // and is carried as yh + yl (Cody-Waite with pi/2 in three doubles,
 // backend/vector_math_constants.py); sin(x) is sin(y), cos(y), -sin(y) or
-// -cos(y) as q mod 4 is 0, 1, 2 or 3 (cos: q + 1), chosen per lane. Both
-// kernels are fdlibm's polynomials (k_sin.c and k_cos.c, FreeBSD msun:
-// minimax on [-pi/4, pi/4], |error| below 2^-58 relative), with the low
-// part yl carried into them as fdlibm's kernels do; with FMA the rounding
-// of y^2 is carried into cos as well.
+// -cos(y) as q mod 4 is 0, 1, 2 or 3 (cos: q + 1), chosen per lane. The
+// kernels are fdlibm's (k_sin.c and k_cos.c, FreeBSD msun: polynomials
+// minimax on [-pi/4, pi/4], |error| below 2^-58 relative, both with six
+// coefficients), one polynomial a lane with its coefficients picked per
+// lane, the low part yl carried in as fdlibm's kernels do; with FMA the
+// rounding of y^2 is carried into cos as well.
 //
 // The reduction is exact to about 2^-130 absolute while |x| <= 2^20:
 // x - q p1 is exact (both multiples of 2^-53, the difference below 1), q p2
-// is split exactly by an FMA, and the sum is an exact two-sum; the nearest a
-// double below 2^20 comes to a multiple of pi/2 is far above that. Beyond
+// is split exactly by an FMA, and the sum is an exact fast two-sum; no
+// double comes nearer a multiple of pi/2 than about 2^-61 (Muller,
+// "Elementary Functions", the worst case of argument reduction). Beyond
 // 2^20 (and for infinities and NaN) the lane takes SLEEF's result.
 #include "vector_math_avx512.hpp"
 
@@ -39,49 +41,52 @@ EQSAT_TARGET_avx512 __m512d set(double v) {
   return _mm512_set1_pd(v);
 }
 
+// fdlibm's sin coefficient i in the lanes of `odd` clear, cos's where set.
+EQSAT_TARGET_avx512 __m512d coefficient(__mmask8 odd, int i) {
+  return _mm512_mask_blend_pd(odd, set(kSin[i]), set(kCos[i]));
+}
+
 // sin(x) for kQuarter = 0, cos(x) = sin(x + pi/2) for kQuarter = 1, over 8
 // lanes with |x| <= 2^20 (others get garbage).
 template <int kQuarter>
 EQSAT_TARGET_avx512 __m512d sin_cos_in_range(__m512d x) {
   const __m512d zq = _mm512_fmadd_pd(x, set(kTwoOverPi), set(kShift));
   const __m512d q = _mm512_sub_pd(zq, set(kShift));
-  // y = x - q pi/2 = yh + yl.
+  // y = x - q pi/2 = yh + yl, carried as yh and nl = -yl.
   const __m512d a = _mm512_fnmadd_pd(q, set(kPiOver2[0]), x);  // exact
   const __m512d th = _mm512_mul_pd(q, set(kPiOver2[1]));
   const __m512d tl = _mm512_fmsub_pd(q, set(kPiOver2[1]), th);  // q p2 = th + tl exactly
+  // a - th = yh - ((yh - a) + th) exactly (fast two-sum: a is a multiple of
+  // 2^-53 when q != 0, th's last bit lies far below).
   const __m512d yh = _mm512_sub_pd(a, th);
-  const __m512d bv = _mm512_sub_pd(yh, a);  // two-sum: a - th = yh + e exactly
-  const __m512d e = _mm512_sub_pd(_mm512_sub_pd(a, _mm512_sub_pd(yh, bv)), _mm512_add_pd(th, bv));
-  const __m512d yl = _mm512_fnmadd_pd(q, set(kPiOver2[2]), _mm512_sub_pd(e, tl));
-  const __m512d z = _mm512_mul_pd(yh, yh);
-  const __m512d zl = _mm512_fmsub_pd(yh, yh, z);  // yh^2 = z + zl exactly
-  // sin(y) = yh + (v S1 + (yl - z (yl/2 - v rs))), v = yh^3 (k_sin.c).
-  __m512d rs = _mm512_fmadd_pd(z, set(kSin[5]), set(kSin[4]));
-  rs = _mm512_fmadd_pd(z, rs, set(kSin[3]));
-  rs = _mm512_fmadd_pd(z, rs, set(kSin[2]));
-  rs = _mm512_fmadd_pd(z, rs, set(kSin[1]));
-  const __m512d v = _mm512_mul_pd(z, yh);
-  const __m512d s1 = _mm512_fnmadd_pd(v, rs, _mm512_mul_pd(set(0.5), yl));
-  const __m512d s2 = _mm512_fnmadd_pd(z, s1, yl);
-  const __m512d sin_y = _mm512_add_pd(yh, _mm512_fmadd_pd(v, set(kSin[0]), s2));
-  // cos(y) = w + (((1 - w) - z/2) + (z^2 rc - (yh yl + zl/2))), w = 1 - z/2
-  // (k_cos.c; 1 - w - z/2 is w's rounding error, exactly).
-  __m512d rc = _mm512_fmadd_pd(z, set(kCos[5]), set(kCos[4]));
-  rc = _mm512_fmadd_pd(z, rc, set(kCos[3]));
-  rc = _mm512_fmadd_pd(z, rc, set(kCos[2]));
-  rc = _mm512_fmadd_pd(z, rc, set(kCos[1]));
-  rc = _mm512_fmadd_pd(z, rc, set(kCos[0]));
-  const __m512d hz = _mm512_mul_pd(set(0.5), z);
-  const __m512d w = _mm512_sub_pd(set(1.0), hz);
-  const __m512d werr = _mm512_sub_pd(_mm512_sub_pd(set(1.0), w), hz);
-  const __m512d low = _mm512_fmadd_pd(yh, yl, _mm512_mul_pd(set(0.5), zl));
-  const __m512d c1 = _mm512_fmsub_pd(z, _mm512_mul_pd(z, rc), low);
-  const __m512d cos_y = _mm512_add_pd(w, _mm512_add_pd(werr, c1));
-  // Per lane: cos(y) for odd q + kQuarter, the sign flipped when bit 1 is set.
+  const __m512d nl = _mm512_fmadd_pd(q, set(kPiOver2[2]),
+                                     _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(yh, a), th), tl));
+  // Per lane: cos(y) for odd q + kQuarter, sin(y) for even; the sign
+  // flipped when bit 1 is set.
   const __m512i quadrant = _mm512_add_epi64(_mm512_castpd_si512(zq), _mm512_set1_epi64(kQuarter));
   const __mmask8 odd = _mm512_test_epi64_mask(quadrant, _mm512_set1_epi64(1));
   const __m512i sign = _mm512_slli_epi64(_mm512_and_si512(quadrant, _mm512_set1_epi64(2)), 62);
-  __m512d out = _mm512_mask_blend_pd(odd, sin_y, cos_y);
+  // One polynomial a lane, p(z) = k0 + k1 z + ... + k5 z^5 with fdlibm's
+  // S1..S6 or C1..C6:
+  //   sin(y) = yh + (z yh p(z) + yl (1 - z/2))                  (k_sin.c)
+  //   cos(y) = w + (z^2 p(z) + ((1 - w) - z/2) - yh yl - zl/2)  (k_cos.c)
+  // with z + zl = yh^2 and w = 1 - z/2 rounded; (1 - w) - z/2 is w's
+  // rounding error, exactly.
+  const __m512d z = _mm512_mul_pd(yh, yh);
+  __m512d p = _mm512_fmadd_pd(z, coefficient(odd, 5), coefficient(odd, 4));
+  p = _mm512_fmadd_pd(z, p, coefficient(odd, 3));
+  p = _mm512_fmadd_pd(z, p, coefficient(odd, 2));
+  p = _mm512_fmadd_pd(z, p, coefficient(odd, 1));
+  p = _mm512_fmadd_pd(z, p, coefficient(odd, 0));
+  const __m512d hz = _mm512_mul_pd(set(0.5), z);
+  const __m512d w = _mm512_sub_pd(set(1.0), hz);
+  const __m512d werr = _mm512_sub_pd(_mm512_sub_pd(set(1.0), w), hz);
+  const __m512d zl = _mm512_fmsub_pd(yh, yh, z);
+  const __m512d low_cos = _mm512_fmadd_pd(yh, nl, _mm512_fnmadd_pd(set(0.5), zl, werr));
+  const __m512d low_sin = _mm512_fmsub_pd(hz, nl, nl);
+  const __m512d m = _mm512_mul_pd(z, _mm512_mask_blend_pd(odd, yh, z));
+  const __m512d low = _mm512_mask_blend_pd(odd, low_sin, low_cos);
+  __m512d out = _mm512_add_pd(_mm512_mask_blend_pd(odd, yh, w), _mm512_fmadd_pd(m, p, low));
   out = _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(out), sign));
   // sin(-0) = -0 (yh + 0 would give +0).
   if constexpr (kQuarter == 0)
