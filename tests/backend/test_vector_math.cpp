@@ -11,11 +11,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace eqsat;
@@ -30,12 +32,12 @@ bool same(T a, T b) {
 }
 
 // |got - want| in units of the last place of T at want (want exact, in a
-// wider type); 0 when both are the same infinity or NaN.
+// wider type); 0 when both are NaN or got is the infinity want rounds to.
 template <class T>
 double ulps(T got, long double want) {
   if (std::isnan(got) && std::isnan(want)) return 0;
-  if (std::isinf(want) || std::isinf(got)) return static_cast<long double>(got) == want ? 0 : 1e9;
-  const T rounded = static_cast<T>(want);
+  const T rounded = static_cast<T>(want);  // inf past T's largest value
+  if (std::isinf(rounded) || std::isinf(got)) return got == rounded ? 0 : 1e9;
   const T up = std::nextafter(std::abs(rounded), std::numeric_limits<T>::infinity());
   const long double unit = std::max<long double>(static_cast<long double>(up) - std::abs(rounded),
                                                  std::numeric_limits<T>::denorm_min());
@@ -191,6 +193,126 @@ TEMPLATE_TEST_CASE("every vector level is within one ulp of the SSE2 level", "",
           else
             CHECK(ulps(got[i], static_cast<long double>(want[i])) <= bound);
         }
+      }
+    }
+  }
+}
+
+// A double with uniform random bits and magnitude at most `limit`.
+double bits_below(std::mt19937_64& rng, double limit) {
+  for (;;) {
+    const double v = std::bit_cast<double>(rng());
+    if (std::abs(v) <= limit) return v;
+  }
+}
+
+// Within 4 ulp of k pi/2 for a random |k| <= kmax: where sin or cos is
+// nearly 0 and the argument reduction cancels most.
+double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
+  const auto k = std::uniform_int_distribution<std::int64_t>(-kmax, kmax)(rng);
+  double v = static_cast<double>(static_cast<long double>(k) * 1.5707963267948966192313216916L);
+  for (int s = std::uniform_int_distribution<int>(-4, 4)(rng); s != 0; s -= s > 0 ? 1 : -1)
+    v = std::nextafter(v, s > 0 ? INFINITY : -INFINITY);
+  return v;
+}
+
+TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
+  // Our own AVX-512 kernels (vector_math_avx512.hpp), SLEEF's at the other
+  // levels: uniform in the bits (over each kernel's range and over all
+  // doubles), uniform in value where users are, near multiples of pi/2,
+  // near exp's overflow and underflow, subnormal.
+  using Draw = std::function<double(std::mt19937_64&)>;
+  const auto in = [](double lo, double hi) -> Draw {
+    return [=](std::mt19937_64& r) { return std::uniform_real_distribution<double>(lo, hi)(r); };
+  };
+  const Draw any = [](std::mt19937_64& r) { return std::bit_cast<double>(r()); };
+  const Draw subnormal = [](std::mt19937_64& r) {
+    return std::bit_cast<double>(r() & 0x800fffffffffffffULL);
+  };
+  const std::vector<std::pair<const char*, Draw>> exp_args = {
+      {"bits, |x| <= 708", [](auto& r) { return bits_below(r, 708); }},
+      {"[-708, 708]", in(-708, 708)},
+      {"[-10, 10]", in(-10, 10)},
+      {"[700, 709.78]", in(700, 709.78)},
+      {"[709.78, 710]", in(709.78, 710)},
+      {"[-745.2, -700]", in(-745.2, -700)},
+      {"subnormal", subnormal},
+      {"any", any},
+  };
+  const std::vector<std::pair<const char*, Draw>> trig_args = {
+      {"bits, |x| <= 2^20", [](auto& r) { return bits_below(r, 0x1p20); }},
+      {"[-1000, 1000]", in(-1000, 1000)},
+      {"[-10, 10]", in(-10, 10)},
+      {"near k pi/2, |k| <= 1000", [](auto& r) { return near_half_pi(r, 1000); }},
+      {"near k pi/2, |k| <= 6e5", [](auto& r) { return near_half_pi(r, 600000); }},
+      {"near 2^20", in(0x1p20 - 4, 0x1p20 + 4)},
+      {"subnormal", subnormal},
+      {"any", any},
+  };
+  struct Case {
+    const char* name;
+    Kernel<double> kernel;
+    long double (*reference)(long double);
+    const std::vector<std::pair<const char*, Draw>>& args;
+  };
+  const Case cases[] = {
+      {"exp", backend::vmath::exp, [](long double x) { return std::exp(x); }, exp_args},
+      {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig_args},
+      {"cos", backend::vmath::cos, [](long double x) { return std::cos(x); }, trig_args},
+  };
+  const backend::VectorLevel level = GENERATE(
+      backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512);
+  const LevelScope scope(level);
+  if (!scope.ok()) return;  // this CPU lacks the level
+  std::mt19937_64 rng(28);
+  std::vector<double> x(20003), y(x.size());
+  for (const Case& c : cases) {
+    for (const auto& [what, draw] : c.args) {
+      for (auto& v : x) v = draw(rng);
+      c.kernel(x.data(), y.data(), static_cast<std::int64_t>(x.size()));
+      double worst = 0, worst_x = 0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const double e = ulps(y[i], c.reference(x[i]));
+        if (e > worst) worst = e, worst_x = x[i];
+      }
+      INFO(c.name << " on " << what << " at " << backend::vector_level_name(level) << ": worst "
+                  << worst << " ulp at " << worst_x);
+      CHECK(worst <= 1);
+    }
+  }
+}
+
+TEST_CASE("a lane's exp, sin and cos never depend on the other lanes") {
+  // Our AVX-512 kernels give the lanes outside their range SLEEF's result:
+  // an element's bits are the same alone, among arguments in range, among
+  // arguments outside it, and at any offset in the array.
+  const std::vector<double> outside = {NAN, INFINITY, -INFINITY, 800, -800, 709.9, 0x1p21, -1e300};
+  std::mt19937_64 rng(5);
+  std::vector<double> x(301);
+  for (auto& v : x) v = std::uniform_real_distribution<double>(-700, 700)(rng);
+  for (std::size_t i = 0; i < x.size(); i += 13) x[i] = outside[(i / 13) % outside.size()];
+  for (const auto kernel :
+       {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
+        Kernel<double>{backend::vmath::cos}}) {
+    for (const auto level :
+         {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
+      const LevelScope scope(level);
+      if (!scope.ok()) continue;
+      std::vector<double> all(x.size());
+      kernel(x.data(), all.data(), static_cast<std::int64_t>(x.size()));
+      for (const std::size_t offset : {std::size_t{1}, std::size_t{5}}) {
+        std::vector<double> shifted(x.size() - offset);
+        kernel(x.data() + offset, shifted.data(), static_cast<std::int64_t>(shifted.size()));
+        for (std::size_t i = 0; i < shifted.size(); ++i) {
+          INFO("f(" << x[i + offset] << ") at offset " << offset);
+          CHECK(same(shifted[i], all[i + offset]));
+        }
+      }
+      for (std::size_t i = 0; i < x.size(); i += 7) {
+        double alone = 0;
+        kernel(&x[i], &alone, 1);
+        INFO("f(" << x[i] << ") alone");
+        CHECK(same(alone, all[i]));
       }
     }
   }
