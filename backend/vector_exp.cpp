@@ -42,14 +42,25 @@ alignas(64) constexpr double kPowLo[16] = {0x0.0p+0,
 
 // Inside [-708, 708] exp(x) and every step's scale are normal doubles.
 constexpr double kLimit = 708.0;
+// Above 708 up to past the overflow threshold (709.7827), and below -708
+// down to past the underflow to 0 (-745.1332), the scale is applied in two
+// steps (exp_lanes<1>, exp_lanes<-64>).
+constexpr double kHigh = 709.8;
+constexpr double kLow = -746.0;
 constexpr double kSixteenOverLn2 = 0x1.71547652b82fep+4;
 constexpr double kLn2Over16Hi = 0x1.62e42fefa39efp-5;
 constexpr double kLn2Over16Lo = 0x1.abc9e3b39803fp-60;
 // 1.5 * 2^52: z = x * 16/ln2 + kShift holds n in its low mantissa bits.
 constexpr double kShift = 0x1.8p52;
 
-// exp of 8 lanes with |x| <= 708 (others get garbage).
-EQSAT_TARGET_avx512 __m512d exp_in_range(__m512d x) {
+// exp of 8 lanes, 2^(n >> 4) applied as 2^((n >> 4) - kRescale) on the
+// exponent bits, then a product by 2^kRescale: kRescale = 0 for
+// |x| <= 708; 1 for x in (708, 709.8], where 2^(n >> 4) may be 2^1024 (the
+// product rounds to the largest double or overflows to inf, as it should);
+// -64 for x in [-746, -708), where the product rounds once to a subnormal
+// result or 0. Other lanes get garbage.
+template <int kRescale>
+EQSAT_TARGET_avx512 __m512d exp_lanes(__m512d x) {
   const __m512d shift = _mm512_set1_pd(kShift);
   const __m512d z = _mm512_fmadd_pd(x, _mm512_set1_pd(kSixteenOverLn2), shift);
   const __m512d n = _mm512_sub_pd(z, shift);
@@ -73,18 +84,38 @@ EQSAT_TARGET_avx512 __m512d exp_in_range(__m512d x) {
   const __m512d lo =
       _mm512_permutex2var_pd(_mm512_load_pd(kPowLo), bits, _mm512_load_pd(kPowLo + 8));
   const __m512d base = _mm512_add_pd(hi, _mm512_fmadd_pd(hi, p, lo));
-  // n >> 4 into the exponent field: kShift's bits are 0 below bit 51, so
-  // (bits >> 4) << 52 is (n >> 4) << 52 modulo 2^64.
-  const __m512i scale = _mm512_slli_epi64(_mm512_srli_epi64(bits, 4), 52);
-  return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(base), scale));
+  // (n >> 4) - kRescale into the exponent field: kShift's bits are 0 below
+  // bit 51, so (bits >> 4) << 52 is (n >> 4) << 52 modulo 2^64.
+  __m512i k = _mm512_srli_epi64(bits, 4);
+  if constexpr (kRescale != 0) k = _mm512_sub_epi64(k, _mm512_set1_epi64(kRescale));
+  const __m512i scale = _mm512_slli_epi64(k, 52);
+  const __m512d out = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(base), scale));
+  if constexpr (kRescale == 0)
+    return out;
+  else
+    return _mm512_mul_pd(out, _mm512_set1_pd(kRescale > 0 ? 0x1p1 : 0x1p-64));
 }
 
-// exp of 8 lanes: SLEEF's in the lanes where |x| > 708 or x is NaN (a lane's
-// result never depends on the other lanes).
+// The lanes of `out` not in `in`: exp in two steps near overflow and
+// underflow, SLEEF's outside [-746, 709.8] (exp(x) is 0 or inf there) or
+// for NaN. Out of line: the common loop then keeps its registers.
+EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d exp_outside(__m512d x, __m512d out,
+                                                                  __mmask8 in) {
+  const __mmask8 high = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kLimit), _CMP_GT_OQ) &
+                        _mm512_cmp_pd_mask(x, _mm512_set1_pd(kHigh), _CMP_LE_OQ);
+  const __mmask8 low = _mm512_cmp_pd_mask(x, _mm512_set1_pd(-kLimit), _CMP_LT_OQ) &
+                       _mm512_cmp_pd_mask(x, _mm512_set1_pd(kLow), _CMP_GE_OQ);
+  out = _mm512_mask_blend_pd(in, Sleef_expd8_u10avx512f(x), out);
+  if (high) out = _mm512_mask_mov_pd(out, high, exp_lanes<1>(x));
+  if (low) out = _mm512_mask_mov_pd(out, low, exp_lanes<-64>(x));
+  return out;
+}
+
+// exp of 8 lanes. A lane's result never depends on the other lanes.
 EQSAT_TARGET_avx512 __m512d exp_vector(__m512d x) {
   const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(kLimit), _CMP_LE_OQ);
-  const __m512d out = exp_in_range(x);
-  return in == 0xFF ? out : _mm512_mask_blend_pd(in, Sleef_expd8_u10avx512f(x), out);
+  const __m512d out = exp_lanes<0>(x);
+  return in == 0xFF ? out : exp_outside(x, out, in);
 }
 
 }  // namespace

@@ -181,6 +181,30 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
   }
 }
 
+// SLEEF's f64 exp overflows to inf from x = 709.782711150 on, where
+// exp(x) is below the largest double up to 709.782712893: below AVX-512
+// (where exp is our own, vector_math_avx512.hpp), such arguments take the
+// C library's exp (block by block, before SLEEF writes: y may be x).
+void exp_f64(const double* x, double* y, std::int64_t n) {
+  constexpr std::int64_t kBlock = 256;
+  double fixed[kBlock];
+  const bool sleef_exp = vector_level() != VectorLevel::Avx512;
+  for (std::int64_t b = 0; b < n; b += kBlock) {
+    const std::int64_t m = std::min(kBlock, n - b);
+    bool near = false;
+    if (sleef_exp)
+      for (std::int64_t i = 0; i < m; ++i) {
+        const double v = x[b + i];
+        fixed[i] = v > 709.78 && v < 709.79 ? std::exp(v) : 0.0;
+        near |= fixed[i] != 0.0;
+      }
+    exp_dispatch(x + b, y + b, m);
+    if (near)
+      for (std::int64_t i = 0; i < m; ++i)
+        if (fixed[i] != 0.0) y[b + i] = fixed[i];
+  }
+}
+
 }  // namespace
 
 #define EQSAT_VMATH_DEFINE(name)                          \
@@ -190,9 +214,21 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
   void name(const float* x, float* y, std::int64_t n) {   \
     name##_dispatch(x, y, n);                             \
   }
-EQSAT_VMATH_FUNCTIONS_BUT_LOG1P(EQSAT_VMATH_DEFINE)
+EQSAT_VMATH_DEFINE(log)
+EQSAT_VMATH_DEFINE(sin)
+EQSAT_VMATH_DEFINE(cos)
+EQSAT_VMATH_DEFINE(tanh)
+EQSAT_VMATH_DEFINE(expm1)
 EQSAT_VMATH_DEFINE(sigmoid)
 #undef EQSAT_VMATH_DEFINE
+
+void exp(const double* x, double* y, std::int64_t n) {
+  exp_f64(x, y, n);
+}
+
+void exp(const float* x, float* y, std::int64_t n) {
+  exp_dispatch(x, y, n);
+}
 
 void log1p(const double* x, double* y, std::int64_t n) {
   log1p_typed(x, y, n);

@@ -94,15 +94,21 @@ EQSAT_TARGET_avx512 __m512d sin_cos_in_range(__m512d x) {
   return out;
 }
 
-// sin or cos of 8 lanes: SLEEF's in the lanes where |x| > 2^20 or x is NaN
-// (a lane's result never depends on the other lanes).
+// The lanes of `out` not in `in` (|x| > 2^20 or NaN): SLEEF's sin or cos.
+// Out of line: the common loop then keeps its registers.
+template <int kQuarter>
+EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d sin_cos_outside(__m512d x, __m512d out,
+                                                                      __mmask8 in) {
+  return _mm512_mask_blend_pd(
+      in, kQuarter == 0 ? Sleef_sind8_u10avx512f(x) : Sleef_cosd8_u10avx512f(x), out);
+}
+
+// sin or cos of 8 lanes. A lane's result never depends on the other lanes.
 template <int kQuarter>
 EQSAT_TARGET_avx512 __m512d sin_cos_vector(__m512d x) {
   const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(kLimit), _CMP_LE_OQ);
   const __m512d out = sin_cos_in_range<kQuarter>(x);
-  if (in == 0xFF) return out;
-  return _mm512_mask_blend_pd(
-      in, kQuarter == 0 ? Sleef_sind8_u10avx512f(x) : Sleef_cosd8_u10avx512f(x), out);
+  return in == 0xFF ? out : sin_cos_outside<kQuarter>(x, out, in);
 }
 
 }  // namespace

@@ -65,8 +65,11 @@ int main(int argc, char** argv) {
     void (*sleef)(const double*, double*);
   };
   const Row rows[] = {
+      {"exp", -1, 1, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
       {"exp", -10, 10, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
+      {"sin", -1, 1, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
       {"sin", -10, 10, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {"cos", -1, 1, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {"cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {"sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
   };

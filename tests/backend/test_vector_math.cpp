@@ -235,6 +235,7 @@ TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
       {"[-10, 10]", in(-10, 10)},
       {"[700, 709.78]", in(700, 709.78)},
       {"[709.78, 710]", in(709.78, 710)},
+      {"[709.78271, 709.782713] (the largest finite results)", in(709.78271, 709.782713)},
       {"[-745.2, -700]", in(-745.2, -700)},
       {"subnormal", subnormal},
       {"any", any},
