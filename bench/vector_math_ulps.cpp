@@ -76,11 +76,11 @@ int main(int argc, char** argv) {
     return v + static_cast<double>(steps) * 0x1p-60;
   };
   const std::vector<Class> trig = {
-      {"bits, |x| <= 2^20", [](auto& r) { return bits_below(r, 0x1p20); }},
+      {"bits, abs(x) <= 2^20", [](auto& r) { return bits_below(r, 0x1p20); }},
       {"[-1000, 1000]", [](auto& r) { return uniform(-1000, 1000)(r); }},
       {"[-10, 10]", [](auto& r) { return uniform(-10, 10)(r); }},
-      {"near k pi/2, |k| <= 600", [&](auto& r) { return near_half_pi(r, 600); }},
-      {"near k pi/2, |k| <= 6e5", [&](auto& r) { return near_half_pi(r, 6e5); }},
+      {"near k pi/2, abs(k) <= 600", [&](auto& r) { return near_half_pi(r, 600); }},
+      {"near k pi/2, abs(k) <= 6e5", [&](auto& r) { return near_half_pi(r, 6e5); }},
       {"bits, any double", [](auto& r) { return std::bit_cast<double>(r()); }},
   };
   const std::vector<Function> functions = {
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
        backend::vmath::exp,
        [](long double x) { return std::exp(x); },
        {
-           {"bits, |x| <= 708", [](auto& r) { return bits_below(r, 708); }},
+           {"bits, abs(x) <= 708", [](auto& r) { return bits_below(r, 708); }},
            {"[-708, 708]", [](auto& r) { return uniform(-708, 708)(r); }},
            {"[-10, 10]", [](auto& r) { return uniform(-10, 10)(r); }},
            {"[708, 709.8] (overflow)", [](auto& r) { return uniform(708, 709.8)(r); }},
