@@ -22,6 +22,7 @@
 
 using namespace eqsat;
 
+#ifdef EQSAT_VMATH_SLEEF
 namespace {
 
 constexpr std::int64_t kSize = 4096;
@@ -39,15 +40,14 @@ double ns_per_element(int rounds, const std::function<void()>& run) {
   return best;
 }
 
-#ifdef EQSAT_VMATH_SLEEF
 // y = sleef(x), 8 lanes at a time (kSize is a multiple of 8).
 template <__m512d (*F)(__m512d)>
 EQSAT_TARGET_avx512 void sleef_loop(const double* x, double* y) {
   for (std::int64_t i = 0; i < kSize; i += 8) _mm512_storeu_pd(y + i, F(_mm512_loadu_pd(x + i)));
 }
-#endif
 
 }  // namespace
+#endif
 
 int main(int argc, char** argv) {
 #ifdef EQSAT_VMATH_SLEEF
