@@ -4,6 +4,10 @@
 // subnormal arguments of log, infinities and NaN — on arrays long enough to
 // take the vector path, plus the same edges through whole programs; at
 // every vector level this CPU has (vector_level.hpp), and the levels agree.
+// f64 exp, sin and cos (our own kernels at AVX-512, vector_math_avx512.hpp)
+// also on every class of argument (uniform in the bits, near multiples of
+// pi/2, near overflow and underflow, subnormal), and a lane's result does
+// not depend on the other lanes.
 #include "backend/program.hpp"
 #include "backend/vector_level.hpp"
 #include "backend/vector_math.hpp"
