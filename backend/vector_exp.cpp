@@ -1,20 +1,21 @@
-// exp of 8 doubles with AVX-512 (vector_math_avx512.hpp). With n the
-// integer nearest x * 16/ln2, x = n ln2/16 + r and |r| <= ln2/32, so
-// exp(x) = 2^(n >> 4) * 2^((n & 15)/16) * exp(r): the power of two is added
-// to the exponent bits, 2^(j/16) is a table of 16 held in two registers
-// (hi and lo parts, picked by one permute each), and exp(r) - 1 is a
-// polynomial. The constants come from backend/vector_math_constants.py.
+// exp of 8 doubles with AVX-512, of 4 with AVX2 (vector_math_own.hpp).
+// With n the integer nearest x * 16/ln2, x = n ln2/16 + r and
+// |r| <= ln2/32, so exp(x) = 2^(n >> 4) * 2^((n & 15)/16) * exp(r): the
+// power of two is added to the exponent bits, 2^(j/16) is a table of 16
+// (hi and lo parts; AVX-512 holds it in four registers and picks by one
+// permute each, AVX2 gathers), and exp(r) - 1 is a polynomial. The constants come from
+// backend/vector_math_constants.py.
 //
 // Error: r is off by about 2^-53 |r| (ln2/16's second part), the
 // polynomial's truncation is below 2^-59, hi + lo is within 2^-106 of
 // 2^(j/16), and hi p + lo rounds far below the result's last place: with
 // the final rounding's half ulp, bench_vector_math_ulps measures at most
 // 0.56 ulp on normal results (backend/README.md).
-#include "vector_math_avx512.hpp"
+#include "vector_math_own.hpp"
 
 #ifdef EQSAT_VMATH_SLEEF
 
-namespace eqsat::backend::vmath::avx512 {
+namespace eqsat::backend::vmath {
 
 namespace {
 
@@ -53,6 +54,15 @@ constexpr double kLn2Over16Hi = 0x1.62e42fefa39efp-5;
 constexpr double kLn2Over16Lo = 0x1.abc9e3b39803fp-60;
 // 1.5 * 2^52: z = x * 16/ln2 + kShift holds n in its low mantissa bits.
 constexpr double kShift = 0x1.8p52;
+// 1/k! for k = 3..7, Taylor's coefficients of exp(r) - 1 past r + r^2/2.
+constexpr double kTaylor[5] = {0x1.5555555555555p-3, 0x1.5555555555555p-5, 0x1.1111111111111p-7,
+                               0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13};
+
+}  // namespace
+
+namespace avx512 {
+
+namespace {
 
 // exp of 8 lanes, 2^(n >> 4) applied as 2^((n >> 4) - kRescale) on the
 // exponent bits, then a product by 2^kRescale: kRescale = 0 for
@@ -71,11 +81,9 @@ EQSAT_TARGET_avx512 __m512d exp_lanes(__m512d x) {
   r = _mm512_fnmadd_pd(n, _mm512_set1_pd(kLn2Over16Lo), r);
   // exp(r) - 1 = r + r^2 (1/2 + r/6 + ... + r^5/7!), Taylor's coefficients.
   const __m512d r2 = _mm512_mul_pd(r, r);
-  const __m512d c23 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.5555555555555p-3), _mm512_set1_pd(0.5));
-  const __m512d c45 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.1111111111111p-7),
-                                      _mm512_set1_pd(0x1.5555555555555p-5));
-  const __m512d c67 = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.a01a01a01a01ap-13),
-                                      _mm512_set1_pd(0x1.6c16c16c16c17p-10));
+  const __m512d c23 = _mm512_fmadd_pd(r, _mm512_set1_pd(kTaylor[0]), _mm512_set1_pd(0.5));
+  const __m512d c45 = _mm512_fmadd_pd(r, _mm512_set1_pd(kTaylor[2]), _mm512_set1_pd(kTaylor[1]));
+  const __m512d c67 = _mm512_fmadd_pd(r, _mm512_set1_pd(kTaylor[4]), _mm512_set1_pd(kTaylor[3]));
   const __m512d q = _mm512_fmadd_pd(r2, _mm512_fmadd_pd(r2, c67, c45), c23);
   const __m512d p = _mm512_fmadd_pd(r2, q, r);
   // The permutes read the low 4 bits of z's lanes: j = n & 15.
@@ -125,6 +133,58 @@ void exp(const double* x, double* y, std::int64_t n) {
   apply<exp_vector>(x, y, n);
 }
 
-}  // namespace eqsat::backend::vmath::avx512
+}  // namespace avx512
+
+namespace avx2 {
+
+namespace {
+
+// exp of 4 lanes with |x| <= 708 (others get garbage): as avx512's, the
+// table read by two gathers.
+EQSAT_TARGET_avx2 __m256d exp_in_range(__m256d x) {
+  const __m256d shift = _mm256_set1_pd(kShift);
+  const __m256d z = _mm256_fmadd_pd(x, _mm256_set1_pd(kSixteenOverLn2), shift);
+  const __m256d n = _mm256_sub_pd(z, shift);
+  __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Over16Hi), x);  // exact
+  r = _mm256_fnmadd_pd(n, _mm256_set1_pd(kLn2Over16Lo), r);
+  const __m256d r2 = _mm256_mul_pd(r, r);
+  const __m256d c23 = _mm256_fmadd_pd(r, _mm256_set1_pd(kTaylor[0]), _mm256_set1_pd(0.5));
+  const __m256d c45 = _mm256_fmadd_pd(r, _mm256_set1_pd(kTaylor[2]), _mm256_set1_pd(kTaylor[1]));
+  const __m256d c67 = _mm256_fmadd_pd(r, _mm256_set1_pd(kTaylor[4]), _mm256_set1_pd(kTaylor[3]));
+  const __m256d q = _mm256_fmadd_pd(r2, _mm256_fmadd_pd(r2, c67, c45), c23);
+  const __m256d p = _mm256_fmadd_pd(r2, q, r);
+  const __m256i bits = _mm256_castpd_si256(z);
+  const __m256i j = _mm256_and_si256(bits, _mm256_set1_epi64x(15));
+  const __m256d hi = _mm256_i64gather_pd(kPowHi, j, 8);
+  const __m256d lo = _mm256_i64gather_pd(kPowLo, j, 8);
+  const __m256d base = _mm256_add_pd(hi, _mm256_fmadd_pd(hi, p, lo));
+  const __m256i scale = _mm256_slli_epi64(_mm256_srli_epi64(bits, 4), 52);
+  return _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(base), scale));
+}
+
+// The lanes of `out` not in `in` (|x| > 708 or NaN): SLEEF's exp. Out of
+// line: the common loop then keeps its registers.
+EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d exp_outside(__m256d x, __m256d out,
+                                                                __m256d in) {
+  return _mm256_blendv_pd(Sleef_expd4_u10avx2(x), out, in);
+}
+
+// exp of 4 lanes. A lane's result never depends on the other lanes.
+EQSAT_TARGET_avx2 __m256d exp_vector(__m256d x) {
+  const __m256d abs = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+  const __m256d in = _mm256_cmp_pd(abs, _mm256_set1_pd(kLimit), _CMP_LE_OQ);
+  const __m256d out = exp_in_range(x);
+  return _mm256_movemask_pd(in) == 0xF ? out : exp_outside(x, out, in);
+}
+
+}  // namespace
+
+void exp(const double* x, double* y, std::int64_t n) {
+  apply<exp_vector>(x, y, n);
+}
+
+}  // namespace avx2
+
+}  // namespace eqsat::backend::vmath
 
 #endif

@@ -2,7 +2,7 @@
 
 #include "sleef_entry_points.hpp"
 #include "vector_level.hpp"
-#include "vector_math_avx512.hpp"
+#include "vector_math_own.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,9 +32,9 @@ namespace {
 #define EQSAT_VMATH_SSE2(fn)                                                                  \
   EQSAT_VMATH_APPLY(fn, sse2, double, 2, _mm_loadu_pd, _mm_storeu_pd, Sleef_##fn##d2_u10sse2) \
   EQSAT_VMATH_APPLY(fn, sse2, float, 4, _mm_loadu_ps, _mm_storeu_ps, Sleef_##fn##f4_u10sse2)
-#define EQSAT_VMATH_AVX2(fn)                                                \
-  EQSAT_VMATH_APPLY(fn, avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, \
-                    Sleef_##fn##d4_u10avx2)                                 \
+#define EQSAT_VMATH_AVX2_F64(fn) \
+  EQSAT_VMATH_APPLY(fn, avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, Sleef_##fn##d4_u10avx2)
+#define EQSAT_VMATH_AVX2_F32(fn) \
   EQSAT_VMATH_APPLY(fn, avx2, float, 8, _mm256_loadu_ps, _mm256_storeu_ps, Sleef_##fn##f8_u10avx2)
 #define EQSAT_VMATH_AVX512_F64(fn)                                            \
   EQSAT_VMATH_APPLY(fn, avx512, double, 8, _mm512_loadu_pd, _mm512_storeu_pd, \
@@ -42,25 +42,34 @@ namespace {
 #define EQSAT_VMATH_AVX512_F32(fn)                                            \
   EQSAT_VMATH_APPLY(fn, avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, \
                     Sleef_##fn##f16_u10avx512f)
-// At AVX-512, f64 exp, sin and cos are our own (vector_math_avx512.hpp).
-#define EQSAT_VMATH_OWN_AVX512_F64(fn)                           \
-  void fn##_avx512(const double* x, double* y, std::int64_t n) { \
-    avx512::fn(x, y, n);                                         \
+// At AVX2 and AVX-512, f64 exp, sin and cos are our own (vector_math_own.hpp).
+#define EQSAT_VMATH_OWN_F64(fn, level)                            \
+  void fn##_##level(const double* x, double* y, std::int64_t n) { \
+    level::fn(x, y, n);                                           \
   }
-#define EQSAT_VMATH_SLEEF_AVX512_F64(X) X(log) X(tanh) X(expm1) X(log1p) X(erf)
+#define EQSAT_VMATH_SLEEF_F64(X) X(log) X(tanh) X(expm1) X(log1p) X(erf)
+#define EQSAT_VMATH_OWN_AVX2_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx2)
+#define EQSAT_VMATH_OWN_AVX512_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx512)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2)
+EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2_F32)
+EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX2_F64)
+EQSAT_VMATH_OWN_AVX2_F64(exp)
+EQSAT_VMATH_OWN_AVX2_F64(sin)
+EQSAT_VMATH_OWN_AVX2_F64(cos)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512_F32)
-EQSAT_VMATH_SLEEF_AVX512_F64(EQSAT_VMATH_AVX512_F64)
+EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX512_F64)
 EQSAT_VMATH_OWN_AVX512_F64(exp)
 EQSAT_VMATH_OWN_AVX512_F64(sin)
 EQSAT_VMATH_OWN_AVX512_F64(cos)
 #undef EQSAT_VMATH_SSE2
-#undef EQSAT_VMATH_AVX2
+#undef EQSAT_VMATH_AVX2_F64
+#undef EQSAT_VMATH_AVX2_F32
 #undef EQSAT_VMATH_AVX512_F64
 #undef EQSAT_VMATH_AVX512_F32
+#undef EQSAT_VMATH_OWN_F64
+#undef EQSAT_VMATH_OWN_AVX2_F64
 #undef EQSAT_VMATH_OWN_AVX512_F64
-#undef EQSAT_VMATH_SLEEF_AVX512_F64
+#undef EQSAT_VMATH_SLEEF_F64
 #undef EQSAT_VMATH_APPLY
 
 // Each level computes the same expressions; Clang would otherwise contract
@@ -183,8 +192,9 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
 
 // SLEEF's f64 exp overflows to inf from x = 709.782711150 on, where
 // exp(x) is below the largest double up to 709.782712893: below AVX-512
-// (where exp is our own, vector_math_avx512.hpp), such arguments take the
-// C library's exp (block by block, before SLEEF writes: y may be x).
+// (where our own exp takes that range too, vector_math_own.hpp), such
+// arguments take the C library's exp (block by block, before SLEEF writes:
+// y may be x).
 void exp_f64(const double* x, double* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
   double fixed[kBlock];
@@ -252,7 +262,7 @@ const char* implementation() {
     case VectorLevel::Avx512:
       return "own f64 exp, sin, cos; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
-      return "SLEEF u10 (AVX2)";
+      return "own f64 exp, sin, cos; SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:
       return "SLEEF u10 (SSE2)";
   }

@@ -1,12 +1,12 @@
 // Vectorized transcendentals over contiguous arrays, f32 and f64: SLEEF's
 // u10 functions (at most 1 ulp from the exact result) for the CPU's widest
 // vector unit (AVX-512, AVX2 or SSE2), chosen at run time (vector_level.hpp),
-// except f64 exp, sin and cos at AVX-512, our own (vector_math_avx512.hpp,
-// also within 1 ulp); the C library where SLEEF is not installed. Correct at +-inf, NaN and
-// subnormals: exp gives subnormal results and 0 below the range (exp(-800) = 0, as in NumPy), log
-// of a subnormal argument is finite. The tail of an array goes through the same vector routine via
-// a padded copy, so an element's result never depends on its position. In-place use (x == y) is
-// fine.
+// except f64 exp, sin and cos at AVX2 and AVX-512, our own
+// (vector_math_own.hpp, also within 1 ulp); the C library where SLEEF is not installed. Correct at
+// +-inf, NaN and subnormals: exp gives subnormal results and 0 below the range (exp(-800) = 0, as
+// in NumPy), log of a subnormal argument is finite. The tail of an array goes through the same
+// vector routine via a padded copy, so an element's result never depends on its position. In-place
+// use (x == y) is fine.
 #pragma once
 
 #include <cstdint>

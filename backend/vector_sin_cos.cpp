@@ -1,4 +1,5 @@
-// sin and cos of 8 doubles with AVX-512 (vector_math_avx512.hpp). With q
+// sin and cos of 8 doubles with AVX-512, of 4 with AVX2 (the same steps;
+// vector_math_own.hpp). With q
 // the integer nearest x * 2/pi, y = x - q pi/2 lies in about [-pi/4, pi/4]
 // and is carried as yh + yl (Cody-Waite with pi/2 in three doubles,
 // backend/vector_math_constants.py); sin(x) is sin(y), cos(y), -sin(y) or
@@ -15,11 +16,11 @@
 // double comes nearer a multiple of pi/2 than about 2^-61 (Muller,
 // "Elementary Functions", the worst case of argument reduction). Beyond
 // 2^20 (and for infinities and NaN) the lane takes SLEEF's result.
-#include "vector_math_avx512.hpp"
+#include "vector_math_own.hpp"
 
 #ifdef EQSAT_VMATH_SLEEF
 
-namespace eqsat::backend::vmath::avx512 {
+namespace eqsat::backend::vmath {
 
 namespace {
 
@@ -35,6 +36,12 @@ constexpr double kSin[6] = {-0x1.5555555555549p-3, 0x1.111111110f8a6p-7,   -0x1.
 // fdlibm's k_cos.c, C1..C6 (bits 0x3FA555555555554C ...).
 constexpr double kCos[6] = {0x1.555555555554cp-5,   -0x1.6c16c16c15177p-10, 0x1.a01a019cb159p-16,
                             -0x1.27e4f809c52adp-22, 0x1.1ee9ebdb4b1c4p-29,  -0x1.8fae9be8838d4p-37};
+
+}  // namespace
+
+namespace avx512 {
+
+namespace {
 
 // v in every lane.
 EQSAT_TARGET_avx512 __m512d set(double v) {
@@ -121,6 +128,88 @@ void cos(const double* x, double* y, std::int64_t n) {
   apply<sin_cos_vector<1>>(x, y, n);
 }
 
-}  // namespace eqsat::backend::vmath::avx512
+}  // namespace avx512
+
+namespace avx2 {
+
+namespace {
+
+// v in every lane.
+EQSAT_TARGET_avx2 __m256d set(double v) {
+  return _mm256_set1_pd(v);
+}
+
+// fdlibm's sin coefficient i in the lanes of `odd` clear, cos's where set.
+EQSAT_TARGET_avx2 __m256d coefficient(__m256d odd, int i) {
+  return _mm256_blendv_pd(set(kSin[i]), set(kCos[i]), odd);
+}
+
+// As avx512's sin_cos_in_range, 4 lanes (the masks are vectors).
+template <int kQuarter>
+EQSAT_TARGET_avx2 __m256d sin_cos_in_range(__m256d x) {
+  const __m256d zq = _mm256_fmadd_pd(x, set(kTwoOverPi), set(kShift));
+  const __m256d q = _mm256_sub_pd(zq, set(kShift));
+  const __m256d a = _mm256_fnmadd_pd(q, set(kPiOver2[0]), x);  // exact
+  const __m256d th = _mm256_mul_pd(q, set(kPiOver2[1]));
+  const __m256d tl = _mm256_fmsub_pd(q, set(kPiOver2[1]), th);  // q p2 = th + tl exactly
+  const __m256d yh = _mm256_sub_pd(a, th);
+  const __m256d nl = _mm256_fmadd_pd(q, set(kPiOver2[2]),
+                                     _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(yh, a), th), tl));
+  const __m256i quadrant = _mm256_add_epi64(_mm256_castpd_si256(zq), _mm256_set1_epi64x(kQuarter));
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256d odd = _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(quadrant, one), one));
+  const __m256i sign = _mm256_slli_epi64(_mm256_and_si256(quadrant, _mm256_set1_epi64x(2)), 62);
+  const __m256d z = _mm256_mul_pd(yh, yh);
+  __m256d p = _mm256_fmadd_pd(z, coefficient(odd, 5), coefficient(odd, 4));
+  p = _mm256_fmadd_pd(z, p, coefficient(odd, 3));
+  p = _mm256_fmadd_pd(z, p, coefficient(odd, 2));
+  p = _mm256_fmadd_pd(z, p, coefficient(odd, 1));
+  p = _mm256_fmadd_pd(z, p, coefficient(odd, 0));
+  const __m256d hz = _mm256_mul_pd(set(0.5), z);
+  const __m256d w = _mm256_sub_pd(set(1.0), hz);
+  const __m256d werr = _mm256_sub_pd(_mm256_sub_pd(set(1.0), w), hz);
+  const __m256d zl = _mm256_fmsub_pd(yh, yh, z);
+  const __m256d low_cos = _mm256_fmadd_pd(yh, nl, _mm256_fnmadd_pd(set(0.5), zl, werr));
+  const __m256d low_sin = _mm256_fmsub_pd(hz, nl, nl);
+  const __m256d m = _mm256_mul_pd(z, _mm256_blendv_pd(yh, z, odd));
+  const __m256d low = _mm256_blendv_pd(low_sin, low_cos, odd);
+  __m256d out = _mm256_add_pd(_mm256_blendv_pd(yh, w, odd), _mm256_fmadd_pd(m, p, low));
+  out = _mm256_castsi256_pd(_mm256_xor_si256(_mm256_castpd_si256(out), sign));
+  // sin(-0) = -0 (yh + 0 would give +0).
+  if constexpr (kQuarter == 0)
+    out = _mm256_blendv_pd(out, x, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_EQ_OQ));
+  return out;
+}
+
+// The lanes of `out` not in `in` (|x| > 2^20 or NaN): SLEEF's sin or cos.
+// Out of line: the common loop then keeps its registers.
+template <int kQuarter>
+EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d sin_cos_outside(__m256d x, __m256d out,
+                                                                    __m256d in) {
+  return _mm256_blendv_pd(kQuarter == 0 ? Sleef_sind4_u10avx2(x) : Sleef_cosd4_u10avx2(x), out, in);
+}
+
+// sin or cos of 4 lanes. A lane's result never depends on the other lanes.
+template <int kQuarter>
+EQSAT_TARGET_avx2 __m256d sin_cos_vector(__m256d x) {
+  const __m256d abs = _mm256_andnot_pd(set(-0.0), x);
+  const __m256d in = _mm256_cmp_pd(abs, set(kLimit), _CMP_LE_OQ);
+  const __m256d out = sin_cos_in_range<kQuarter>(x);
+  return _mm256_movemask_pd(in) == 0xF ? out : sin_cos_outside<kQuarter>(x, out, in);
+}
+
+}  // namespace
+
+void sin(const double* x, double* y, std::int64_t n) {
+  apply<sin_cos_vector<0>>(x, y, n);
+}
+
+void cos(const double* x, double* y, std::int64_t n) {
+  apply<sin_cos_vector<1>>(x, y, n);
+}
+
+}  // namespace avx2
+
+}  // namespace eqsat::backend::vmath
 
 #endif

@@ -1,9 +1,9 @@
 // One thread's cost per element of the f64 vector exp, sin and cos at the
-// AVX-512 level: ours (backend/vector_math.hpp, which uses them there)
-// beside SLEEF's u10 AVX-512 routines they replace, called here in the same
-// loop, on the same arguments, in the same run. Arrays of 4096 doubles
-// (in the L1 cache: the kernel's cost, not the memory's), best of ROUNDS
-// rounds of 2000 passes each. Prints a markdown table.
+// AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
+// there) beside the SLEEF u10 routines for that level they replace, called
+// here in the same loop, on the same arguments, in the same run. Arrays of
+// 4096 doubles (in the L1 cache: the kernel's cost, not the memory's), best
+// of ROUNDS rounds of 2000 passes each. Prints a markdown table.
 //
 //   bench_vector_math_speed [ROUNDS]      (default 7)
 #include "backend/sleef_entry_points.hpp"
@@ -46,6 +46,12 @@ EQSAT_TARGET_avx512 void sleef_loop(const double* x, double* y) {
   for (std::int64_t i = 0; i < kSize; i += 8) _mm512_storeu_pd(y + i, F(_mm512_loadu_pd(x + i)));
 }
 
+// The same with SLEEF's AVX2 routines, 4 lanes at a time.
+template <__m256d (*F)(__m256d)>
+EQSAT_TARGET_avx2 void sleef_loop_avx2(const double* x, double* y) {
+  for (std::int64_t i = 0; i < kSize; i += 4) _mm256_storeu_pd(y + i, F(_mm256_loadu_pd(x + i)));
+}
+
 }  // namespace
 #endif
 
@@ -59,28 +65,38 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(1);
   std::vector<double> x(kSize), y(kSize);
   struct Row {
+    backend::VectorLevel level;
     const char* name;
     double lo, hi;
     void (*ours)(const double*, double*, std::int64_t);
     void (*sleef)(const double*, double*);
   };
+  constexpr auto kAvx512 = backend::VectorLevel::Avx512;
+  constexpr auto kAvx2 = backend::VectorLevel::Avx2;
   const Row rows[] = {
-      {"exp", -1, 1, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
-      {"exp", -10, 10, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
-      {"sin", -1, 1, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
-      {"sin", -10, 10, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
-      {"cos", -1, 1, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
-      {"cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
-      {"sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx512, "exp", -1, 1, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
+      {kAvx512, "exp", -10, 10, backend::vmath::exp, sleef_loop<Sleef_expd8_u10avx512f>},
+      {kAvx512, "sin", -1, 1, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx512, "sin", -10, 10, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx512, "cos", -1, 1, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
+      {kAvx512, "cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
+      {kAvx512, "sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx2, "exp", -1, 1, backend::vmath::exp, sleef_loop_avx2<Sleef_expd4_u10avx2>},
+      {kAvx2, "sin", -1, 1, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
+      {kAvx2, "cos", -1, 1, backend::vmath::cos, sleef_loop_avx2<Sleef_cosd4_u10avx2>},
+      {kAvx2, "sin", -1000, 1000, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
   };
-  fmt::print("| function | arguments | ours ns/element | SLEEF u10 ns/element | SLEEF / ours |\n");
-  fmt::print("| --- | --- | ---: | ---: | ---: |\n");
+  fmt::print(
+      "| level | function | arguments | ours ns/element | SLEEF u10 ns/element | SLEEF / ours |\n");
+  fmt::print("| --- | --- | --- | ---: | ---: | ---: |\n");
   for (const Row& row : rows) {
+    backend::set_vector_level(row.level);
     for (auto& v : x) v = std::uniform_real_distribution<double>(row.lo, row.hi)(rng);
     const double ours = ns_per_element(rounds, [&] { row.ours(x.data(), y.data(), kSize); });
     const double sleef = ns_per_element(rounds, [&] { row.sleef(x.data(), y.data()); });
-    fmt::print("| {} | [{}, {}] | {:.3f} | {:.3f} | {:.2f}x |\n", row.name, row.lo, row.hi, ours,
-               sleef, sleef / ours);
+    fmt::print("| {} | {} | [{}, {}] | {:.3f} | {:.3f} | {:.2f}x |\n",
+               backend::vector_level_name(row.level), row.name, row.lo, row.hi, ours, sleef,
+               sleef / ours);
   }
   return 0;
 #else
