@@ -139,9 +139,10 @@ namespace avx2 {
 
 namespace {
 
-// exp of 4 lanes with |x| <= 708 (others get garbage): as avx512's, the
-// table read by two gathers.
-EQSAT_TARGET_avx2 __m256d exp_in_range(__m256d x) {
+// exp of 4 lanes as avx512's exp_lanes<kRescale>, the table read by two
+// gathers.
+template <int kRescale>
+EQSAT_TARGET_avx2 __m256d exp_lanes(__m256d x) {
   const __m256d shift = _mm256_set1_pd(kShift);
   const __m256d z = _mm256_fmadd_pd(x, _mm256_set1_pd(kSixteenOverLn2), shift);
   const __m256d n = _mm256_sub_pd(z, shift);
@@ -158,22 +159,34 @@ EQSAT_TARGET_avx2 __m256d exp_in_range(__m256d x) {
   const __m256d hi = _mm256_i64gather_pd(kPowHi, j, 8);
   const __m256d lo = _mm256_i64gather_pd(kPowLo, j, 8);
   const __m256d base = _mm256_add_pd(hi, _mm256_fmadd_pd(hi, p, lo));
-  const __m256i scale = _mm256_slli_epi64(_mm256_srli_epi64(bits, 4), 52);
-  return _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(base), scale));
+  __m256i k = _mm256_srli_epi64(bits, 4);
+  if constexpr (kRescale != 0) k = _mm256_sub_epi64(k, _mm256_set1_epi64x(kRescale));
+  const __m256i scale = _mm256_slli_epi64(k, 52);
+  const __m256d out = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(base), scale));
+  if constexpr (kRescale == 0)
+    return out;
+  else
+    return _mm256_mul_pd(out, _mm256_set1_pd(kRescale > 0 ? 0x1p1 : 0x1p-64));
 }
 
-// The lanes of `out` not in `in` (|x| > 708 or NaN): SLEEF's exp. Out of
-// line: the common loop then keeps its registers.
+// As avx512's exp_outside, the masks vectors.
 EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d exp_outside(__m256d x, __m256d out,
                                                                 __m256d in) {
-  return _mm256_blendv_pd(Sleef_expd4_u10avx2(x), out, in);
+  const __m256d high = _mm256_and_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kLimit), _CMP_GT_OQ),
+                                     _mm256_cmp_pd(x, _mm256_set1_pd(kHigh), _CMP_LE_OQ));
+  const __m256d low = _mm256_and_pd(_mm256_cmp_pd(x, _mm256_set1_pd(-kLimit), _CMP_LT_OQ),
+                                    _mm256_cmp_pd(x, _mm256_set1_pd(kLow), _CMP_GE_OQ));
+  out = _mm256_blendv_pd(Sleef_expd4_u10avx2(x), out, in);
+  if (_mm256_movemask_pd(high)) out = _mm256_blendv_pd(out, exp_lanes<1>(x), high);
+  if (_mm256_movemask_pd(low)) out = _mm256_blendv_pd(out, exp_lanes<-64>(x), low);
+  return out;
 }
 
 // exp of 4 lanes. A lane's result never depends on the other lanes.
 EQSAT_TARGET_avx2 __m256d exp_vector(__m256d x) {
   const __m256d abs = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
   const __m256d in = _mm256_cmp_pd(abs, _mm256_set1_pd(kLimit), _CMP_LE_OQ);
-  const __m256d out = exp_in_range(x);
+  const __m256d out = exp_lanes<0>(x);
   return _mm256_movemask_pd(in) == 0xF ? out : exp_outside(x, out, in);
 }
 

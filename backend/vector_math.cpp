@@ -191,14 +191,14 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
 }
 
 // SLEEF's f64 exp overflows to inf from x = 709.782711150 on, where
-// exp(x) is below the largest double up to 709.782712893: below AVX-512
-// (where our own exp takes that range too, vector_math_own.hpp), such
-// arguments take the C library's exp (block by block, before SLEEF writes:
-// y may be x).
+// exp(x) is below the largest double up to 709.782712893: at the SSE2
+// level (AVX2 and AVX-512 run our own exp there, vector_math_own.hpp),
+// such arguments take the C library's exp (block by block, before SLEEF
+// writes: y may be x).
 void exp_f64(const double* x, double* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
   double fixed[kBlock];
-  const bool sleef_exp = vector_level() != VectorLevel::Avx512;
+  const bool sleef_exp = vector_level() == VectorLevel::Sse2;
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
     bool near = false;

@@ -4,7 +4,7 @@
 // subnormal arguments of log, infinities and NaN — on arrays long enough to
 // take the vector path, plus the same edges through whole programs; at
 // every vector level this CPU has (vector_level.hpp), and the levels agree.
-// f64 exp, sin and cos (our own kernels at AVX-512, vector_math_avx512.hpp)
+// f64 exp, sin and cos (our own kernels at AVX-512, vector_math_own.hpp)
 // also on every class of argument (uniform in the bits, near multiples of
 // pi/2, near overflow and underflow, subnormal), and a lane's result does
 // not depend on the other lanes.
@@ -221,7 +221,7 @@ double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
 }
 
 TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
-  // Our own AVX-512 kernels (vector_math_avx512.hpp), SLEEF's at the other
+  // Our own AVX-512 kernels (vector_math_own.hpp), SLEEF's at the other
   // levels: uniform in the bits (over each kernel's range and over all
   // doubles), uniform in value where users are, near multiples of pi/2,
   // near exp's overflow and underflow, subnormal.
