@@ -4,10 +4,11 @@
 // subnormal arguments of log, infinities and NaN — on arrays long enough to
 // take the vector path, plus the same edges through whole programs; at
 // every vector level this CPU has (vector_level.hpp), and the levels agree.
-// f64 exp, sin and cos (our own kernels at AVX-512, vector_math_own.hpp)
-// also on every class of argument (uniform in the bits, near multiples of
-// pi/2, near overflow and underflow, subnormal), and a lane's result does
-// not depend on the other lanes.
+// f64 exp, sin and cos (our own kernels at AVX2 and AVX-512,
+// vector_math_own.hpp) also on every class of argument (uniform in the
+// bits, near multiples of pi/2, near overflow and underflow, subnormal); a
+// lane's result does not depend on the other lanes, and both levels give
+// the same bits.
 #include "backend/program.hpp"
 #include "backend/vector_level.hpp"
 #include "backend/vector_math.hpp"
@@ -221,8 +222,8 @@ double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
 }
 
 TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
-  // Our own AVX-512 kernels (vector_math_own.hpp), SLEEF's at the other
-  // levels: uniform in the bits (over each kernel's range and over all
+  // Our own kernels at AVX2 and AVX-512 (vector_math_own.hpp), SLEEF's at
+  // SSE2: uniform in the bits (over each kernel's range and over all
   // doubles), uniform in value where users are, near multiples of pi/2,
   // near exp's overflow and underflow, subnormal.
   using Draw = std::function<double(std::mt19937_64&)>;
@@ -288,7 +289,7 @@ TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
 }
 
 TEST_CASE("a lane's exp, sin and cos never depend on the other lanes") {
-  // Our AVX-512 kernels give the lanes outside their range SLEEF's result:
+  // Our AVX2 and AVX-512 kernels give lanes outside their range SLEEF's:
   // an element's bits are the same alone, among arguments in range, among
   // arguments outside it, and at any offset in the array.
   const std::vector<double> outside = {NAN, INFINITY, -INFINITY, 800, -800, 709.9, 0x1p21, -1e300};
@@ -319,6 +320,35 @@ TEST_CASE("a lane's exp, sin and cos never depend on the other lanes") {
         INFO("f(" << x[i] << ") alone");
         CHECK(same(alone, all[i]));
       }
+    }
+  }
+}
+
+TEST_CASE("f64 exp, sin and cos give the same bits at AVX2 and AVX-512") {
+  // Our own kernels take the same steps at both levels (vector_math_own.hpp),
+  // SLEEF's lanes aside; over every class of argument of the tests above.
+  const LevelScope avx512(backend::VectorLevel::Avx512);
+  if (!avx512.ok()) return;  // this CPU lacks AVX-512
+  std::mt19937_64 rng(3);
+  std::vector<double> x;
+  for (int i = 0; i < 6000; ++i) {
+    x.push_back(bits_below(rng, 708));
+    x.push_back(bits_below(rng, 0x1p20));
+    x.push_back(std::uniform_real_distribution<double>(-746, 709.8)(rng));
+    x.push_back(near_half_pi(rng, 600000));
+  }
+  for (const auto kernel :
+       {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
+        Kernel<double>{backend::vmath::cos}}) {
+    std::vector<double> wide(x.size()), narrow(x.size());
+    kernel(x.data(), wide.data(), static_cast<std::int64_t>(x.size()));
+    {
+      const LevelScope avx2(backend::VectorLevel::Avx2);
+      kernel(x.data(), narrow.data(), static_cast<std::int64_t>(x.size()));
+    }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      INFO("f(" << x[i] << ")");
+      CHECK(same(wide[i], narrow[i]));
     }
   }
 }
