@@ -3,8 +3,8 @@
 // |r| <= ln2/32, so exp(x) = 2^(n >> 4) * 2^((n & 15)/16) * exp(r): the
 // power of two is added to the exponent bits, 2^(j/16) is a table of 16
 // (hi and lo parts; AVX-512 holds it in four registers and picks by one
-// permute each, AVX2 gathers), and exp(r) - 1 is a polynomial. The constants come from
-// backend/vector_math_constants.py.
+// permute each, AVX2 gathers), and exp(r) - 1 is a polynomial. The
+// constants come from backend/vector_math_constants.py.
 //
 // Error: r is off by about 2^-53 |r| (ln2/16's second part), the
 // polynomial's truncation is below 2^-59, hi + lo is within 2^-106 of
