@@ -3,6 +3,7 @@
 #include "sleef_entry_points.hpp"
 #include "vector_level.hpp"
 #include "vector_math_own.hpp"
+#include "vector_tanh.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -227,7 +228,6 @@ void exp_f64(const double* x, double* y, std::int64_t n) {
 EQSAT_VMATH_DEFINE(log)
 EQSAT_VMATH_DEFINE(sin)
 EQSAT_VMATH_DEFINE(cos)
-EQSAT_VMATH_DEFINE(tanh)
 EQSAT_VMATH_DEFINE(expm1)
 EQSAT_VMATH_DEFINE(sigmoid)
 #undef EQSAT_VMATH_DEFINE
@@ -238,6 +238,18 @@ void exp(const double* x, double* y, std::int64_t n) {
 
 void exp(const float* x, float* y, std::int64_t n) {
   exp_dispatch(x, y, n);
+}
+
+void tanh(const double* x, double* y, std::int64_t n) {
+  tanh_dispatch(x, y, n);
+}
+
+// f32 on AVX-512: ours, computed in double (vector_tanh.hpp).
+void tanh(const float* x, float* y, std::int64_t n) {
+#ifdef __x86_64__
+  if (vector_level() == VectorLevel::Avx512) return tanh_f32_avx512(x, y, n);
+#endif
+  tanh_dispatch(x, y, n);
 }
 
 void log1p(const double* x, double* y, std::int64_t n) {
@@ -260,7 +272,7 @@ const char* implementation() {
 #ifdef EQSAT_VMATH_SLEEF
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return "own f64 exp, sin, cos; SLEEF u10 (AVX-512)";
+      return "own f64 exp, sin, cos, f32 tanh; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
       return "own f64 exp, sin, cos; SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:

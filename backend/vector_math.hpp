@@ -2,11 +2,13 @@
 // u10 functions (at most 1 ulp from the exact result) for the CPU's widest
 // vector unit (AVX-512, AVX2 or SSE2), chosen at run time (vector_level.hpp),
 // except f64 exp, sin and cos at AVX2 and AVX-512, our own
-// (vector_math_own.hpp, also within 1 ulp); the C library where SLEEF is not installed. Correct at
-// +-inf, NaN and subnormals: exp gives subnormal results and 0 below the range (exp(-800) = 0, as
-// in NumPy), log of a subnormal argument is finite. The tail of an array goes through the same
-// vector routine via a padded copy, so an element's result never depends on its position. In-place
-// use (x == y) is fine.
+// (vector_math_own.hpp, also within 1 ulp), and f32 tanh on AVX-512, ours
+// too (vector_tanh.hpp), correctly rounded up to 7e-7 ulp; the C library
+// where SLEEF is not installed. Correct at +-inf, NaN and subnormals: exp
+// gives subnormal results and 0 below the range (exp(-800) = 0, as in
+// NumPy), log of a subnormal argument is finite. The tail of an array goes
+// through the same vector routine via a padded copy, so an element's result
+// never depends on its position. In-place use (x == y) is fine.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +31,7 @@ void sigmoid(const double* x, double* y, std::int64_t n);
 void sigmoid(const float* x, float* y, std::int64_t n);
 
 // Which implementation is in use, at the level in use (vector_level.hpp):
-// "SLEEF u10 (AVX2)", "own f64 exp, sin, cos; SLEEF u10 (AVX-512)",
-// "C library", ...
+// "own f64 exp, sin, cos; SLEEF u10 (AVX2)", "C library", ...
 const char* implementation();
 
 }  // namespace eqsat::backend::vmath
