@@ -75,8 +75,9 @@ class ReduceChainApplier final : public egraph::Applier {
     return std::nullopt;
   }
 
-  // A reduction over axes of static length 1 only: x itself (keepdims) or
-  // x reshaped to the result's static shape.
+  // A reduction over axes of static length 1 only: x itself (keepdims), x
+  // reshaped to the result's static shape, or x with those axes squeezed
+  // (other lengths unknown statically).
   std::optional<EClassId> unit_axes(egraph::ENodeId n) {
     const egraph::EGraph& eg = g_.egraph();
     const OpKind k = g_.kind(n);
@@ -91,8 +92,10 @@ class ReduceChainApplier final : public egraph::Applier {
     for (std::int64_t axis : a.get<ops::IntList>(AttrKey::Axis))
       if (xt->dims[static_cast<std::size_t>(axis)] != 1) return std::nullopt;
     if (a.get<bool>(AttrKey::Keepdims)) return x;
-    if (!yt->is_static()) return std::nullopt;
     const EClassId kids[] = {x};
+    if (!yt->is_static())
+      return g_.add_op(OpKind::Squeeze, {{AttrKey::Axis, a.get<ops::IntList>(AttrKey::Axis)}},
+                       kids);
     return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(yt->dims)}}, kids);
   }
 
