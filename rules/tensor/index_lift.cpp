@@ -19,7 +19,8 @@ using ops::OpKind;
 namespace {
 
 // Merges index(Y, i) and slice(Y) with the same read of Y's operands, for
-// each e-node of Y an elementwise op, a reduction or a softmax.
+// each e-node of Y an elementwise op, a reduction, a softmax, an
+// expand_dims or a transpose.
 class IndexLiftApplier final : public egraph::Applier {
  public:
   explicit IndexLiftApplier(TensorEGraph& g) : g_(g) {}
@@ -107,6 +108,8 @@ class IndexLiftApplier final : public egraph::Applier {
       return g_.add_op(k, std::move(attrs), read);
     }
     if (group == OpGroup::Reduction) return through_reduction(r, kids[0], std::move(attrs), k);
+    if (k == OpKind::ExpandDims || k == OpKind::Transpose)
+      return through_view(r, kids[0], std::move(attrs), k);
     if (group == OpGroup::Softmax) {
       const ops::TensorType* x = tensor(kids[0]);
       if (!x) return std::nullopt;
@@ -142,6 +145,34 @@ class IndexLiftApplier final : public egraph::Applier {
       for (std::int64_t a : axes) shifted.push_back(a > from ? a - 1 : a);
       attrs.set(AttrKey::Axis, shifted);
     }
+    const EClassId one[] = {*part};
+    return g_.add_op(k, std::move(attrs), one);
+  }
+
+  // expand_dims(x, a)'s read along another axis is expand_dims of x's read;
+  // transpose(x, p)'s read along axis j is the transpose of x's read along
+  // p[j] (an index only where that is x's first axis).
+  std::optional<EClassId> through_view(const Read& r, EClassId x, ops::Attrs attrs, OpKind k) {
+    const bool drops = g_.kind(r.node) == OpKind::Index;
+    std::int64_t from = r.axis;
+    if (k == OpKind::ExpandDims) {
+      const std::int64_t a = attrs.get<std::int64_t>(AttrKey::Axis);
+      if (a == r.axis) return std::nullopt;
+      if (r.axis > a) --from;
+      if (drops && a > r.axis) attrs.set(AttrKey::Axis, a - 1);
+    } else {
+      const ops::IntList perm = attrs.get<ops::IntList>(AttrKey::Perm);
+      from = perm[static_cast<std::size_t>(r.axis)];
+      if (drops) {
+        ops::IntList rest;
+        for (std::size_t j = 0; j < perm.size(); ++j)
+          if (static_cast<std::int64_t>(j) != r.axis)
+            rest.push_back(perm[j] > from ? perm[j] - 1 : perm[j]);
+        attrs.set(AttrKey::Perm, rest);
+      }
+    }
+    const std::optional<EClassId> part = read_of(r, x, from);
+    if (!part) return std::nullopt;
     const EClassId one[] = {*part};
     return g_.add_op(k, std::move(attrs), one);
   }

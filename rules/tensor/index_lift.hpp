@@ -6,9 +6,11 @@
 //   index(f(x, y), i)           = f(index(x, i), index(y, i))  binary, where
 //   index(reduce(x, A), i)      = reduce(index(x, i), A − 1)   0 not in A
 //   index(softmax(x, a), i)     = softmax(index(x, i), a − 1)  a ≠ 0
+//   index(expand_dims(x, a), i) = expand_dims(index(x, i), a − 1)  a ≠ 0
+//   slice(transpose(x, p), j)   = transpose(slice(x, p[j]), p)
 //
 // and the same for a `slice` along an axis the op does not reduce or
-// normalize. An operand of lower rank, which broadcasting stretches along
+// normalize (PyTensor's local_subtensor_of_expand_dims and _of_transpose). An operand of lower rank, which broadcasting stretches along
 // the read axis, is kept whole; an operand of full rank is read only where
 // its length on that axis provably is the result's (static, or one dim
 // symbol), so no broadcast check is dropped and no index check invented.

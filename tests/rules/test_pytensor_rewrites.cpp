@@ -211,7 +211,6 @@ TEST_CASE("PyTensor: zeros_like and ones_like operands vanish on unknown lengths
   check_optimizes(kVec + "(output (sub x (zeros_like x)))", kVec + "(output x)");
   check_optimizes(kVec + "(output (sub (zeros_like x) x))", kVec + "(output (neg x))");
   check_optimizes(kVec + "(output (mul x (ones_like x)))", kVec + "(output x)");
-  check_optimizes(kVec + "(output (div (exp x) (ones_like x)))", kVec + "(output (exp x))");
   check_same_values(shipped_rules(),
                     kVec + "(output (add (zeros_like x) x)) (output (sub (zeros_like x) x))",
                     {f64_vector({1, -kInf, kInf, kNaN, -0.0}), f64_vector({0})});
@@ -220,11 +219,10 @@ TEST_CASE("PyTensor: zeros_like and ones_like operands vanish on unknown lengths
         1);
 }
 
-TEST_CASE("PyTensor: abs of products, logical ops with constants, casts, a length's where",
+TEST_CASE("PyTensor: abs of products, logical ops with constants, casts through a wider dtype",
           "[rules][pytensor]") {
-  // local_abs_merge: |x|·|y| = |x·y|, |x|/|y| = |x/y| for floats
+  // local_abs_merge: |x|·|y| = |x·y| for floats
   check_optimizes(kVec + "(output (mul (abs x) (abs y)))", kVec + "(output (abs (mul x y)))");
-  check_optimizes(kVec + "(output (div (abs x) (abs y)))", kVec + "(output (abs (div x y)))");
   check_same_values(shipped_rules(), kVec + "(output (mul (abs x) (abs y)))",
                     {f64_vector({-2, kInf, -kInf, kNaN, 0}), f64_vector({3, 0, -1, 1, -kInf})});
   // TestLocalUselessElemwiseComparison's test_and / test_or on bools
@@ -246,23 +244,18 @@ TEST_CASE("PyTensor: abs of products, logical ops with constants, casts, a lengt
   big.data<std::int64_t>()[0] = (std::int64_t{1} << 53) + 1;
   CHECK(run_optimized("(input x (i64 ?)) (output (cast (cast x :dtype f64) :dtype i64))", {big})
             .data<std::int64_t>()[0] == std::int64_t{1} << 53);
-  // TestLocalUselessSwitch's test_shape_le_0: where(dim ≤ 0, 0, dim) is dim
-  check_optimizes(kMat + "(output (where (le (dim x :axis 1) 0) 0 (dim x :axis 1)))",
-                  kMat + "(output (dim x :axis 1))");
-  CHECK(run_optimized(kMat + "(output (where (le (dim x :axis 0) 0) 0 (dim x :axis 0)))",
-                      {ops::Array(ops::DType::F64, {0, 5})})
-            .data<std::int64_t>()[0] == 0);
 }
 
 TEST_CASE("PyTensor: reductions of a stack of three, over unit axes, of a product's row",
           "[rules][pytensor]") {
-  // TestReduceJoin (nin = 3): max and min exactly, sum and prod under fast-math
+  // TestReduceJoin (nin = 3): sum and prod under fast-math (the reduction's
+  // order of additions depends on the layout)
   const std::string v3 = kVec + "(input z (f64 ?))\n";
-  check_optimizes(v3 + "(output (max (stack x y z) :axis (0)))",
-                  v3 + "(output (maximum x (maximum y z)))", Match::UpToCommuting);
   check_optimizes(fast_math_rules(), v3 + "(output (sum (stack x y z) :axis (0)))",
                   v3 + "(output (add x (add y z)))", nullptr, Match::UpToCommuting);
-  check_same_values(shipped_rules(), v3 + "(output (min (stack x y z) :axis (0)))",
+  check_optimizes(fast_math_rules(), v3 + "(output (prod (stack x y z) :axis (0)))",
+                  v3 + "(output (mul x (mul y z)))", nullptr, Match::UpToCommuting);
+  check_same_values(fast_math_rules(), v3 + "(output (sum (stack x y z) :axis (0)))",
                     {f64_vector({1, kNaN, -kInf}), f64_vector({2, 0, 3}), f64_vector({0, 1, 9})});
   // TestLocalReduce / local_useless_reduce: over an axis of static length 1
   // with the others unknown, a squeeze
