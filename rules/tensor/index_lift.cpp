@@ -110,6 +110,9 @@ class IndexLiftApplier final : public egraph::Applier {
     if (group == OpGroup::Reduction) return through_reduction(r, kids[0], std::move(attrs), k);
     if (k == OpKind::ExpandDims || k == OpKind::Transpose)
       return through_view(r, kids[0], std::move(attrs), k);
+    if (k == OpKind::Concat && g_.kind(r.node) == OpKind::Index &&
+        attrs.get<std::int64_t>(AttrKey::Axis) == 0)
+      return from_operand(r, kids);
     if (group == OpGroup::Softmax) {
       const ops::TensorType* x = tensor(kids[0]);
       if (!x) return std::nullopt;
@@ -175,6 +178,34 @@ class IndexLiftApplier final : public egraph::Applier {
     if (!part) return std::nullopt;
     const EClassId one[] = {*part};
     return g_.add_op(k, std::move(attrs), one);
+  }
+
+  // concat(x₀, x₁, ...)[i] for a constant i and operands of static lengths
+  // along axis 0 is the row of the operand holding it (PyTensor's
+  // local_subtensor_of_join); where the concat may fail (other lengths
+  // unknown) the caller's drops_check keeps it.
+  std::optional<EClassId> from_operand(const Read& r, const std::vector<EClassId>& kids) {
+    const TensorData& i = g_.data(g_.egraph().children(r.node)[1]);
+    if (!i.value || !i.is_tensor() || !i.tensor_type().is_scalar()) return std::nullopt;
+    const std::optional<std::int64_t> at = i.value->integer_element(0);
+    std::int64_t total = 0;
+    for (EClassId k : kids) {
+      const ops::TensorType* t = tensor(k);
+      if (!t || t->rank() == 0 || t->dims[0] < 0) return std::nullopt;
+      total += t->dims[0];
+    }
+    if (!at || *at < -total || *at >= total) return std::nullopt;
+    std::int64_t j = *at < 0 ? *at + total : *at;
+    for (EClassId k : kids) {
+      const std::int64_t n = tensor(k)->dims[0];
+      if (j < n) {
+        const EClassId row[] = {k,
+                                g_.add_term(ops::Term::scalar(i.tensor_type().dtype, double(j)))};
+        return g_.add_op(OpKind::Index, {}, row);
+      }
+      j -= n;
+    }
+    return std::nullopt;
   }
 
   // Whether the elementwise e-node m may fail on single elements (an

@@ -8,11 +8,12 @@
 //   index(softmax(x, a), i)     = softmax(index(x, i), a − 1)  a ≠ 0
 //   index(expand_dims(x, a), i) = expand_dims(index(x, i), a − 1)  a ≠ 0
 //   slice(transpose(x, p), j)   = transpose(slice(x, p[j]), p)
+//   index(concat(x, y), i)      = index(y, i − n)   constant i, x of n rows
 //
 // and the same for a `slice` along an axis the op does not reduce or
-// normalize (PyTensor's local_subtensor_of_expand_dims and _of_transpose). An operand of lower rank, which broadcasting stretches along
-// the read axis, is kept whole; an operand of full rank is read only where
-// its length on that axis provably is the result's (static, or one dim
+// normalize (PyTensor's local_subtensor_of_expand_dims, _of_transpose and _of_join). An operand of
+// lower rank, which broadcasting stretches along the read axis, is kept whole; an operand of full
+// rank is read only where its length on that axis provably is the result's (static, or one dim
 // symbol), so no broadcast check is dropped and no index check invented.
 // An op that may fail element by element (an integer pow) is not lifted:
 // reading fewer elements would drop its failure. Exact for every value:

@@ -257,6 +257,24 @@ TEST_CASE("PyTensor: reductions of a stack of three, over unit axes, of a produc
                   v3 + "(output (mul x (mul y z)))", nullptr, Match::UpToCommuting);
   check_same_values(fast_math_rules(), v3 + "(output (sum (stack x y z) :axis (0)))",
                     {f64_vector({1, kNaN, -kInf}), f64_vector({2, 0, 3}), f64_vector({0, 1, 9})});
+  // test_local_sum_prod_of_scalar_mul, test_local_prod_of_div (fast-math: sⁿ
+  // may overflow where the product does not): proven on unknown lengths,
+  // taken where n is known (one pow for 1000 products)
+  check_proves(fast_math_rules(),
+               kMat +
+                   "(input s f64) (output (prod (mul s x) :axis (1))) (output (mul (prod x :axis "
+                   "(1)) (pow s (sum (ones_like x) :axis (1)))))");
+  const std::string big = "(input x (f64 1000)) (input s f64)\n";
+  check_optimizes(fast_math_rules(), big + "(output (prod (mul x s)))",
+                  big + "(output (mul (prod x) (pow s 1000.0)))");
+  check_optimizes(fast_math_rules(), big + "(output (prod (div x s)))",
+                  big + "(output (div (prod x) (pow s 1000.0)))");
+  std::vector<double> near_one(1000);
+  for (std::size_t i = 0; i < near_one.size(); ++i) near_one[i] = 1 + 0.001 * std::sin(double(i));
+  ops::Array s(ops::DType::F64, {});
+  s.data<double>()[0] = -1.001;
+  check_same_values(fast_math_rules(), big + "(output (prod (mul x s)))", {f64_vector(near_one), s},
+                    1e-12);
   // TestLocalReduce / local_useless_reduce: over an axis of static length 1
   // with the others unknown, a squeeze
   const std::string u = "(input x (f64 ? 1))\n";

@@ -123,3 +123,23 @@ TEST_CASE("index-lift: what it cannot prove stays, failures as written", "[rules
   CHECK(!w2.empty());
   CHECK(!o2.empty());
 }
+
+TEST_CASE("index-lift: a constant row of a concatenation is a row of its operand",
+          "[rules][index-lift]") {
+  // test_local_subtensor_of_join
+  const std::string in = "(input x (f64 2 3)) (input y (f64 4 3))\n";
+  check_optimizes(in + "(output (index (concat x y) 3))", in + "(output (index y 1))");
+  check_optimizes(in + "(output (index (concat x y) -5))", in + "(output (index x 1))");
+  check_same_bits(in + "(output (index (concat x y) -2))", {mixed({2, 3}), mixed({4, 3})});
+  // Out of range, or columns unknown statically (3 and 4 fail to concat):
+  // the concat stays and fails as written.
+  CHECK(optimized(graph(in + "(output (index (concat x y) 6))")).outputs[0].term->kind() ==
+        ops::OpKind::Index);
+  const std::string cols = "(input x (f64 2 ?)) (input y (f64 4 ?))\n";
+  const ops::Graph g = graph(cols + "(output (index (concat x y) 3))");
+  const ops::Graph out = optimized(g);
+  CHECK(count_ops(out, ops::OpKind::Concat) == 1);
+  const auto [written, opt] = failures(g, out, {mixed({2, 3}), mixed({4, 4})});
+  CHECK(!written.empty());
+  CHECK(written == opt);
+}
