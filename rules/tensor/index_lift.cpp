@@ -33,10 +33,18 @@ class IndexLiftApplier final : public egraph::Applier {
       if (k != OpKind::Index && k != OpKind::Slice) continue;
       const ops::TensorType* y = tensor(eg.children(n)[0]);
       if (!y || y->rank() == 0) continue;
+      // A read that is its operand (a whole slice, merged with it): lifting
+      // it through the class's own e-nodes would build reads of reads
+      // without end.
+      if (eg.find(eg.children(n)[0]) == eg.find(root)) continue;
       Read read{n, k == OpKind::Index ? 0 : axis_of(g_.attrs(n), y->rank())};
       const EClassId yc = eg.children(n)[0];
       const std::vector<ENodeId> ops(eg.nodes(yc).begin(), eg.nodes(yc).end());
       for (ENodeId m : ops) {
+        if (std::ranges::any_of(eg.children(m), [&](EClassId c) {
+              return eg.find(c) == eg.find(root) || eg.find(c) == eg.find(yc);
+            }))
+          continue;  // a cycle through the read
         const std::optional<EClassId> same = lifted(read, yc, m);
         if (!same || !same_type(*same, root) || drops_check(g_, root, *same)) continue;
         changed |= eg.merge(eg.class_of(n), *same);

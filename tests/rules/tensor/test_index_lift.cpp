@@ -143,3 +143,21 @@ TEST_CASE("index-lift: a constant row of a concatenation is a row of its operand
   CHECK(!written.empty());
   CHECK(written == opt);
 }
+
+TEST_CASE("index-lift: a whole slice, merged with its operand, is not lifted without end",
+          "[rules][index-lift]") {
+  // Seed 396 of the property test: slice(Y) is Y (it covers the axis), so
+  // Y's class holds slice(Y); lifting that read through Y's own e-nodes
+  // built slices of slices until memory ran out.
+  const std::string in =
+      "(input x (f32 2 3 4)) (input y (f64 ? 1))\n"
+      "(let c (const (f32 2 3 4) (0 0 0 2 0 0 2 -2.5 1 3 3 2 -1 0.5 -2.5 -2.5 3 0.5 1 0.5 0.5 "
+      "-2.5 3 1)))\n";
+  const std::string g =
+      in +
+      "(output (slice (div 2.0 (where (gt (squeeze (expand_dims x :axis 0)) -2.5) (neg y) c))))";
+  check_optimizes(g, in + "(output (div 2.0 (where (lt -2.5 x) (neg y) c)))");
+  ops::Array x(ops::DType::F32, {2, 3, 4});
+  for (std::int64_t i = 0; i < x.size(); ++i) x.data<float>()[i] = float(i % 7) - 3.0f;
+  check_same_values(shipped_rules(), g, {x, f64_array({3, 1}, {kNaN, -kInf, 2})});
+}
