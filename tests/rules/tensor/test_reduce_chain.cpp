@@ -96,3 +96,26 @@ TEST_CASE("reduce-chain: max and min over the axes a broadcast adds are the oper
     CHECK(count_ops(optimized(graph(in + "(output " + std::string(g) + ")")), ops::OpKind::Max) ==
           1);
 }
+
+TEST_CASE("reduce-chain-rounding: sums and products over the axes a broadcast adds (fast-math)",
+          "[rules][reduce-chain]") {
+  // local_careduce_of_alloc for sum, prod and mean: k copies added are k·x
+  const std::string in = "(input x (f64 3))\n";
+  check_optimizes(fast_math_rules(), in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0)))",
+                  in + "(output (mul x 5.0))");
+  check_optimizes(fast_math_rules(), in + "(output (prod (broadcast_to x :shape (2 3)) :axis (0)))",
+                  in + "(output (square x))");
+  check_optimizes(fast_math_rules(), in + "(output (mean (broadcast_to x :shape (4 3)) :axis (0)))",
+                  in + "(output x)");
+  ops::Array x(ops::DType::F64, {3});
+  const double v[] = {0.1, -std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::quiet_NaN()};
+  for (int i = 0; i < 3; ++i) x.data<double>()[i] = v[i];
+  check_same_values(fast_math_rules(),
+                    in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0))) (output (prod "
+                         "(broadcast_to x :shape (7 3)) :axis (0)))",
+                    {x}, 1e-14);
+  // Without fast-math the sum stays (five additions round where 5·x does not).
+  CHECK(count_ops(optimized(graph(in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0)))")),
+                  ops::OpKind::Sum) == 1);
+}
