@@ -227,6 +227,18 @@ class ShapeIdentityApplier final : public egraph::Applier {
   std::optional<EClassId> set_slice(const Node& n) {
     if (whole_slice(n.n, n.x)) return assigned(n.kids[1], n.kids[0], n.x);
     if (whole_slice(n.n, n.x, -1)) return assigned_reversed(n.n, n.kids[1], n.kids[0], n.x);
+    return written_back(n);
+  }
+
+  // set_slice(x, slice(x, S), S) = x: the region's own values written back
+  // (PyTensor's local_useless_inc_subtensor); they fit, and a slice never fails.
+  std::optional<EClassId> written_back(const Node& n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const ops::Attrs& bounds = g_.attrs(n.n);
+    for (egraph::ENodeId m : eg.nodes(n.kids[1]))
+      if (g_.kind(m) == OpKind::Slice && eg.find(eg.children(m)[0]) == eg.find(n.kids[0]) &&
+          g_.attrs(m) == bounds)
+        return n.kids[0];
     return std::nullopt;
   }
 

@@ -225,3 +225,19 @@ TEST_CASE("shape identities: a cast to the dtype its operand has is the operand"
   // the pullback of mean casts its cotangent to x's dtype: f64 already
   CHECK(ops::print_graph(out).find("(zeros_like (cast") == std::string::npos);
 }
+
+TEST_CASE("shape-identities: a region's own values written back are the array",
+          "[rules][shape-identities]") {
+  // PyTensor's local_useless_inc_subtensor: set_subtensor(x[1:], x[1:])
+  check_optimizes("(input x (f64 5)) (output (set_slice x (slice x :start 1) :start 1))",
+                  "(input x (f64 5)) (output x)");
+  check_optimizes(
+      "(input x (f64 4 6)) (output (set_slice x (slice x :axis 1 :start 1 :step 2) :axis 1 "
+      ":start 1 :step 2))",
+      "(input x (f64 4 6)) (output x)");
+  // Another region, or the values of another array: the write stays.
+  for (const char* g : {"(set_slice x (slice x :start 1 :stop 5) :start 2 :stop 6)",
+                        "(set_slice x (slice (neg x) :start 1) :start 1)"})
+    CHECK(count_ops(optimized(graph("(input x (f64 7)) (output " + std::string(g) + ")")),
+                    ops::OpKind::SetSlice) == 1);
+}
