@@ -128,7 +128,7 @@ class ShapeIdentityApplier final : public egraph::Applier {
   }
 
   // The one operand of a concat whose others all have static length 0
-  // along its axis, cast to the result `to`.
+  // along its axis, cast to the result `to` (test_local_join_empty).
   std::optional<EClassId> only_nonempty(egraph::ENodeId n, const ops::TensorType to) {
     const egraph::EGraph& eg = g_.egraph();
     const auto axis = static_cast<std::size_t>(g_.attrs(n).get<std::int64_t>(AttrKey::Axis));
@@ -141,7 +141,11 @@ class ShapeIdentityApplier final : public egraph::Applier {
       if (kept) return std::nullopt;
       kept = k;
     }
-    if (!kept || !to.is_static()) return std::nullopt;
+    if (!kept) return std::nullopt;
+    // On lengths unknown statically: the operand itself where it has the
+    // result's type and the concat cannot fail (its other lengths match).
+    if (!to.is_static())
+      return *tensor(*kept) == to && !g_.data(eg.class_of(n)).may_fail ? kept : std::nullopt;
     return assigned(*kept, g_.egraph().class_of(n), to);
   }
 

@@ -241,3 +241,20 @@ TEST_CASE("shape-identities: a region's own values written back are the array",
     CHECK(count_ops(optimized(graph("(input x (f64 7)) (output " + std::string(g) + ")")),
                     ops::OpKind::SetSlice) == 1);
 }
+
+TEST_CASE("shape-identities: a concat with an empty operand, other lengths unknown",
+          "[rules][shape-identities]") {
+  // test_local_join_empty on a matrix of unknown rows: the empty operand's
+  // columns match statically, so the concat cannot fail and is x.
+  check_optimizes("(input x (f64 ? 3)) (input e (f64 0 3)) (output (concat x e :axis 0))",
+                  "(input x (f64 ? 3)) (input e (f64 0 3)) (output x)");
+  // Columns unknown: 3 against 4 fails as written, so the concat stays.
+  const std::string in = "(input x (f64 ? ?)) (input e (f64 0 ?))\n";
+  const ops::Graph g = graph(in + "(output (concat x e :axis 0))");
+  const ops::Graph out = optimized(g);
+  CHECK(count_ops(out, ops::OpKind::Concat) == 1);
+  const auto [written, opt] =
+      failures(g, out, {ops::Array(ops::DType::F64, {2, 3}), ops::Array(ops::DType::F64, {0, 4})});
+  CHECK(!written.empty());
+  CHECK(written == opt);
+}
