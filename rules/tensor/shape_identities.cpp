@@ -254,7 +254,42 @@ class ShapeIdentityApplier final : public egraph::Applier {
     return added_fitted(n.kids[0], n.kids[1], n.x);
   }
 
-  std::optional<EClassId> concat(const Node& n) { return only_nonempty(n.n, n.y); }
+  std::optional<EClassId> concat(const Node& n) {
+    if (std::optional<EClassId> one = only_nonempty(n.n, n.y)) return one;
+    return stacked_scalars(n.n);
+  }
+
+  // concat(stack(a, b), stack(c), ...) along axis 0, each operand a stack
+  // of scalars (or a scalar's expand_dims), is stack(a, b, c, ...)
+  // (PyTensor's local_join_make_vector). Stacked scalars never fail.
+  std::optional<EClassId> stacked_scalars(egraph::ENodeId n) {
+    const egraph::EGraph& eg = g_.egraph();
+    if (g_.attrs(n).get<std::int64_t>(AttrKey::Axis) != 0) return std::nullopt;
+    std::vector<EClassId> scalars;
+    for (EClassId k : eg.children(n)) {
+      const auto is_scalar = [&](EClassId c) {
+        const ops::TensorType* t = tensor(c);
+        return t && t->is_scalar();
+      };
+      bool found = false;
+      for (egraph::ENodeId m : eg.nodes(k)) {
+        const OpKind op = g_.kind(m);
+        const bool stack = op == OpKind::Stack || op == OpKind::ExpandDims;
+        if (!stack || g_.attrs(m).get<std::int64_t>(AttrKey::Axis) != 0 ||
+            !std::ranges::all_of(eg.children(m), is_scalar))
+          continue;
+        scalars.insert(scalars.end(), eg.children(m).begin(), eg.children(m).end());
+        found = true;
+        break;
+      }
+      if (!found) return std::nullopt;
+    }
+    const std::optional<EClassId> out =
+        g_.add_op(OpKind::Stack, {{AttrKey::Axis, std::int64_t{0}}}, scalars);
+    const ops::TensorType* want = tensor(eg.class_of(n));
+    if (!out || !tensor(*out) || !want || *tensor(*out) != *want) return std::nullopt;
+    return out;
+  }
 
   std::optional<EClassId> cast(const Node& n) {
     if (n.x.dtype == n.y.dtype) return n.kids[0];

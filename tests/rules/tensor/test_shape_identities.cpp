@@ -258,3 +258,20 @@ TEST_CASE("shape-identities: a concat with an empty operand, other lengths unkno
   CHECK(!written.empty());
   CHECK(written == opt);
 }
+
+TEST_CASE("shape-identities: a concat of stacks of scalars is one stack",
+          "[rules][shape-identities]") {
+  // PyTensor's test_local_join_make_vector
+  const std::string in = "(input a f64) (input b f64) (input c i32)\n";
+  check_optimizes(in + "(output (concat (stack a b) (stack c) (expand_dims b :axis 0)))",
+                  in + "(output (stack a b c b))");
+  ops::Array a(ops::DType::F64, {}), b(ops::DType::F64, {}), c(ops::DType::I32, {});
+  a.data<double>()[0] = std::numeric_limits<double>::quiet_NaN();
+  b.data<double>()[0] = -std::numeric_limits<double>::infinity();
+  c.data<std::int32_t>()[0] = 7;
+  check_same_values(shipped_rules(), in + "(output (concat (stack a b) (stack c)))", {a, b, c});
+  // A vector that is not a stack of scalars: the concat stays.
+  CHECK(count_ops(optimized(graph("(input a f64) (input v (f64 ?)) (output (concat (stack a) "
+                                  "(exp v)))")),
+                  ops::OpKind::Concat) == 1);
+}
