@@ -78,7 +78,7 @@ class IndexLiftApplier final : public egraph::Applier {
   std::optional<EClassId> read_of(const Read& r, EClassId c, std::int64_t axis) {
     const egraph::EGraph& eg = g_.egraph();
     if (g_.kind(r.node) == OpKind::Index) {
-      if (axis != 0) return std::nullopt;
+      if (axis != 0) return row_along(r, c, axis);
       const EClassId kids[] = {c, eg.children(r.node)[1]};
       return g_.add_op(OpKind::Index, {}, kids);
     }
@@ -86,6 +86,25 @@ class IndexLiftApplier final : public egraph::Applier {
     attrs.set(AttrKey::Axis, axis);
     const EClassId kids[] = {c};
     return g_.add_op(OpKind::Slice, std::move(attrs), kids);
+  }
+
+  // c[..., i, ...] along `axis` > 0, as a one-long slice squeezed, for a
+  // constant i in range of a static length (the slice cannot check the
+  // range the index checks: elsewhere nothing is read).
+  std::optional<EClassId> row_along(const Read& r, EClassId c, std::int64_t axis) {
+    const TensorData& i = g_.data(g_.egraph().children(r.node)[1]);
+    const ops::TensorType* t = tensor(c);
+    if (!t || !i.value || !i.is_tensor() || !i.tensor_type().is_scalar()) return std::nullopt;
+    const std::int64_t n = t->dims[static_cast<std::size_t>(axis)];
+    const std::optional<std::int64_t> at = i.value->integer_element(0);
+    if (n < 0 || !at || *at < -n || *at >= n) return std::nullopt;
+    const std::int64_t j = *at < 0 ? *at + n : *at;
+    const EClassId kids[] = {c};
+    const std::optional<EClassId> one = g_.add_op(
+        OpKind::Slice, {{AttrKey::Axis, axis}, {AttrKey::Start, j}, {AttrKey::Stop, j + 1}}, kids);
+    if (!one) return std::nullopt;
+    const EClassId sliced[] = {*one};
+    return g_.add_op(OpKind::Squeeze, {{AttrKey::Axis, ops::IntList{axis}}}, sliced);
   }
 
   // The op of e-node m (in class yc) applied to the read parts of its

@@ -9,6 +9,7 @@
 //   index(expand_dims(x, a), i) = expand_dims(index(x, i), a − 1)  a ≠ 0
 //   slice(transpose(x, p), j)   = transpose(slice(x, p[j]), p)
 //   index(concat(x, y), i)      = index(y, i − n)   constant i, x of n rows
+//   index(sum(x, 0), i)         = sum(x[:, i], 0)   constant i in range
 //
 // and the same for a `slice` along an axis the op does not reduce or
 // normalize (PyTensor's local_subtensor_of_expand_dims, _of_transpose and _of_join). An operand of

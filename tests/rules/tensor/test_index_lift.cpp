@@ -161,3 +161,28 @@ TEST_CASE("index-lift: a whole slice, merged with its operand, is not lifted wit
   for (std::int64_t i = 0; i < x.size(); ++i) x.data<float>()[i] = float(i % 7) - 3.0f;
   check_same_values(shipped_rules(), g, {x, f64_array({3, 1}, {kNaN, -kInf, 2})});
 }
+
+TEST_CASE("index-lift: a constant index of an axis after a reduced one", "[rules][index-lift]") {
+  // test_local_subtensor_of_reduce, "indexing at the axis of reduction":
+  // sum(x, 0)[2] = sum(x[:, 2], 0), the column read as a one-long slice
+  // (a constant in range: the slice cannot check it); taken where the
+  // reduction is long enough to pay for the copy.
+  const std::string x = "(input x (f64 500 300 2))\n";
+  check_optimizes(x + "(output (index (sum x :axis (0)) 2))",
+                  x + "(output (sum (squeeze (slice x :axis 1 :start 2 :stop 3) :axis (1)) :axis "
+                      "(0)))");
+  check_optimizes(x + "(output (index (transpose x :perm (1 0 2)) -1))",
+                  x + "(output (squeeze (slice x :axis 1 :start 299 :stop 300) :axis (1)))");
+  const std::string small = "(input x (f64 5 3 2))\n";
+  check_proves(shipped_rules(),
+               small +
+                   "(output (index (max x :axis (0)) -1)) (output (max (squeeze (slice x :axis "
+                   "1 :start 2 :stop 3) :axis (1)) :axis (0)))");
+  check_same_bits(small + "(output (index (sum x :axis (0)) 1))", {mixed({5, 3, 2})});
+  // A run-time index, or one out of range, is not read this way.
+  const std::string ri = small + "(input i i64)\n";
+  CHECK(optimized(graph(ri + "(output (index (sum x :axis (0)) i))")).outputs[0].term->kind() ==
+        ops::OpKind::Index);
+  CHECK(optimized(graph(small + "(output (index (sum x :axis (0)) 3))")).outputs[0].term->kind() ==
+        ops::OpKind::Index);
+}
