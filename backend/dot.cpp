@@ -268,9 +268,13 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
 // executable's own OpenBLAS, a block of more than kWholeBytes of result
 // is computed a chunk of rows at a time, each finished before the next,
 // so the epilogue reads its chunk from L2 (an LSTM's 3200 x 512 input
-// projection plus bias wrote 6.5 MB, then read it back from memory).
-// Chunks are cut the same way with and without an epilogue, so the two
-// give the same bits.
+// projection plus bias wrote 6.5 MB, then read it back from memory),
+// unless its b is larger than kWholeBytes: each chunk packs b again, and
+// a 1000 x 1000 f64 product took 13-15% more CPU time in 64-row chunks
+// than in one call (bench/README.md, "Speed round 8"). Chunks are cut by
+// the shapes alone, the same way with and without an epilogue, so the
+// two give the same bits (the libraries round the rows at a call's edge
+// differently).
 template <class T>
 void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk,
                    const Finish<T>& finish) {
@@ -290,9 +294,10 @@ void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Blo
     }
     if (own_blas()) {
       const std::int64_t row_bytes = (blk.c1 - blk.c0) * std::int64_t{sizeof(T)};
-      const std::int64_t rows = (blk.r1 - blk.r0) * row_bytes <= kWholeBytes
-                                    ? blk.r1 - blk.r0
-                                    : std::max(kChunkRows, kChunkBytes / row_bytes);
+      const bool whole = (blk.r1 - blk.r0) * row_bytes <= kWholeBytes ||
+                         s.k * row_bytes > kWholeBytes;  // b's columns of the block
+      const std::int64_t rows =
+          whole ? blk.r1 - blk.r0 : std::max(kChunkRows, kChunkBytes / row_bytes);
       for (std::int64_t r0 = blk.r0; r0 < blk.r1; r0 += rows) {
         const Block chunk{r0, std::min(blk.r1, r0 + rows), blk.c0, blk.c1};
         blas_block(s, a, b, c, chunk);

@@ -131,6 +131,13 @@ concept HasArrayForm = !std::is_same_v<T, bool> && requires(const T* p) {
   M::array(In<T>(p, 1), In<T>(p, 1));
 };
 
+// An op computed a block at a time (logaddexp: its exp and log1p are the
+// vector functions'), a constant operand read once.
+template <class M, class T>
+concept HasBlockForm = requires(const T* p, T* o) {
+  M::block(p, true, p, true, o, 1);
+};
+
 void run_binary(TermRef op, Operands in, Array& out) {
   const OpKind kind = op->kind();
   DType compute = out.dtype();
@@ -150,11 +157,17 @@ void run_binary(TermRef op, Operands in, Array& out) {
     }
     with_binary_math<T>(kind, [&]<class M>(M) {
       using R = BinaryResult<M, T>;
-      if constexpr (HasArrayForm<M, T>)
+      if constexpr (HasArrayForm<M, T>) {
         binary_eigen(plan, pa, pb, out.data<R>(),
                      [](const auto& x, const auto& y) { return M::array(x, y); });
-      else
+      } else if constexpr (HasBlockForm<M, T>) {
+        R* po = out.data<R>();
+        plan.for_each_run([&](const auto& off, std::int64_t at, std::int64_t n, const auto& inner) {
+          M::block(pa + off[0], !inner[0], pb + off[1], !inner[1], po + at, n);
+        });
+      } else {
         binary_scalar(plan, pa, pb, out.data<R>(), [](T x, T y) { return M::scalar(x, y); });
+      }
     });
   });
 }
@@ -206,6 +219,8 @@ void binary_block(OpKind kind, const T* a, bool a_const, const T* b, bool b_cons
         o = f(Vec<T>::Constant(n, *a), In<T>(b, n));
       else
         o.setConstant(f(In<T>(a, 1), In<T>(b, 1)).coeff(0));
+    } else if constexpr (HasBlockForm<M, T>) {
+      M::block(a, a_const, b, b_const, out, n);
     } else {
       for (std::int64_t i = 0; i < n; ++i)
         out[i] = M::scalar(a[a_const ? 0 : i], b[b_const ? 0 : i]);

@@ -44,19 +44,48 @@ void softplus(const T* x, T* y, std::int64_t n) {
 }
 
 // log(1 − eˣ) (PyTensor's log1mexp): log(−expm1 x) near 0, log1p(−eˣ)
-// below −ln 2, where each is accurate.
+// below −ln 2, where each is accurate. Over a block both forms come from
+// the vector functions and each element takes its own: four vector calls
+// cost less than two calls of the C library (y may be x).
 template <class T>
-T log1mexp(T x) {
-  return x > T(-0.6931471805599453) ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
+void log1mexp(const T* x, T* y, std::int64_t n) {
+  alignas(64) T near[kBlock], far[kBlock];
+  for (std::int64_t s = 0; s < n; s += kBlock) {
+    const std::int64_t m = std::min(kBlock, n - s);
+    vmath::expm1(x + s, near, m);
+    Out<T>(near, m) = -In<T>(near, m);
+    vmath::log(near, near, m);
+    vmath::exp(x + s, far, m);
+    Out<T>(far, m) = -In<T>(far, m);
+    vmath::log1p(far, far, m);
+    for (std::int64_t i = 0; i < m; ++i)
+      y[s + i] = x[s + i] > T(-0.6931471805599453) ? near[i] : far[i];
+  }
 }
 
 // log(eᵃ + eᵇ) = max + log1p(e^−|a−b|); equal operands (±∞ included) give
-// a + ln 2.
+// a + ln 2, NaN gives NaN. Over a block, e^−|a−b| and its log1p come from
+// the vector functions (the C library's, one element at a time, were most
+// of an 8-op chain's time); a constant operand is read once; out may be a
+// or b.
 template <class T>
-T logaddexp(T a, T b) {
-  if (a == b) return a + T(0.6931471805599453);
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
+void logaddexp(const T* a, bool a_const, const T* b, bool b_const, T* out, std::int64_t n) {
+  const std::int64_t sa = a_const ? 0 : 1, sb = b_const ? 0 : 1;
+  alignas(64) T t[kBlock];
+  for (std::int64_t s = 0; s < n; s += kBlock) {
+    const std::int64_t m = std::min(kBlock, n - s);
+    const T* pa = a + s * sa;
+    const T* pb = b + s * sb;
+    for (std::int64_t i = 0; i < m; ++i) t[i] = -std::abs(pa[i * sa] - pb[i * sb]);
+    vmath::exp(t, t, m);
+    vmath::log1p(t, t, m);
+    for (std::int64_t i = 0; i < m; ++i) {
+      const T x = pa[i * sa], y = pb[i * sb];
+      out[s + i] = x == y                           ? x + T(0.6931471805599453)
+                   : std::isnan(x) || std::isnan(y) ? x + y
+                                                    : std::max(x, y) + t[i];
+    }
+  }
 }
 
 // Unary ops: `block(x, y, n)` for the dtypes T the op has a kernel for
@@ -73,21 +102,21 @@ struct EigenUnary {
     Out<T>(y, n) = F{}(In<T>(x, n));
   }
 };
-#define EQSAT_EIGEN_UNARY(id, float_only, expr)                                  \
-  struct id##Expr {                                                              \
-    auto operator()(const auto& a) const { return expr; }                        \
-  };                                                                             \
-  template <>                                                                    \
+#define EQSAT_EIGEN_UNARY(id, float_only, expr)           \
+  struct id##Expr {                                       \
+    auto operator()(const auto& a) const { return expr; } \
+  };                                                      \
+  template <>                                             \
   struct UnaryMath<OpKind::id> : EigenUnary<id##Expr, float_only> {}
 // An op whose block is one of vector_math's vectorized functions.
-#define EQSAT_VECTOR_UNARY(id, fn)                           \
-  template <>                                                \
-  struct UnaryMath<OpKind::id> {                             \
-    static constexpr bool kFloatOnly = true;                 \
-    template <class T>                                       \
-    static void block(const T* x, T* y, std::int64_t n) {    \
-      vmath::fn(x, y, n);                                    \
-    }                                                        \
+#define EQSAT_VECTOR_UNARY(id, fn)                        \
+  template <>                                             \
+  struct UnaryMath<OpKind::id> {                          \
+    static constexpr bool kFloatOnly = true;              \
+    template <class T>                                    \
+    static void block(const T* x, T* y, std::int64_t n) { \
+      vmath::fn(x, y, n);                                 \
+    }                                                     \
   }
 
 EQSAT_EIGEN_UNARY(Neg, false, -a);
@@ -131,7 +160,7 @@ struct UnaryMath<OpKind::Log1mexp> {
   static constexpr bool kFloatOnly = true;
   template <class T>
   static void block(const T* x, T* y, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i) y[i] = log1mexp(x[i]);
+    log1mexp(x, y, n);
   }
 };
 // On bool, and on the 0/1 values a fused expression holds booleans as.
@@ -156,13 +185,13 @@ struct UnaryMath<OpKind::Cast> {
 template <OpKind K>
 struct BinaryMath;
 
-#define EQSAT_ARITH(id, op)                                          \
-  template <>                                                        \
-  struct BinaryMath<OpKind::id> {                                    \
-    template <class T>                                               \
-    static T scalar(T a, T b) {                                      \
-      return static_cast<T>(a op b);                                 \
-    }                                                                \
+#define EQSAT_ARITH(id, op)                                            \
+  template <>                                                          \
+  struct BinaryMath<OpKind::id> {                                      \
+    template <class T>                                                 \
+    static T scalar(T a, T b) {                                        \
+      return static_cast<T>(a op b);                                   \
+    }                                                                  \
     static auto array(const auto& x, const auto& y) { return x op y; } \
   }
 EQSAT_ARITH(Add, +);
@@ -173,21 +202,21 @@ EQSAT_ARITH(Div, /);
 
 // maximum and minimum propagate NaN (NumPy's), scalar and array alike; on
 // bool they are `or` and `and`.
-#define EQSAT_EXTREMUM(id, functor, on_bool)                                                  \
-  template <>                                                                                 \
-  struct BinaryMath<OpKind::id> {                                                             \
-    static constexpr bool kOnBool = true;                                                     \
-    template <class T>                                                                        \
-    static T scalar(T a, T b) {                                                               \
-      if constexpr (std::is_same_v<T, bool>)                                                  \
-        return a on_bool b;                                                                   \
-      else                                                                                    \
-        return Eigen::internal::functor<T, T, Eigen::PropagateNaN>()(a, b);                   \
-    }                                                                                         \
-    static auto array(const auto& x, const auto& y) {                                         \
-      using T = typename std::remove_cvref_t<decltype(x)>::Scalar;                            \
-      return x.binaryExpr(y, Eigen::internal::functor<T, T, Eigen::PropagateNaN>());          \
-    }                                                                                         \
+#define EQSAT_EXTREMUM(id, functor, on_bool)                                         \
+  template <>                                                                        \
+  struct BinaryMath<OpKind::id> {                                                    \
+    static constexpr bool kOnBool = true;                                            \
+    template <class T>                                                               \
+    static T scalar(T a, T b) {                                                      \
+      if constexpr (std::is_same_v<T, bool>)                                         \
+        return a on_bool b;                                                          \
+      else                                                                           \
+        return Eigen::internal::functor<T, T, Eigen::PropagateNaN>()(a, b);          \
+    }                                                                                \
+    static auto array(const auto& x, const auto& y) {                                \
+      using T = typename std::remove_cvref_t<decltype(x)>::Scalar;                   \
+      return x.binaryExpr(y, Eigen::internal::functor<T, T, Eigen::PropagateNaN>()); \
+    }                                                                                \
   }
 EQSAT_EXTREMUM(Maximum, scalar_max_op, ||);
 EQSAT_EXTREMUM(Minimum, scalar_min_op, &&);
@@ -217,7 +246,13 @@ struct BinaryMath<OpKind::Logaddexp> {
   static constexpr bool kFloatOnly = true;
   template <class T>
   static T scalar(T a, T b) {
-    return logaddexp(a, b);
+    T out;
+    logaddexp(&a, true, &b, true, &out, 1);
+    return out;
+  }
+  template <class T>
+  static void block(const T* a, bool a_const, const T* b, bool b_const, T* out, std::int64_t n) {
+    logaddexp(a, a_const, b, b_const, out, n);
   }
 };
 template <>
@@ -229,14 +264,14 @@ struct BinaryMath<OpKind::Hypot> {
   }
 };
 
-#define EQSAT_PREDICATE(id, expr) \
-  template <>                     \
-  struct BinaryMath<OpKind::id> { \
+#define EQSAT_PREDICATE(id, expr)         \
+  template <>                             \
+  struct BinaryMath<OpKind::id> {         \
     static constexpr bool kOnBool = true; \
-    template <class T>            \
-    static bool scalar(T a, T b) { \
-      return expr;                \
-    }                             \
+    template <class T>                    \
+    static bool scalar(T a, T b) {        \
+      return expr;                        \
+    }                                     \
   }
 EQSAT_PREDICATE(Eq, a == b);
 EQSAT_PREDICATE(Ne, a != b);
@@ -252,8 +287,9 @@ EQSAT_PREDICATE(LogicalOr, a != T(0) || b != T(0));
 // (`kOnBool`), integers unless M is `kFloatOnly`.
 template <class M, class T>
 constexpr bool has_kernel() {
-  if constexpr (std::is_same_v<T, bool>)
-    return requires { M::kOnBool; };
+  if constexpr (std::is_same_v<T, bool>) return requires {
+      M::kOnBool;
+    };
   else if constexpr (requires { M::kFloatOnly; })
     return !M::kFloatOnly || kIsFloat<T>;
   else

@@ -1,6 +1,7 @@
 #include "vector_math.hpp"
 
 #include "vector_level.hpp"
+#include "vector_tanh.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -199,9 +200,25 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
   void name(const float* x, float* y, std::int64_t n) {   \
     name##_dispatch(x, y, n);                             \
   }
-EQSAT_VMATH_FUNCTIONS_BUT_LOG1P(EQSAT_VMATH_DEFINE)
+EQSAT_VMATH_DEFINE(exp)
+EQSAT_VMATH_DEFINE(log)
+EQSAT_VMATH_DEFINE(sin)
+EQSAT_VMATH_DEFINE(cos)
+EQSAT_VMATH_DEFINE(expm1)
 EQSAT_VMATH_DEFINE(sigmoid)
 #undef EQSAT_VMATH_DEFINE
+
+void tanh(const double* x, double* y, std::int64_t n) {
+  tanh_dispatch(x, y, n);
+}
+
+// f32 on AVX-512: ours, computed in double (vector_tanh.hpp).
+void tanh(const float* x, float* y, std::int64_t n) {
+#ifdef __x86_64__
+  if (vector_level() == VectorLevel::Avx512) return tanh_f32_avx512(x, y, n);
+#endif
+  tanh_dispatch(x, y, n);
+}
 
 void log1p(const double* x, double* y, std::int64_t n) {
   log1p_typed(x, y, n);

@@ -1,10 +1,11 @@
 // Vectorized transcendentals over contiguous arrays, f32 and f64: SLEEF's
 // u10 functions (at most 1 ulp from the exact result) for the CPU's widest
 // vector unit (AVX-512, AVX2 or SSE2), chosen at run time (vector_level.hpp),
-// the C library where SLEEF is not installed. Correct at +-inf, NaN and subnormals: exp gives
-// subnormal results and 0 below the range (exp(-800) = 0, as in NumPy), log of a subnormal argument
-// is finite. The tail of an array goes through the same vector routine via a padded copy, so an
-// element's result never depends on its position. In-place use (x == y) is fine.
+// the C library where SLEEF is not installed; f32 tanh on AVX-512 is ours
+// (vector_tanh.hpp), correctly rounded up to 7e-7 ulp. Correct at +-inf, NaN and subnormals: exp
+// gives subnormal results and 0 below the range (exp(-800) = 0, as in NumPy), log of a subnormal
+// argument is finite. The tail of an array goes through the same vector routine via a padded copy,
+// so an element's result never depends on its position. In-place use (x == y) is fine.
 #pragma once
 
 #include <cstdint>

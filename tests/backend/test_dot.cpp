@@ -159,6 +159,8 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
       // a thread's half of up to 1 MB (f64) is one call; just past it, chunks
       {0, 0, 512, 48, 512, false, false, false, true},
       {0, 0, 512, 48, 520, false, false, true, false},
+      // over 1 MB of result with a b over 1 MB (f64): one call a thread
+      {0, 0, 420, 400, 400, false, false, false, true},
   };
   for (DType d : {DType::F32, DType::F64, DType::I64, DType::I32})
     for (const Shape& s : shapes) check_product(s, d, rng);
