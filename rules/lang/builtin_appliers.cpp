@@ -12,6 +12,7 @@
 #include "rules/loops/scan_to_reduction.hpp"
 #include "rules/tensor/dimshuffle_chains.hpp"
 #include "rules/tensor/implicit_expand_dims.hpp"
+#include "rules/tensor/index_lift.hpp"
 #include "rules/tensor/inline_calls.hpp"
 #include "rules/tensor/pow_nested_squaring.hpp"
 #include "rules/tensor/reduce_chain.hpp"
@@ -94,6 +95,10 @@ const std::array kAppliers = {
                    "an operand expand_dims(x, 0) of a broadcasting elementwise op is x when "
                    "another operand has its rank: PyTensor's DimShuffle lift",
                    &make_implicit_expand_dims},
+    BuiltinApplier{"index-lift",
+                   "an index or slice of an elementwise op, a reduction or a softmax reads "
+                   "its operands instead: PyTensor's subtensor lift",
+                   &make_index_lift},
     BuiltinApplier{"where-constant",
                    "a where with a uniform constant condition is its branch, cast and "
                    "broadcast to the result",

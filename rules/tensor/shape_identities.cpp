@@ -128,7 +128,7 @@ class ShapeIdentityApplier final : public egraph::Applier {
   }
 
   // The one operand of a concat whose others all have static length 0
-  // along its axis, cast to the result `to`.
+  // along its axis, cast to the result `to` (test_local_join_empty).
   std::optional<EClassId> only_nonempty(egraph::ENodeId n, const ops::TensorType to) {
     const egraph::EGraph& eg = g_.egraph();
     const auto axis = static_cast<std::size_t>(g_.attrs(n).get<std::int64_t>(AttrKey::Axis));
@@ -141,7 +141,11 @@ class ShapeIdentityApplier final : public egraph::Applier {
       if (kept) return std::nullopt;
       kept = k;
     }
-    if (!kept || !to.is_static()) return std::nullopt;
+    if (!kept) return std::nullopt;
+    // On lengths unknown statically: the operand itself where it has the
+    // result's type and the concat cannot fail (its other lengths match).
+    if (!to.is_static())
+      return *tensor(*kept) == to && !g_.data(eg.class_of(n)).may_fail ? kept : std::nullopt;
     return assigned(*kept, g_.egraph().class_of(n), to);
   }
 
@@ -227,6 +231,18 @@ class ShapeIdentityApplier final : public egraph::Applier {
   std::optional<EClassId> set_slice(const Node& n) {
     if (whole_slice(n.n, n.x)) return assigned(n.kids[1], n.kids[0], n.x);
     if (whole_slice(n.n, n.x, -1)) return assigned_reversed(n.n, n.kids[1], n.kids[0], n.x);
+    return written_back(n);
+  }
+
+  // set_slice(x, slice(x, S), S) = x: the region's own values written back
+  // (PyTensor's local_useless_inc_subtensor); they fit, and a slice never fails.
+  std::optional<EClassId> written_back(const Node& n) {
+    const egraph::EGraph& eg = g_.egraph();
+    const ops::Attrs& bounds = g_.attrs(n.n);
+    for (egraph::ENodeId m : eg.nodes(n.kids[1]))
+      if (g_.kind(m) == OpKind::Slice && eg.find(eg.children(m)[0]) == eg.find(n.kids[0]) &&
+          g_.attrs(m) == bounds)
+        return n.kids[0];
     return std::nullopt;
   }
 
@@ -238,7 +254,42 @@ class ShapeIdentityApplier final : public egraph::Applier {
     return added_fitted(n.kids[0], n.kids[1], n.x);
   }
 
-  std::optional<EClassId> concat(const Node& n) { return only_nonempty(n.n, n.y); }
+  std::optional<EClassId> concat(const Node& n) {
+    if (std::optional<EClassId> one = only_nonempty(n.n, n.y)) return one;
+    return stacked_scalars(n.n);
+  }
+
+  // concat(stack(a, b), stack(c), ...) along axis 0, each operand a stack
+  // of scalars (or a scalar's expand_dims), is stack(a, b, c, ...)
+  // (PyTensor's local_join_make_vector). Stacked scalars never fail.
+  std::optional<EClassId> stacked_scalars(egraph::ENodeId n) {
+    const egraph::EGraph& eg = g_.egraph();
+    if (g_.attrs(n).get<std::int64_t>(AttrKey::Axis) != 0) return std::nullopt;
+    std::vector<EClassId> scalars;
+    for (EClassId k : eg.children(n)) {
+      const auto is_scalar = [&](EClassId c) {
+        const ops::TensorType* t = tensor(c);
+        return t && t->is_scalar();
+      };
+      bool found = false;
+      for (egraph::ENodeId m : eg.nodes(k)) {
+        const OpKind op = g_.kind(m);
+        const bool stack = op == OpKind::Stack || op == OpKind::ExpandDims;
+        if (!stack || g_.attrs(m).get<std::int64_t>(AttrKey::Axis) != 0 ||
+            !std::ranges::all_of(eg.children(m), is_scalar))
+          continue;
+        scalars.insert(scalars.end(), eg.children(m).begin(), eg.children(m).end());
+        found = true;
+        break;
+      }
+      if (!found) return std::nullopt;
+    }
+    const std::optional<EClassId> out =
+        g_.add_op(OpKind::Stack, {{AttrKey::Axis, std::int64_t{0}}}, scalars);
+    const ops::TensorType* want = tensor(eg.class_of(n));
+    if (!out || !tensor(*out) || !want || *tensor(*out) != *want) return std::nullopt;
+    return out;
+  }
 
   std::optional<EClassId> cast(const Node& n) {
     if (n.x.dtype == n.y.dtype) return n.kids[0];

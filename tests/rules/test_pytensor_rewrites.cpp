@@ -181,3 +181,117 @@ TEST_CASE("PyTensor: slices of unknown length merge and vanish", "[rules][pytens
   check_optimizes("(input x (f64 5)) (input v (f64 5)) (output (set_slice x v :step -1))",
                   "(input x (f64 5)) (input v (f64 5)) (output (flip v))");
 }
+
+TEST_CASE("PyTensor: a read of part of a result computes only that part", "[rules][pytensor]") {
+  // TestLocalSubtensorOfBatchDims (exp(x)[0]), test_local_subtensor_of_reduce,
+  // test_local_subtensor_of_softmax on matrices of unknown lengths.
+  const std::string in = "(input x (f64 ? ?)) (input y (f64 ?))\n";
+  check_optimizes(in + "(output (index (exp x) 0))", in + "(output (exp (index x 0)))");
+  check_optimizes(in + "(output (index (exp (add x y)) 0))",
+                  in + "(output (exp (add y (index x 0))))", Match::UpToCommuting);
+  check_optimizes(in + "(output (index (sum x :axis (1)) 2))",
+                  in + "(output (sum (index x 2) :axis (0)))");
+  check_optimizes(in + "(output (slice (softmax x :axis 1) :start 1))",
+                  in + "(output (softmax (slice x :start 1) :axis 1))");
+  const ops::Array x = f64_matrix(3, 2, {1, kInf, -kInf, kNaN, 0.5, -2});
+  check_same_values(shipped_rules(), in + "(output (index (exp (add x y)) 1))",
+                    {x, f64_vector({kNaN, 3})});
+  check_same_values(shipped_rules(), in + "(output (slice (softmax x :axis 1) :start 1))",
+                    {x, f64_vector({0})});
+  // exp(x) also an output (test_unary_multiple_clients): its row is read.
+  check_optimizes(in + "(output (exp x)) (output (index (exp x) 0))",
+                  in + "(let e (exp x)) (output e) (output (index e 0))");
+}
+
+TEST_CASE("PyTensor: zeros_like and ones_like operands vanish on unknown lengths",
+          "[rules][pytensor]") {
+  // test_local_useless_adds, test_local_elemwise_sub_zeros: exact (x + 0 is
+  // x at ±∞ and NaN; only the sign of a zero may change).
+  check_optimizes(kVec + "(output (add (zeros_like x) x))", kVec + "(output x)");
+  check_optimizes(kVec + "(output (sub x (zeros_like x)))", kVec + "(output x)");
+  check_optimizes(kVec + "(output (sub (zeros_like x) x))", kVec + "(output (neg x))");
+  check_optimizes(kVec + "(output (mul x (ones_like x)))", kVec + "(output x)");
+  check_same_values(shipped_rules(),
+                    kVec + "(output (add (zeros_like x) x)) (output (sub (zeros_like x) x))",
+                    {f64_vector({1, -kInf, kInf, kNaN, -0.0}), f64_vector({0})});
+  // A zeros_like of another unknown length may widen x: it stays.
+  CHECK(count_ops(optimized(graph(kVec + "(output (add x (zeros_like y)))")), ops::OpKind::Add) ==
+        1);
+}
+
+TEST_CASE("PyTensor: abs of products, logical ops with constants, casts through a wider dtype",
+          "[rules][pytensor]") {
+  // local_abs_merge: |x|·|y| = |x·y| for floats
+  check_optimizes(kVec + "(output (mul (abs x) (abs y)))", kVec + "(output (abs (mul x y)))");
+  check_same_values(shipped_rules(), kVec + "(output (mul (abs x) (abs y)))",
+                    {f64_vector({-2, kInf, -kInf, kNaN, 0}), f64_vector({3, 0, -1, 1, -kInf})});
+  // TestLocalUselessElemwiseComparison's test_and / test_or on bools
+  const std::string b = "(input b (bool ?))\n";
+  check_optimizes(b + "(output (logical_and b true))", b + "(output b)");
+  check_optimizes(b + "(output (logical_or false b))", b + "(output b)");
+  check_optimizes(b + "(output (logical_and false b))", b + "(output (zeros_like b :dtype bool))");
+  check_optimizes(b + "(output (logical_or b true))", b + "(output (ones_like b :dtype bool))");
+  // TestCastCast: a cast through a dtype that holds every value is one cast
+  check_optimizes("(input x (i32 ?)) (output (cast (cast x :dtype i64) :dtype f64))",
+                  "(input x (i32 ?)) (output (cast x :dtype f64))");
+  check_optimizes("(input x (f32 ?)) (output (cast (cast x :dtype f64) :dtype f32))",
+                  "(input x (f32 ?)) (output x)");
+  // i64 → f64 loses digits above 2^53: both casts stay.
+  CHECK(count_ops(optimized(graph("(input x (i64 ?)) (output (cast (cast x :dtype f64) :dtype "
+                                  "i64))")),
+                  ops::OpKind::Cast) == 2);
+  ops::Array big(ops::DType::I64, {1});
+  big.data<std::int64_t>()[0] = (std::int64_t{1} << 53) + 1;
+  CHECK(run_optimized("(input x (i64 ?)) (output (cast (cast x :dtype f64) :dtype i64))", {big})
+            .data<std::int64_t>()[0] == std::int64_t{1} << 53);
+}
+
+TEST_CASE("PyTensor: reductions of a stack of three, over unit axes, of a product's row",
+          "[rules][pytensor]") {
+  // TestReduceJoin (nin = 3): sum and prod under fast-math (the reduction's
+  // order of additions depends on the layout)
+  const std::string v3 = kVec + "(input z (f64 ?))\n";
+  check_optimizes(fast_math_rules(), v3 + "(output (sum (stack x y z) :axis (0)))",
+                  v3 + "(output (add x (add y z)))", nullptr, Match::UpToCommuting);
+  check_optimizes(fast_math_rules(), v3 + "(output (prod (stack x y z) :axis (0)))",
+                  v3 + "(output (mul x (mul y z)))", nullptr, Match::UpToCommuting);
+  check_same_values(fast_math_rules(), v3 + "(output (sum (stack x y z) :axis (0)))",
+                    {f64_vector({1, kNaN, -kInf}), f64_vector({2, 0, 3}), f64_vector({0, 1, 9})});
+  // test_local_sum_prod_of_scalar_mul, test_local_prod_of_div (fast-math: sⁿ
+  // may overflow where the product does not): proven on unknown lengths,
+  // taken where n is known (one pow for 1000 products)
+  check_proves(fast_math_rules(),
+               kMat +
+                   "(input s f64) (output (prod (mul s x) :axis (1))) (output (mul (prod x :axis "
+                   "(1)) (pow s (sum (ones_like x) :axis (1)))))");
+  const std::string big = "(input x (f64 1000)) (input s f64)\n";
+  check_optimizes(fast_math_rules(), big + "(output (prod (mul x s)))",
+                  big + "(output (mul (prod x) (pow s 1000.0)))");
+  check_optimizes(fast_math_rules(), big + "(output (prod (div x s)))",
+                  big + "(output (div (prod x) (pow s 1000.0)))");
+  std::vector<double> near_one(1000);
+  for (std::size_t i = 0; i < near_one.size(); ++i) near_one[i] = 1 + 0.001 * std::sin(double(i));
+  ops::Array s(ops::DType::F64, {});
+  s.data<double>()[0] = -1.001;
+  check_same_values(fast_math_rules(), big + "(output (prod (mul x s)))", {f64_vector(near_one), s},
+                    1e-12);
+  // TestLocalReduce / local_useless_reduce: over an axis of static length 1
+  // with the others unknown, a squeeze
+  const std::string u = "(input x (f64 ? 1))\n";
+  check_optimizes(u + "(output (sum x :axis (1)))", u + "(output (squeeze x :axis (1)))");
+  // test_local_subtensor_of_dot (fast-math: the vector kernel sums in another order)
+  const std::string ab = "(input a (f64 ? ?)) (input b (f64 ? ?))\n";
+  check_optimizes(fast_math_rules(), ab + "(output (index (dot a b) 1))",
+                  ab + "(output (dot (index a 1) b))");
+  // test_local_sumsqr2dot (fast-math)
+  const std::string wg = "(input W (f64 ? ?)) (input G (f64 ? ?))\n";
+  const std::string sq =
+      wg +
+      "(output (sum (square (mul (expand_dims W :axis 0) (expand_dims G :axis 1))) :axis (1 2)))";
+  check_optimizes(fast_math_rules(), sq,
+                  wg + "(output (dot (square G) (sum (square W) :axis (0))))");
+  check_same_values(fast_math_rules(), sq,
+                    {f64_matrix(2, 3, {1, 2, -1, 0.5, 3, 2}),
+                     f64_matrix(4, 3, {1, 0, 2, -1, 1, 1, 3, 2, 0.25, 0, 0, 1})},
+                    1e-12);
+}

@@ -23,6 +23,19 @@ TEST_CASE("shapes: comparisons and max of a length with 0 fold", "[rules][shapes
   check_optimizes(kIn + "(output (ge (dim x :axis 0) 0))", kIn + "(output true)");
 }
 
+TEST_CASE("shapes: sums of lengths and a length against -1", "[rules][shapes]") {
+  // test_shape_add_inequality and test_equality_shapes on vectors of unknown length
+  const std::string in = "(input x (f64 ?)) (input y (f64 ?))\n";
+  check_optimizes(in + "(output (lt (add (dim x) (dim y)) 0))", in + "(output false)");
+  check_optimizes(in + "(output (ge (add (dim x) (dim y)) 0))", in + "(output true)");
+  check_optimizes(in + "(output (eq (dim x) -1))", in + "(output false)");
+  check_optimizes(in + "(output (eq -1 (dim y)))", in + "(output false)");
+  // dim x = 0 depends on x: it stays, true for an empty x.
+  const std::string eq0 = in + "(output (eq (dim x) 0))";
+  CHECK(count_ops(optimized(graph(eq0)), ops::OpKind::Eq) == 1);
+  CHECK(run_optimized(eq0, {f64_vector({}), f64_vector({1})}).data<bool>()[0]);
+}
+
 TEST_CASE("shapes: the same facts for nonnegative floats keep NaN", "[rules][shapes]") {
   const std::string in = "(input v (f64 5))\n";
   const std::string g = in + "(output (maximum (exp v) 0.0))";

@@ -61,3 +61,61 @@ TEST_CASE("reduce-chain: random chains of two reductions are one", "[rules][redu
     check_same_values(rules, g, {x}, 1e-12);
   }
 }
+
+TEST_CASE("reduce-chain: over unit axes of unknown other lengths a reduction is a squeeze",
+          "[rules][reduce-chain]") {
+  const std::string in = "(input x (f64 ? 1 ?))\n";
+  check_optimizes(in + "(output (max x :axis (1)))", in + "(output (squeeze x :axis (1)))");
+  check_optimizes(in + "(output (mean x :axis (1)))", in + "(output (squeeze x :axis (1)))");
+  ops::Array x(ops::DType::F64, {2, 1, 2});
+  const double v[] = {1, std::numeric_limits<double>::quiet_NaN(),
+                      -std::numeric_limits<double>::infinity(), 4};
+  for (int i = 0; i < 4; ++i) x.data<double>()[i] = v[i];
+  check_same_values(shipped_rules(), in + "(output (sum x :axis (1)))", {x});
+}
+
+TEST_CASE("reduce-chain: max and min over the axes a broadcast adds are the operand",
+          "[rules][reduce-chain]") {
+  // PyTensor's local_careduce_of_alloc: new leading axes and axes stretched from 1
+  const std::string in = "(input x (f64 3 1))\n";
+  check_optimizes(in + "(output (max (broadcast_to x :shape (4 3 5)) :axis (0 2)))",
+                  in + "(output (squeeze x :axis (1)))");
+  check_optimizes("(input x (f64 3)) (output (min (broadcast_to x :shape (5 3)) :axis (0)))",
+                  "(input x (f64 3)) (output x)");
+  ops::Array x(ops::DType::F64, {3, 1});
+  const double v[] = {std::numeric_limits<double>::quiet_NaN(),
+                      -std::numeric_limits<double>::infinity(), 2};
+  for (int i = 0; i < 3; ++i) x.data<double>()[i] = v[i];
+  check_same_values(shipped_rules(),
+                    in + "(output (max (broadcast_to x :shape (4 3 5)) :axis (0 2)))", {x});
+  // An axis of length 0 (max of nothing fails), a stretched axis kept, or
+  // an axis of x reduced: the reduction stays.
+  for (const char* g : {"(max (broadcast_to x :shape (0 3 5)) :axis (0))",
+                        "(max (broadcast_to x :shape (4 3 5)) :axis (0))",
+                        "(max (broadcast_to x :shape (4 3 5)) :axis (1 2))"})
+    CHECK(count_ops(optimized(graph(in + "(output " + std::string(g) + ")")), ops::OpKind::Max) ==
+          1);
+}
+
+TEST_CASE("reduce-chain-rounding: sums and products over the axes a broadcast adds (fast-math)",
+          "[rules][reduce-chain]") {
+  // local_careduce_of_alloc for sum, prod and mean: k copies added are k·x
+  const std::string in = "(input x (f64 3))\n";
+  check_optimizes(fast_math_rules(), in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0)))",
+                  in + "(output (mul x 5.0))");
+  check_optimizes(fast_math_rules(), in + "(output (prod (broadcast_to x :shape (2 3)) :axis (0)))",
+                  in + "(output (square x))");
+  check_optimizes(fast_math_rules(), in + "(output (mean (broadcast_to x :shape (4 3)) :axis (0)))",
+                  in + "(output x)");
+  ops::Array x(ops::DType::F64, {3});
+  const double v[] = {0.1, -std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::quiet_NaN()};
+  for (int i = 0; i < 3; ++i) x.data<double>()[i] = v[i];
+  check_same_values(fast_math_rules(),
+                    in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0))) (output (prod "
+                         "(broadcast_to x :shape (7 3)) :axis (0)))",
+                    {x}, 1e-14);
+  // Without fast-math the sum stays (five additions round where 5·x does not).
+  CHECK(count_ops(optimized(graph(in + "(output (sum (broadcast_to x :shape (5 3)) :axis (0)))")),
+                  ops::OpKind::Sum) == 1);
+}

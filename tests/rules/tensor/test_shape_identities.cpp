@@ -225,3 +225,53 @@ TEST_CASE("shape identities: a cast to the dtype its operand has is the operand"
   // the pullback of mean casts its cotangent to x's dtype: f64 already
   CHECK(ops::print_graph(out).find("(zeros_like (cast") == std::string::npos);
 }
+
+TEST_CASE("shape-identities: a region's own values written back are the array",
+          "[rules][shape-identities]") {
+  // PyTensor's local_useless_inc_subtensor: set_subtensor(x[1:], x[1:])
+  check_optimizes("(input x (f64 5)) (output (set_slice x (slice x :start 1) :start 1))",
+                  "(input x (f64 5)) (output x)");
+  check_optimizes(
+      "(input x (f64 4 6)) (output (set_slice x (slice x :axis 1 :start 1 :step 2) :axis 1 "
+      ":start 1 :step 2))",
+      "(input x (f64 4 6)) (output x)");
+  // Another region, or the values of another array: the write stays.
+  for (const char* g : {"(set_slice x (slice x :start 1 :stop 5) :start 2 :stop 6)",
+                        "(set_slice x (slice (neg x) :start 1) :start 1)"})
+    CHECK(count_ops(optimized(graph("(input x (f64 7)) (output " + std::string(g) + ")")),
+                    ops::OpKind::SetSlice) == 1);
+}
+
+TEST_CASE("shape-identities: a concat with an empty operand, other lengths unknown",
+          "[rules][shape-identities]") {
+  // test_local_join_empty on a matrix of unknown rows: the empty operand's
+  // columns match statically, so the concat cannot fail and is x.
+  check_optimizes("(input x (f64 ? 3)) (input e (f64 0 3)) (output (concat x e :axis 0))",
+                  "(input x (f64 ? 3)) (input e (f64 0 3)) (output x)");
+  // Columns unknown: 3 against 4 fails as written, so the concat stays.
+  const std::string in = "(input x (f64 ? ?)) (input e (f64 0 ?))\n";
+  const ops::Graph g = graph(in + "(output (concat x e :axis 0))");
+  const ops::Graph out = optimized(g);
+  CHECK(count_ops(out, ops::OpKind::Concat) == 1);
+  const auto [written, opt] =
+      failures(g, out, {ops::Array(ops::DType::F64, {2, 3}), ops::Array(ops::DType::F64, {0, 4})});
+  CHECK(!written.empty());
+  CHECK(written == opt);
+}
+
+TEST_CASE("shape-identities: a concat of stacks of scalars is one stack",
+          "[rules][shape-identities]") {
+  // PyTensor's test_local_join_make_vector
+  const std::string in = "(input a f64) (input b f64) (input c i32)\n";
+  check_optimizes(in + "(output (concat (stack a b) (stack c) (expand_dims b :axis 0)))",
+                  in + "(output (stack a b c b))");
+  ops::Array a(ops::DType::F64, {}), b(ops::DType::F64, {}), c(ops::DType::I32, {});
+  a.data<double>()[0] = std::numeric_limits<double>::quiet_NaN();
+  b.data<double>()[0] = -std::numeric_limits<double>::infinity();
+  c.data<std::int32_t>()[0] = 7;
+  check_same_values(shipped_rules(), in + "(output (concat (stack a b) (stack c)))", {a, b, c});
+  // A vector that is not a stack of scalars: the concat stays.
+  CHECK(count_ops(optimized(graph("(input a f64) (input v (f64 ?)) (output (concat (stack a) "
+                                  "(exp v)))")),
+                  ops::OpKind::Concat) == 1);
+}
