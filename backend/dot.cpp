@@ -271,7 +271,8 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
 // projection plus bias wrote 6.5 MB, then read it back from memory),
 // unless its b is larger than kWholeBytes: each chunk packs b again, and
 // a 1000 x 1000 f64 product took 13-15% more CPU time in 64-row chunks
-// than in one call (bench/README.md, "Speed round 8"). Chunks are cut by
+// than in one call (bench/README.md, "Speed round 8: f32 tanh,
+// logaddexp, large products"). Chunks are cut by
 // the shapes alone, the same way with and without an epilogue, so the
 // two give the same bits (the libraries round the rows at a call's edge
 // differently).

@@ -2,7 +2,8 @@
 // exact result on every float (checked on all of them:
 // tests/backend/test_vector_tanh.cpp), and cheaper than SLEEF's
 // float tanh, whose float-float arithmetic made it the largest cost of an
-// LSTM cell (bench/README.md, "Speed round 8"). vector_math.cpp calls it
+// LSTM cell (bench/README.md, "Speed round 8: f32
+// tanh, logaddexp, large products"). vector_math.cpp calls it
 // for f32 at the AVX-512 level.
 #pragma once
 
