@@ -39,6 +39,18 @@ class IndexLiftApplier final : public egraph::Applier {
       if (eg.find(eg.children(n)[0]) == eg.find(root)) continue;
       Read read{n, k == OpKind::Index ? 0 : axis_of(g_.attrs(n), y->rank())};
       const EClassId yc = eg.children(n)[0];
+      // Not a Y read in several places (as PyTensor lifts a read only of a
+      // value it is the one client of): Y is computed once, and each read's
+      // lifted form would cost a part of its operands beside it. An LSTM
+      // step's four gate slices of one sum, lifted, made extraction choose a
+      // larger program than the written one, so the optimizer kept the
+      // written one and lost every other rewrite.
+      if (std::ranges::any_of(eg.parents(yc), [&](ENodeId p) {
+            const OpKind pk = g_.kind(p);
+            return (pk == OpKind::Index || pk == OpKind::Slice) &&
+                   eg.find(eg.class_of(p)) != eg.find(root);
+          }))
+        continue;
       const std::vector<ENodeId> ops(eg.nodes(yc).begin(), eg.nodes(yc).end());
       for (ENodeId m : ops) {
         if (std::ranges::any_of(eg.children(m), [&](EClassId c) {

@@ -186,3 +186,36 @@ TEST_CASE("index-lift: a constant index of an axis after a reduced one", "[rules
   CHECK(optimized(graph(small + "(output (index (sum x :axis (0)) 3))")).outputs[0].term->kind() ==
         ops::OpKind::Index);
 }
+
+TEST_CASE("index-lift: a value read in several places is computed once, whole",
+          "[rules][index-lift]") {
+  // An LSTM step's gates: four slices of one sum of a product. Lifted, each
+  // read would compute its part of the sum; extraction chose a larger
+  // program than the written one, so the optimizer kept the written loop
+  // and lost its other rewrites (scan-save-mem's :keep among them).
+  const std::string loop = R"(
+(input x (f32 20 4 6))
+(input r (f32 8 32))
+(let zero (zeros :shape (4 8) :dtype f32))
+(let s (scan :sequences ((dot x (ones :shape (6 32) :dtype f32))) :sit-sot (zero zero)
+  :non-sequences (r)
+  (fn (xw_t h c r_)
+    (let g (add xw_t (dot h r_)))
+    (let c2 (add (mul (sigmoid (slice g :axis 1 :start 16 :stop 24)) c)
+                 (mul (sigmoid (slice g :axis 1 :stop 8)) (tanh (slice g :axis 1 :start 24)))))
+    (mul (sigmoid (slice g :axis 1 :start 8 :stop 16)) (tanh c2))
+    c2)))
+(output (index (get 0 s) -1))
+)";
+  const ops::Graph g = optimized(graph(loop));
+  const std::string text = ops::print_graph(g);
+  INFO(text);
+  CHECK(text.find(":keep (1 1)") != std::string::npos);
+  // Inside the body the sum is one add over the whole row.
+  CHECK(text.find("(add p0 (dot p1 p3))") != std::string::npos);
+  // Two reads of one elementwise value on unknown lengths: one exp.
+  const ops::Graph two =
+      optimized(graph("(input x (f64 ? 8))\n(let e (exp x))\n"
+                      "(output (add (slice e :axis 1 :stop 4) (slice e :axis 1 :start 4)))"));
+  CHECK(count_ops(two, ops::OpKind::Exp) == 1);
+}
