@@ -73,14 +73,8 @@ class IndexLiftApplier final : public egraph::Applier {
     std::int64_t axis;
   };
 
-  const ops::TensorType* tensor(EClassId c) const {
-    const TensorData& d = g_.data(c);
-    return d.is_tensor() ? &d.tensor_type() : nullptr;
-  }
-  bool same_type(EClassId a, EClassId b) const {
-    const ops::TensorType *x = tensor(a), *y = tensor(b);
-    return x && y && *x == *y;
-  }
+  const ops::TensorType* tensor(EClassId c) const { return g_.tensor_type(c); }
+  bool same_type(EClassId a, EClassId b) const { return g_.same_tensor_type(a, b); }
   static std::int64_t axis_of(const ops::Attrs& a, std::int64_t rank) {
     const std::int64_t axis = a.get_or<std::int64_t>(AttrKey::Axis, 0);
     return axis < 0 ? axis + rank : axis;

@@ -37,14 +37,8 @@ class ReduceChainApplier final : public egraph::Applier {
   }
 
  private:
-  const ops::TensorType* tensor(EClassId c) const {
-    const TensorData& d = g_.data(c);
-    return d.is_tensor() ? &d.tensor_type() : nullptr;
-  }
-  bool same_type(EClassId a, EClassId b) const {
-    const ops::TensorType *x = tensor(a), *y = tensor(b);
-    return x && y && *x == *y;
-  }
+  const ops::TensorType* tensor(EClassId c) const { return g_.tensor_type(c); }
+  bool same_type(EClassId a, EClassId b) const { return g_.same_tensor_type(a, b); }
 
   // r(r(x, A, k), B, k) = r(x, A ∪ B', k) for r among `kinds`.
   std::optional<EClassId> chain(egraph::ENodeId n, std::initializer_list<OpKind> kinds) {

@@ -85,6 +85,15 @@ class TensorEGraph {
 
   const TensorData& data(egraph::EClassId c) const { return analysis().data(c); }
   const ops::Type& type(egraph::EClassId c) const { return data(c).type(); }
+  // The class's tensor type, or null for a tuple or a function.
+  const ops::TensorType* tensor_type(egraph::EClassId c) const {
+    return data(c).is_tensor() ? &data(c).tensor_type() : nullptr;
+  }
+  // Whether both classes are tensors of one type.
+  bool same_tensor_type(egraph::EClassId a, egraph::EClassId b) const {
+    const ops::TensorType *x = tensor_type(a), *y = tensor_type(b);
+    return x && y && *x == *y;
+  }
   ops::OpKind kind(egraph::ENodeId n) const;
   const ops::Attrs& attrs(egraph::ENodeId n) const;
 
