@@ -8,32 +8,17 @@
 #pragma once
 
 #include "sleef_entry_points.hpp"
+#include "vector_apply.hpp"
 
 #ifdef EQSAT_VMATH_SLEEF
 
 #include <cstdint>
-#include <cstring>
 
 namespace eqsat::backend::vmath::avx512 {
 
 void exp(const double* x, double* y, std::int64_t n);
 void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
-
-// y[i] = F(x)[i] over x[0..n), 8 lanes at a time; the tail goes through F
-// via a padded copy, so an element's result never depends on its position.
-// In-place use (x == y) is fine.
-template <__m512d (*F)(__m512d)>
-EQSAT_TARGET_avx512 void apply(const double* x, double* y, std::int64_t n) {
-  std::int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, F(_mm512_loadu_pd(x + i)));
-  if (i < n) {
-    alignas(64) double tail[8] = {};
-    std::memcpy(tail, x + i, (n - i) * sizeof(double));
-    _mm512_store_pd(tail, F(_mm512_load_pd(tail)));
-    std::memcpy(y + i, tail, (n - i) * sizeof(double));
-  }
-}
 
 }  // namespace eqsat::backend::vmath::avx512
 
@@ -42,19 +27,6 @@ namespace eqsat::backend::vmath::avx2 {
 void exp(const double* x, double* y, std::int64_t n);
 void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
-
-// As avx512::apply, 4 lanes at a time.
-template <__m256d (*F)(__m256d)>
-EQSAT_TARGET_avx2 void apply(const double* x, double* y, std::int64_t n) {
-  std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(y + i, F(_mm256_loadu_pd(x + i)));
-  if (i < n) {
-    alignas(32) double tail[4] = {};
-    std::memcpy(tail, x + i, (n - i) * sizeof(double));
-    _mm256_store_pd(tail, F(_mm256_load_pd(tail)));
-    std::memcpy(y + i, tail, (n - i) * sizeof(double));
-  }
-}
 
 }  // namespace eqsat::backend::vmath::avx2
 

@@ -1,9 +1,8 @@
 #include "vector_tanh.hpp"
 
+#include "vector_apply.hpp"
 #include "vector_exp_lanes.hpp"
 #include "vector_level.hpp"
-
-#include <cstring>
 
 #ifdef __x86_64__
 #include <immintrin.h>
@@ -50,18 +49,10 @@ EQSAT_TARGET_avx512 __m512 tanh16(__m512 x) {
 
 }  // namespace
 
-// The tail goes through the same routine via a padded copy, so an
-// element's result never depends on its position.
 EQSAT_TARGET_avx512 void tanh_f32_avx512(const float* x, float* y, std::int64_t n) {
-  std::int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, tanh16(_mm512_loadu_ps(x + i)));
-  if (i < n) {
-    alignas(64) float tail[16] = {};
-    std::memcpy(tail, x + i, (n - i) * sizeof(float));
-    _mm512_store_ps(tail, tanh16(_mm512_load_ps(tail)));
-    std::memcpy(y + i, tail, (n - i) * sizeof(float));
-  }
+  avx512::apply<tanh16>(x, y, n);
 }
+
 #endif
 
 }  // namespace eqsat::backend::vmath
