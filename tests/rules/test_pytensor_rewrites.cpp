@@ -6,6 +6,7 @@
 // NaN too where the law is exact. Other graphs of these classes, on static
 // shapes, are in the family tests (test_*_rules.cpp, tensor/test_*.cpp).
 #include "tests/support/check_optimizes.hpp"
+#include "tests/support/f64_array.hpp"
 
 #include <cmath>
 #include <limits>
@@ -18,12 +19,6 @@ const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const std::string kVec = "(input x (f64 ?)) (input y (f64 ?))\n";
 const std::string kMat = "(input x (f64 ? ?))\n";
-
-ops::Array f64_matrix(std::int64_t rows, std::int64_t cols, const std::vector<double>& v) {
-  ops::Array a(ops::DType::F64, {rows, cols});
-  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
-  return a;
-}
 }  // namespace
 
 TEST_CASE("PyTensor: constants and signs cancel on unknown lengths (fast-math)",
@@ -92,7 +87,7 @@ TEST_CASE("PyTensor: comparisons with self on vectors and matrices", "[rules][py
   check_same_values(shipped_rules(), kVec + "(output (lt x x)) (output (gt x x))",
                     {f64_vector({1, -kInf, kInf, kNaN}), f64_vector({0})});
   check_same_values(fast_math_rules(), kMat + "(output (le x x)) (output (ne x x))",
-                    {f64_matrix(2, 2, {1, -3, 0, 7})});
+                    {f64_array({2, 2}, {1, -3, 0, 7})});
   // Without fast-math x ≤ x stays: it is false at NaN.
   CHECK(count_ops(optimized(graph(kVec + "(output (le x x))")), ops::OpKind::Le) == 1);
 }
@@ -140,7 +135,7 @@ TEST_CASE("PyTensor: logit of a sigmoid and log_softmax from log-sum-exp, unknow
   // test_special: x − logsumexp(x, keepdims) = log_softmax x
   const std::string lse = kMat + "(output (sub x (logsumexp x :axis 1 :keepdims true)))";
   check_optimizes(lse, kMat + "(output (log_softmax x :axis 1))");
-  check_same_values(shipped_rules(), lse, {f64_matrix(2, 3, {1, 2, 3, -1, 0, kNaN})});
+  check_same_values(shipped_rules(), lse, {f64_array({2, 3}, {1, 2, 3, -1, 0, kNaN})});
 }
 
 TEST_CASE("PyTensor: an output log_softmax or logsumexp is reused", "[rules][pytensor]") {
@@ -159,7 +154,7 @@ TEST_CASE("PyTensor: an output log_softmax or logsumexp is reused", "[rules][pyt
   check_same_values(
       shipped_rules(),
       kMat + "(output (log_softmax x :axis 1)) (output (exp (log_softmax x :axis 1)))",
-      {f64_matrix(2, 3, {1, 2, 3, 800, 0, -kInf})});
+      {f64_array({2, 3}, {1, 2, 3, 800, 0, -kInf})});
 }
 
 TEST_CASE("PyTensor: slices of unknown length merge and vanish", "[rules][pytensor]") {
@@ -193,7 +188,7 @@ TEST_CASE("PyTensor: a read of part of a result computes only that part", "[rule
                   in + "(output (sum (index x 2) :axis (0)))");
   check_optimizes(in + "(output (slice (softmax x :axis 1) :start 1))",
                   in + "(output (softmax (slice x :start 1) :axis 1))");
-  const ops::Array x = f64_matrix(3, 2, {1, kInf, -kInf, kNaN, 0.5, -2});
+  const ops::Array x = f64_array({3, 2}, {1, kInf, -kInf, kNaN, 0.5, -2});
   check_same_values(shipped_rules(), in + "(output (index (exp (add x y)) 1))",
                     {x, f64_vector({kNaN, 3})});
   check_same_values(shipped_rules(), in + "(output (slice (softmax x :axis 1) :start 1))",
@@ -291,7 +286,7 @@ TEST_CASE("PyTensor: reductions of a stack of three, over unit axes, of a produc
   check_optimizes(fast_math_rules(), sq,
                   wg + "(output (dot (square G) (sum (square W) :axis (0))))");
   check_same_values(fast_math_rules(), sq,
-                    {f64_matrix(2, 3, {1, 2, -1, 0.5, 3, 2}),
-                     f64_matrix(4, 3, {1, 0, 2, -1, 1, 1, 3, 2, 0.25, 0, 0, 1})},
+                    {f64_array({2, 3}, {1, 2, -1, 0.5, 3, 2}),
+                     f64_array({4, 3}, {1, 0, 2, -1, 1, 1, 3, 2, 0.25, 0, 0, 1})},
                     1e-12);
 }

@@ -3,6 +3,7 @@
 // another operand has at least its rank, on static and unknown lengths, with
 // the values (±∞ and NaN) and failures of the graph as written.
 #include "tests/support/check_optimizes.hpp"
+#include "tests/support/f64_array.hpp"
 
 #include <limits>
 
@@ -12,12 +13,6 @@ using namespace eqsat::testing;
 namespace {
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-ops::Array f64_array(ops::Dims dims, const std::vector<double>& v) {
-  ops::Array a(ops::DType::F64, std::move(dims));
-  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
-  return a;
-}
 }  // namespace
 
 TEST_CASE("implicit-expand-dims: broadcasting adds the leading axis itself",

@@ -4,6 +4,7 @@
 // NaN, bit for bit up to the sign of a NaN) and failures of the graph as written; operands whose
 // length on the read axis is not provably the result's stay unread.
 #include "tests/support/check_optimizes.hpp"
+#include "tests/support/f64_array.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -15,12 +16,6 @@ using namespace eqsat::testing;
 namespace {
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-ops::Array f64_array(ops::Dims dims, const std::vector<double>& v) {
-  ops::Array a(ops::DType::F64, std::move(dims));
-  for (std::size_t i = 0; i < v.size(); ++i) a.data<double>()[i] = v[i];
-  return a;
-}
 
 // Pseudo-random f64 values with ±∞ and NaN mixed in.
 ops::Array mixed(ops::Dims dims) {
