@@ -1,7 +1,8 @@
 // The lanes of exp for AVX-512 (8 doubles) and AVX2 (4): the kernel of
 // our own f64 exp (vector_exp.cpp, which handles the arguments outside its
-// range) and of the f32 tanh computed in double (vector_tanh.cpp), which
-// needs no more than its range. See vector_exp.cpp for the method and its
+// range) and of the tanh of both dtypes (vector_tanh.cpp computes f32 in
+// double, vector_tanh_f64.cpp keeps exp as two parts), which need no more
+// than its range. See vector_exp.cpp for the method and its
 // error; the constants come from backend/vector_math_constants.py.
 #pragma once
 
@@ -10,6 +11,8 @@
 #include "vector_level.hpp"
 
 #include <immintrin.h>
+
+#include <cstdint>
 
 namespace eqsat::backend::vmath {
 
@@ -52,14 +55,16 @@ inline constexpr double kTaylor[5] = {0x1.5555555555555p-3, 0x1.5555555555555p-5
 
 namespace avx512 {
 
-// exp of 8 lanes, 2^(n >> 4) applied as 2^((n >> 4) - kRescale) on the
-// exponent bits, then a product by 2^kRescale: kRescale = 0 for
-// |x| <= 708; 1 for x in (708, 709.8], where 2^(n >> 4) may be 2^1024 (the
-// product rounds to the largest double or overflows to inf, as it should);
-// -64 for x in [-746, -708), where the product rounds once to a subnormal
-// result or 0. Other lanes get garbage.
-template <int kRescale>
-EQSAT_TARGET_avx512 inline __m512d exp_lanes(__m512d x) {
+// exp(x) before its power of two: exp(x) = 2^(n >> 4) (hi + tail) within
+// 2^-58 of hi, for |x| <= 708, with hi the high part of 2^((n & 15)/16)
+// and tail = hi p + lo (not added: the f64 tanh keeps the sum unevaluated);
+// `bits` holds n in its low bits.
+struct ExpParts {
+  __m512d hi, tail;
+  __m512i bits;
+};
+
+EQSAT_TARGET_avx512 inline ExpParts exp_parts(__m512d x) {
   using namespace exp_table;
   const __m512d shift = _mm512_set1_pd(kShift);
   const __m512d z = _mm512_fmadd_pd(x, _mm512_set1_pd(kSixteenOverLn2), shift);
@@ -81,10 +86,22 @@ EQSAT_TARGET_avx512 inline __m512d exp_lanes(__m512d x) {
       _mm512_permutex2var_pd(_mm512_load_pd(kPowHi), bits, _mm512_load_pd(kPowHi + 8));
   const __m512d lo =
       _mm512_permutex2var_pd(_mm512_load_pd(kPowLo), bits, _mm512_load_pd(kPowLo + 8));
-  const __m512d base = _mm512_add_pd(hi, _mm512_fmadd_pd(hi, p, lo));
+  return {hi, _mm512_fmadd_pd(hi, p, lo), bits};
+}
+
+// exp of 8 lanes, 2^(n >> 4) applied as 2^((n >> 4) - kRescale) on the
+// exponent bits, then a product by 2^kRescale: kRescale = 0 for
+// |x| <= 708; 1 for x in (708, 709.8], where 2^(n >> 4) may be 2^1024 (the
+// product rounds to the largest double or overflows to inf, as it should);
+// -64 for x in [-746, -708), where the product rounds once to a subnormal
+// result or 0. Other lanes get garbage.
+template <int kRescale>
+EQSAT_TARGET_avx512 inline __m512d exp_lanes(__m512d x) {
+  const ExpParts e = exp_parts(x);
+  const __m512d base = _mm512_add_pd(e.hi, e.tail);
   // (n >> 4) - kRescale into the exponent field: kShift's bits are 0 below
   // bit 51, so (bits >> 4) << 52 is (n >> 4) << 52 modulo 2^64.
-  __m512i k = _mm512_srli_epi64(bits, 4);
+  __m512i k = _mm512_srli_epi64(e.bits, 4);
   if constexpr (kRescale != 0) k = _mm512_sub_epi64(k, _mm512_set1_epi64(kRescale));
   const __m512i scale = _mm512_slli_epi64(k, 52);
   const __m512d out = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(base), scale));
@@ -94,14 +111,24 @@ EQSAT_TARGET_avx512 inline __m512d exp_lanes(__m512d x) {
     return _mm512_mul_pd(out, _mm512_set1_pd(kRescale > 0 ? 0x1p1 : 0x1p-64));
 }
 
+// 2^(n >> 4) as a double, for exp_parts' `bits` with n >> 4 in [-1022, 1023].
+EQSAT_TARGET_avx512 inline __m512d exp_scale(__m512i bits) {
+  const __m512i k = _mm512_slli_epi64(_mm512_srli_epi64(bits, 4), 52);
+  return _mm512_castsi512_pd(_mm512_add_epi64(k, _mm512_set1_epi64(std::int64_t{1023} << 52)));
+}
+
 }  // namespace avx512
 
 namespace avx2 {
 
-// exp of 4 lanes as avx512's exp_lanes<kRescale>, the table read by two
-// gathers.
-template <int kRescale>
-EQSAT_TARGET_avx2 inline __m256d exp_lanes(__m256d x) {
+// As avx512's ExpParts, 4 lanes.
+struct ExpParts {
+  __m256d hi, tail;
+  __m256i bits;
+};
+
+// As avx512's exp_parts, the table read by two gathers.
+EQSAT_TARGET_avx2 inline ExpParts exp_parts(__m256d x) {
   using namespace exp_table;
   const __m256d shift = _mm256_set1_pd(kShift);
   const __m256d z = _mm256_fmadd_pd(x, _mm256_set1_pd(kSixteenOverLn2), shift);
@@ -118,8 +145,15 @@ EQSAT_TARGET_avx2 inline __m256d exp_lanes(__m256d x) {
   const __m256i j = _mm256_and_si256(bits, _mm256_set1_epi64x(15));
   const __m256d hi = _mm256_i64gather_pd(kPowHi, j, 8);
   const __m256d lo = _mm256_i64gather_pd(kPowLo, j, 8);
-  const __m256d base = _mm256_add_pd(hi, _mm256_fmadd_pd(hi, p, lo));
-  __m256i k = _mm256_srli_epi64(bits, 4);
+  return {hi, _mm256_fmadd_pd(hi, p, lo), bits};
+}
+
+// exp of 4 lanes as avx512's exp_lanes<kRescale>.
+template <int kRescale>
+EQSAT_TARGET_avx2 inline __m256d exp_lanes(__m256d x) {
+  const ExpParts e = exp_parts(x);
+  const __m256d base = _mm256_add_pd(e.hi, e.tail);
+  __m256i k = _mm256_srli_epi64(e.bits, 4);
   if constexpr (kRescale != 0) k = _mm256_sub_epi64(k, _mm256_set1_epi64x(kRescale));
   const __m256i scale = _mm256_slli_epi64(k, 52);
   const __m256d out = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(base), scale));
@@ -127,6 +161,12 @@ EQSAT_TARGET_avx2 inline __m256d exp_lanes(__m256d x) {
     return out;
   else
     return _mm256_mul_pd(out, _mm256_set1_pd(kRescale > 0 ? 0x1p1 : 0x1p-64));
+}
+
+// As avx512's exp_scale.
+EQSAT_TARGET_avx2 inline __m256d exp_scale(__m256i bits) {
+  const __m256i k = _mm256_slli_epi64(_mm256_srli_epi64(bits, 4), 52);
+  return _mm256_castsi256_pd(_mm256_add_epi64(k, _mm256_set1_epi64x(std::int64_t{1023} << 52)));
 }
 
 }  // namespace avx2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the constants of our own vector exp, sin and cos (vector_exp.cpp,
-vector_sin_cos.cpp) as C++ hex-float literals, from 200-bit arithmetic
+"""Prints the constants of our own vector exp, sin, cos and tanh
+(vector_exp.cpp, vector_sin_cos.cpp, vector_tanh_f64.cpp) as C++ hex-float literals, from 200-bit arithmetic
 (mpmath, Debian's python3-mpmath). Run: python3 backend/vector_math_constants.py
 
 - exp: ln2/16 as a double and the double nearest the rest (Cody-Waite), the
@@ -10,8 +10,10 @@ vector_sin_cos.cpp) as C++ hex-float literals, from 200-bit arithmetic
 - sin, cos: pi/2 as three doubles, each the nearest to what the ones before
   leave (Cody-Waite with 159 bits), and 2/pi. The polynomials are fdlibm's
   (k_sin.c, k_cos.c), cited where they are used.
+- tanh: Taylor's coefficients of tanh(x) for x^3 .. x^15 (on |x| < 1/8 the
+  first term left out is below 2^-58 |x|).
 """
-from mpmath import mp, mpf, log, pi, factorial
+from mpmath import mp, mpf, log, pi, factorial, taylor, tanh
 
 mp.prec = 200
 
@@ -42,3 +44,4 @@ show("2^(j/16) lo", [split(mpf(2) ** (mpf(j) / 16), 2)[1] for j in range(16)])
 show("1/k!, k = 3..7", [nearest(1 / factorial(k)) for k in range(3, 8)])
 show("pi/2 (three parts)", split(pi / 2, 3))
 show("2/pi", [nearest(2 / pi)])
+show("tanh, x^3 .. x^15", [nearest(c) for c in taylor(tanh, 0, 15)[3::2]])

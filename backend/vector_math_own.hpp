@@ -1,10 +1,12 @@
-// Our own f64 exp, sin and cos for AVX-512 (8 lanes) and AVX2 (4 lanes)
-// (vector_exp.cpp, vector_sin_cos.cpp), in vector_math.hpp's place at those
-// levels: within 1 ulp like SLEEF's u10 routines (the promise of
-// vector_math.hpp) and cheaper, on arguments inside each kernel's range; in
-// a vector holding one outside it (or a NaN) those lanes take SLEEF's
-// result, so the edges (infinities, NaN, overflow) are SLEEF's, and a
-// lane's result never depends on the other lanes.
+// Our own f64 exp, sin, cos and tanh for AVX-512 (8 lanes) and AVX2 (4
+// lanes) (vector_exp.cpp, vector_sin_cos.cpp, vector_tanh_f64.cpp), in
+// vector_math.hpp's place at those levels: within 1 ulp like SLEEF's u10
+// routines (the promise of vector_math.hpp) and cheaper, on arguments
+// inside each kernel's range; in a vector holding one outside it (or a
+// NaN) exp, sin and cos give those lanes SLEEF's result, so their edges
+// (infinities, NaN, overflow) are SLEEF's (tanh has no outside: every
+// double is in its range). A lane's result never depends on the other
+// lanes.
 #pragma once
 
 #include "sleef_entry_points.hpp"
@@ -19,6 +21,7 @@ namespace eqsat::backend::vmath::avx512 {
 void exp(const double* x, double* y, std::int64_t n);
 void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
+void tanh(const double* x, double* y, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx512
 
@@ -27,6 +30,7 @@ namespace eqsat::backend::vmath::avx2 {
 void exp(const double* x, double* y, std::int64_t n);
 void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
+void tanh(const double* x, double* y, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx2
 

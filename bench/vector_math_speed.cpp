@@ -1,4 +1,4 @@
-// One thread's cost per element of the f64 vector exp, sin and cos at the
+// One thread's cost per element of the f64 vector exp, sin, cos and tanh at the
 // AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
 // there) beside the SLEEF u10 routines for that level they replace, called
 // here in the same loop, on the same arguments, in the same run. Arrays of
@@ -81,10 +81,14 @@ int main(int argc, char** argv) {
       {kAvx512, "cos", -1, 1, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {kAvx512, "cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {kAvx512, "sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx512, "tanh", -1, 1, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
+      {kAvx512, "tanh", -10, 10, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
+      {kAvx512, "tanh", -0.125, 0.125, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
       {kAvx2, "exp", -1, 1, backend::vmath::exp, sleef_loop_avx2<Sleef_expd4_u10avx2>},
       {kAvx2, "sin", -1, 1, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
       {kAvx2, "cos", -1, 1, backend::vmath::cos, sleef_loop_avx2<Sleef_cosd4_u10avx2>},
       {kAvx2, "sin", -1000, 1000, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
+      {kAvx2, "tanh", -10, 10, backend::vmath::tanh, sleef_loop_avx2<Sleef_tanhd4_u10avx2>},
   };
   fmt::print(
       "| level | function | arguments | ours ns/element | SLEEF u10 ns/element | SLEEF / ours |\n");

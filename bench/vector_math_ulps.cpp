@@ -1,7 +1,7 @@
-// The largest error, in ulp, of the f64 vector exp, sin and cos
+// The largest error, in ulp, of the f64 vector exp, sin, cos and tanh
 // (backend/vector_math.hpp) at the vector level in use, over COUNT random
 // arguments per function and argument class, against the C library's long
-// double expl, sinl and cosl (64-bit mantissa: their own error is about
+// double expl, sinl, cosl and tanhl (64-bit mantissa: their own error is about
 // 2^-11 of a double's ulp). Not a timing: backend/README.md ("Vector math")
 // quotes its output. One thread.
 //
@@ -99,6 +99,19 @@ int main(int argc, char** argv) {
        }},
       {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig},
       {"cos", backend::vmath::cos, [](long double x) { return std::cos(x); }, trig},
+      {"tanh",
+       backend::vmath::tanh,
+       [](long double x) { return std::tanh(x); },
+       {
+           {"bits, abs(x) <= 20", [](auto& r) { return bits_below(r, 20); }},
+           {"[-20, 20]", [](auto& r) { return uniform(-20, 20)(r); }},
+           {"[-1, 1]", [](auto& r) { return uniform(-1, 1)(r); }},
+           {"[0.125, 0.25] (the quotient's worst)",
+            [](auto& r) { return uniform(0.125, 0.25)(r); }},
+           {"[0, 0.125] (the series)", [](auto& r) { return uniform(0, 0.125)(r); }},
+           {"[18, 21] (rounding to 1)", [](auto& r) { return uniform(18, 21)(r); }},
+           {"bits, any double", [](auto& r) { return std::bit_cast<double>(r()); }},
+       }},
   };
   fmt::print("level {}, {} arguments per class\n\n",
              backend::vector_level_name(backend::vector_level()), count);

@@ -221,7 +221,7 @@ double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
   return v;
 }
 
-TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
+TEST_CASE("f64 exp, sin, cos and tanh are within 1 ulp on every class of argument") {
   // Our own kernels at AVX2 and AVX-512 (vector_math_own.hpp), SLEEF's at
   // SSE2: uniform in the bits (over each kernel's range and over all
   // doubles), uniform in value where users are, near multiples of pi/2,
@@ -255,6 +255,18 @@ TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
       {"subnormal", subnormal},
       {"any", any},
   };
+  // tanh: around 1/8, where our kernel turns from its series to its
+  // quotient, and 19 to 21, where it rounds to 1.
+  const std::vector<std::pair<const char*, Draw>> tanh_args = {
+      {"bits, |x| <= 20", [](auto& r) { return bits_below(r, 20); }},
+      {"[-20, 20]", in(-20, 20)},
+      {"[-1, 1]", in(-1, 1)},
+      {"[0.124, 0.126]", in(0.124, 0.126)},
+      {"[-0.5, -0.125]", in(-0.5, -0.125)},
+      {"[18, 21]", in(18, 21)},
+      {"subnormal", subnormal},
+      {"any", any},
+  };
   struct Case {
     const char* name;
     Kernel<double> kernel;
@@ -265,6 +277,7 @@ TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
       {"exp", backend::vmath::exp, [](long double x) { return std::exp(x); }, exp_args},
       {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig_args},
       {"cos", backend::vmath::cos, [](long double x) { return std::cos(x); }, trig_args},
+      {"tanh", backend::vmath::tanh, [](long double x) { return std::tanh(x); }, tanh_args},
   };
   const backend::VectorLevel level = GENERATE(
       backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512);
@@ -288,21 +301,23 @@ TEST_CASE("f64 exp, sin and cos are within 1 ulp on every class of argument") {
   }
 }
 
-TEST_CASE("a lane's exp, sin and cos never depend on the other lanes") {
+TEST_CASE("a lane's exp, sin, cos and tanh never depend on the other lanes") {
   // Our AVX2 and AVX-512 kernels give lanes outside their range SLEEF's:
   // an element's bits are the same alone, among arguments in range, among
   // arguments outside it, and at any offset in the array.
-  // Past each kernel's range, and exp's two-step ranges (708 to 709.8,
-  // -746 to -708).
-  const std::vector<double> outside = {NAN,    INFINITY, -INFINITY, 800,    -800,  709.9,
-                                       0x1p21, -1e300,   709.5,     -720.5, -745.5};
+  // Past each kernel's range, exp's two-step ranges (708 to 709.8,
+  // -746 to -708), and tanh's series and quotient (0.1, -0.125) and -0
+  // beside other lanes.
+  const std::vector<double> outside = {NAN,    INFINITY, -INFINITY, 800,   -800,
+                                       709.9,  0x1p21,   -1e300,    709.5, -720.5,
+                                       -745.5, 0.1,      -0.125,    -0.0,  25};
   std::mt19937_64 rng(5);
   std::vector<double> x(301);
   for (auto& v : x) v = std::uniform_real_distribution<double>(-700, 700)(rng);
   for (std::size_t i = 0; i < x.size(); i += 13) x[i] = outside[(i / 13) % outside.size()];
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
-        Kernel<double>{backend::vmath::cos}}) {
+        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh}}) {
     for (const auto level :
          {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
       const LevelScope scope(level);
@@ -327,7 +342,7 @@ TEST_CASE("a lane's exp, sin and cos never depend on the other lanes") {
   }
 }
 
-TEST_CASE("f64 exp, sin and cos give the same bits at AVX2 and AVX-512") {
+TEST_CASE("f64 exp, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
   // Our own kernels take the same steps at both levels (vector_math_own.hpp),
   // SLEEF's lanes aside; over every class of argument of the tests above.
   const LevelScope avx512(backend::VectorLevel::Avx512);
@@ -339,10 +354,11 @@ TEST_CASE("f64 exp, sin and cos give the same bits at AVX2 and AVX-512") {
     x.push_back(bits_below(rng, 0x1p20));
     x.push_back(std::uniform_real_distribution<double>(-746, 709.8)(rng));
     x.push_back(near_half_pi(rng, 600000));
+    x.push_back(std::uniform_real_distribution<double>(-0.25, 0.25)(rng));
   }
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
-        Kernel<double>{backend::vmath::cos}}) {
+        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh}}) {
     std::vector<double> wide(x.size()), narrow(x.size());
     kernel(x.data(), wide.data(), static_cast<std::int64_t>(x.size()));
     {
