@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -221,7 +222,7 @@ double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
   return v;
 }
 
-TEST_CASE("f64 exp, sin, cos and tanh are within 1 ulp on every class of argument") {
+TEST_CASE("f64 exp, log, sin, cos and tanh are within 1 ulp on every class of argument") {
   // Our own kernels at AVX2 and AVX-512 (vector_math_own.hpp), SLEEF's at
   // SSE2: uniform in the bits (over each kernel's range and over all
   // doubles), uniform in value where users are, near multiples of pi/2,
@@ -267,6 +268,17 @@ TEST_CASE("f64 exp, sin, cos and tanh are within 1 ulp on every class of argumen
       {"subnormal", subnormal},
       {"any", any},
   };
+  // log: around sqrt(2)/2 and sqrt(2), where our kernel's z wraps, and
+  // near 1, where log(x) is nearly x - 1; positives over the whole range.
+  const Draw positive = [](std::mt19937_64& r) {
+    return std::bit_cast<double>(r() & 0x7fffffffffffffffULL);
+  };
+  const std::vector<std::pair<const char*, Draw>> log_args = {
+      {"bits, positive", positive},     {"[0, 10]", in(0, 10)},
+      {"[0.5, 2]", in(0.5, 2)},         {"[0.70, 0.72]", in(0.70, 0.72)},
+      {"[1.40, 1.42]", in(1.40, 1.42)}, {"[0.999, 1.001]", in(0.999, 1.001)},
+      {"subnormal", subnormal},         {"any", any},
+  };
   struct Case {
     const char* name;
     Kernel<double> kernel;
@@ -275,6 +287,7 @@ TEST_CASE("f64 exp, sin, cos and tanh are within 1 ulp on every class of argumen
   };
   const Case cases[] = {
       {"exp", backend::vmath::exp, [](long double x) { return std::exp(x); }, exp_args},
+      {"log", backend::vmath::log, [](long double x) { return std::log(x); }, log_args},
       {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig_args},
       {"cos", backend::vmath::cos, [](long double x) { return std::cos(x); }, trig_args},
       {"tanh", backend::vmath::tanh, [](long double x) { return std::tanh(x); }, tanh_args},
@@ -301,13 +314,13 @@ TEST_CASE("f64 exp, sin, cos and tanh are within 1 ulp on every class of argumen
   }
 }
 
-TEST_CASE("a lane's exp, sin, cos and tanh never depend on the other lanes") {
+TEST_CASE("a lane's exp, log, sin, cos and tanh never depend on the other lanes") {
   // Our AVX2 and AVX-512 kernels give lanes outside their range SLEEF's:
   // an element's bits are the same alone, among arguments in range, among
   // arguments outside it, and at any offset in the array.
-  // Past each kernel's range, exp's two-step ranges (708 to 709.8,
-  // -746 to -708), and tanh's series and quotient (0.1, -0.125) and -0
-  // beside other lanes.
+  // Past each kernel's range (log's: zero, negatives, subnormals), exp's
+  // two-step ranges (708 to 709.8, -746 to -708), and tanh's series and
+  // quotient (0.1, -0.125) and -0 beside other lanes.
   const std::vector<double> outside = {NAN,    INFINITY, -INFINITY, 800,   -800,
                                        709.9,  0x1p21,   -1e300,    709.5, -720.5,
                                        -745.5, 0.1,      -0.125,    -0.0,  25};
@@ -317,7 +330,8 @@ TEST_CASE("a lane's exp, sin, cos and tanh never depend on the other lanes") {
   for (std::size_t i = 0; i < x.size(); i += 13) x[i] = outside[(i / 13) % outside.size()];
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
-        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh}}) {
+        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh},
+        Kernel<double>{backend::vmath::log}}) {
     for (const auto level :
          {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
       const LevelScope scope(level);
@@ -342,9 +356,10 @@ TEST_CASE("a lane's exp, sin, cos and tanh never depend on the other lanes") {
   }
 }
 
-TEST_CASE("f64 exp, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
+TEST_CASE("f64 exp, log, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
   // Our own kernels take the same steps at both levels (vector_math_own.hpp),
-  // SLEEF's lanes aside; over every class of argument of the tests above.
+  // SLEEF's lanes aside; over every class of argument of the tests above
+  // (log's over positive normals: its other lanes are SLEEF's).
   const LevelScope avx512(backend::VectorLevel::Avx512);
   if (!avx512.ok()) return;  // this CPU lacks AVX-512
   std::mt19937_64 rng(3);
@@ -355,10 +370,14 @@ TEST_CASE("f64 exp, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
     x.push_back(std::uniform_real_distribution<double>(-746, 709.8)(rng));
     x.push_back(near_half_pi(rng, 600000));
     x.push_back(std::uniform_real_distribution<double>(-0.25, 0.25)(rng));
+    x.push_back(std::exp(std::uniform_real_distribution<double>(-700, 700)(rng)));
   }
+  const auto positive_normal = [](double v) { return v >= DBL_MIN && v <= DBL_MAX; };
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
-        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh}}) {
+        Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh},
+        Kernel<double>{backend::vmath::log}}) {
+    const bool is_log = kernel == Kernel<double>{backend::vmath::log};
     std::vector<double> wide(x.size()), narrow(x.size());
     kernel(x.data(), wide.data(), static_cast<std::int64_t>(x.size()));
     {
@@ -366,6 +385,7 @@ TEST_CASE("f64 exp, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
       kernel(x.data(), narrow.data(), static_cast<std::int64_t>(x.size()));
     }
     for (std::size_t i = 0; i < x.size(); ++i) {
+      if (is_log && !positive_normal(x[i])) continue;
       INFO("f(" << x[i] << ")");
       CHECK(same(wide[i], narrow[i]));
     }
