@@ -43,12 +43,13 @@ namespace {
 #define EQSAT_VMATH_AVX512_F32(fn)                                            \
   EQSAT_VMATH_APPLY(fn, avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, \
                     Sleef_##fn##f16_u10avx512f)
-// At AVX2 and AVX-512, f64 exp, log, sin, cos and tanh are our own (vector_math_own.hpp).
+// At AVX2 and AVX-512, f64 exp, log, log1p, sin, cos and tanh are our own
+// (vector_math_own.hpp).
 #define EQSAT_VMATH_OWN_F64(fn, level)                            \
   void fn##_##level(const double* x, double* y, std::int64_t n) { \
     level::fn(x, y, n);                                           \
   }
-#define EQSAT_VMATH_SLEEF_F64(X) X(expm1) X(log1p) X(erf)
+#define EQSAT_VMATH_SLEEF_F64(X) X(expm1) X(erf)
 #define EQSAT_VMATH_OWN_AVX2_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx2)
 #define EQSAT_VMATH_OWN_AVX512_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx512)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
@@ -59,6 +60,7 @@ EQSAT_VMATH_OWN_AVX2_F64(sin)
 EQSAT_VMATH_OWN_AVX2_F64(cos)
 EQSAT_VMATH_OWN_AVX2_F64(tanh)
 EQSAT_VMATH_OWN_AVX2_F64(log)
+EQSAT_VMATH_OWN_AVX2_F64(log1p)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512_F32)
 EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX512_F64)
 EQSAT_VMATH_OWN_AVX512_F64(exp)
@@ -66,6 +68,7 @@ EQSAT_VMATH_OWN_AVX512_F64(sin)
 EQSAT_VMATH_OWN_AVX512_F64(cos)
 EQSAT_VMATH_OWN_AVX512_F64(tanh)
 EQSAT_VMATH_OWN_AVX512_F64(log)
+EQSAT_VMATH_OWN_AVX512_F64(log1p)
 #undef EQSAT_VMATH_SSE2
 #undef EQSAT_VMATH_AVX2_F64
 #undef EQSAT_VMATH_AVX2_F32
@@ -276,9 +279,9 @@ const char* implementation() {
 #ifdef EQSAT_VMATH_SLEEF
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return "own f64 exp, log, sin, cos, tanh and f32 tanh; SLEEF u10 (AVX-512)";
+      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
-      return "own f64 exp, log, sin, cos, tanh; SLEEF u10 (AVX2)";
+      return "own f64 exp, log, log1p, sin, cos, tanh; SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:
       return "SLEEF u10 (SSE2)";
   }

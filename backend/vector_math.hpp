@@ -1,7 +1,7 @@
 // Vectorized transcendentals over contiguous arrays, f32 and f64: SLEEF's
 // u10 functions (at most 1 ulp from the exact result) for the CPU's widest
 // vector unit (AVX-512, AVX2 or SSE2), chosen at run time (vector_level.hpp),
-// except f64 exp, log, sin, cos and tanh at AVX2 and AVX-512, our own
+// except f64 exp, log, log1p, sin, cos and tanh at AVX2 and AVX-512, our own
 // (vector_math_own.hpp, also within 1 ulp), and f32 tanh on AVX-512, ours
 // too (vector_tanh.hpp), correctly rounded up to 7e-7 ulp; the C library
 // where SLEEF is not installed. Correct at +-inf, NaN and subnormals: exp

@@ -1,12 +1,12 @@
-// Our own f64 exp, log, sin, cos and tanh for AVX-512 (8 lanes) and AVX2
-// (4 lanes) (vector_exp.cpp, vector_log.cpp, vector_sin_cos.cpp,
+// Our own f64 exp, log, log1p, sin, cos and tanh for AVX-512 (8 lanes) and
+// AVX2 (4 lanes) (vector_exp.cpp, vector_log.cpp, vector_sin_cos.cpp,
 // vector_tanh_f64.cpp), in vector_math.hpp's place at those levels: within
 // 1 ulp like SLEEF's u10 routines (the promise of vector_math.hpp) and
 // cheaper, on arguments inside each kernel's range; in a vector holding
-// one outside it (or a NaN) exp, log, sin and cos give those lanes SLEEF's
-// result, so their edges (infinities, NaN, overflow; log's zero, negatives
-// and subnormals) are SLEEF's. tanh has no outside: every double is in its
-// range. A lane's result never depends on the other lanes.
+// one outside it (or a NaN) exp, log, log1p, sin and cos give those lanes
+// SLEEF's result, so their edges (infinities, NaN, overflow; log's zero,
+// negatives and subnormals, log1p's -1 and below) are SLEEF's. tanh has no outside: every double is
+// in its range. A lane's result never depends on the other lanes.
 #pragma once
 
 #include "sleef_entry_points.hpp"
@@ -23,6 +23,7 @@ void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
 void tanh(const double* x, double* y, std::int64_t n);
 void log(const double* x, double* y, std::int64_t n);
+void log1p(const double* x, double* y, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx512
 
@@ -33,6 +34,7 @@ void sin(const double* x, double* y, std::int64_t n);
 void cos(const double* x, double* y, std::int64_t n);
 void tanh(const double* x, double* y, std::int64_t n);
 void log(const double* x, double* y, std::int64_t n);
+void log1p(const double* x, double* y, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx2
 

@@ -1,4 +1,4 @@
-// One thread's cost per element of the f64 vector exp, log, sin, cos and tanh at the
+// One thread's cost per element of the f64 vector exp, log, log1p, sin, cos and tanh at the
 // AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
 // there) beside the SLEEF u10 routines for that level they replace, called
 // here in the same loop, on the same arguments, in the same run. Arrays of
@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
       {kAvx512, "sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
       {kAvx512, "log", 0.5, 2, backend::vmath::log, sleef_loop<Sleef_logd8_u10avx512f>},
       {kAvx512, "log", 0, 1000, backend::vmath::log, sleef_loop<Sleef_logd8_u10avx512f>},
+      {kAvx512, "log1p", -0.5, 1, backend::vmath::log1p, sleef_loop<Sleef_log1pd8_u10avx512f>},
       {kAvx512, "tanh", -1, 1, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
       {kAvx512, "tanh", -10, 10, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
       {kAvx512, "tanh", -0.125, 0.125, backend::vmath::tanh, sleef_loop<Sleef_tanhd8_u10avx512f>},
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
       {kAvx2, "cos", -1, 1, backend::vmath::cos, sleef_loop_avx2<Sleef_cosd4_u10avx2>},
       {kAvx2, "sin", -1000, 1000, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
       {kAvx2, "log", 0, 1000, backend::vmath::log, sleef_loop_avx2<Sleef_logd4_u10avx2>},
+      {kAvx2, "log1p", -0.5, 1, backend::vmath::log1p, sleef_loop_avx2<Sleef_log1pd4_u10avx2>},
       {kAvx2, "tanh", -10, 10, backend::vmath::tanh, sleef_loop_avx2<Sleef_tanhd4_u10avx2>},
   };
   fmt::print(

@@ -1,7 +1,7 @@
-// The largest error, in ulp, of the f64 vector exp, log, sin, cos and tanh
+// The largest error, in ulp, of the f64 vector exp, log, log1p, sin, cos and tanh
 // (backend/vector_math.hpp) at the vector level in use, over COUNT random
 // arguments per function and argument class, against the C library's long
-// double expl, logl, sinl, cosl and tanhl (64-bit mantissa: their own error is about
+// double expl, logl, log1pl, sinl, cosl and tanhl (64-bit mantissa: their own error is about
 // 2^-11 of a double's ulp). Not a timing: backend/README.md ("Vector math")
 // quotes its output. One thread.
 //
@@ -106,6 +106,17 @@ int main(int argc, char** argv) {
            {"[0.70, 0.72] (z wraps at sqrt(2)/2)", [](auto& r) { return uniform(0.70, 0.72)(r); }},
            {"[1.40, 1.42] (and at sqrt(2))", [](auto& r) { return uniform(1.40, 1.42)(r); }},
            {"[0.999, 1.001]", [](auto& r) { return uniform(0.999, 1.001)(r); }},
+           {"bits, any double", [](auto& r) { return std::bit_cast<double>(r()); }},
+       }},
+      {"log1p",
+       backend::vmath::log1p,
+       [](long double x) { return std::log1p(x); },
+       {
+           {"bits, positive", [](auto& r) { return std::bit_cast<double>(r() >> 1); }},
+           {"[-1, 1]", [](auto& r) { return uniform(-1, 1)(r); }},
+           {"[-1, -0.5]", [](auto& r) { return uniform(-1, -0.5)(r); }},
+           {"[-1e-8, 1e-8] (1 + x rounds)", [](auto& r) { return uniform(-1e-8, 1e-8)(r); }},
+           {"[1, 1000]", [](auto& r) { return uniform(1, 1000)(r); }},
            {"bits, any double", [](auto& r) { return std::bit_cast<double>(r()); }},
        }},
       {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig},

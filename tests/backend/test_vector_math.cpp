@@ -222,7 +222,7 @@ double near_half_pi(std::mt19937_64& rng, std::int64_t kmax) {
   return v;
 }
 
-TEST_CASE("f64 exp, log, sin, cos and tanh are within 1 ulp on every class of argument") {
+TEST_CASE("f64 exp, log, log1p, sin, cos and tanh are within 1 ulp on every class of argument") {
   // Our own kernels at AVX2 and AVX-512 (vector_math_own.hpp), SLEEF's at
   // SSE2: uniform in the bits (over each kernel's range and over all
   // doubles), uniform in value where users are, near multiples of pi/2,
@@ -279,6 +279,13 @@ TEST_CASE("f64 exp, log, sin, cos and tanh are within 1 ulp on every class of ar
       {"[1.40, 1.42]", in(1.40, 1.42)}, {"[0.999, 1.001]", in(0.999, 1.001)},
       {"subnormal", subnormal},         {"any", any},
   };
+  // log1p: where 1 + x rounds (tiny x, x near -1, x from 1 on), around 0.
+  const std::vector<std::pair<const char*, Draw>> log1p_args = {
+      {"bits, positive", positive},       {"[-1, 1]", in(-1, 1)},
+      {"[-1, -0.5]", in(-1, -0.5)},       {"[-1e-8, 1e-8]", in(-1e-8, 1e-8)},
+      {"[1e-10, 1e-5]", in(1e-10, 1e-5)}, {"[1, 1000]", in(1, 1000)},
+      {"subnormal", subnormal},           {"any", any},
+  };
   struct Case {
     const char* name;
     Kernel<double> kernel;
@@ -288,6 +295,7 @@ TEST_CASE("f64 exp, log, sin, cos and tanh are within 1 ulp on every class of ar
   const Case cases[] = {
       {"exp", backend::vmath::exp, [](long double x) { return std::exp(x); }, exp_args},
       {"log", backend::vmath::log, [](long double x) { return std::log(x); }, log_args},
+      {"log1p", backend::vmath::log1p, [](long double x) { return std::log1p(x); }, log1p_args},
       {"sin", backend::vmath::sin, [](long double x) { return std::sin(x); }, trig_args},
       {"cos", backend::vmath::cos, [](long double x) { return std::cos(x); }, trig_args},
       {"tanh", backend::vmath::tanh, [](long double x) { return std::tanh(x); }, tanh_args},
@@ -314,7 +322,7 @@ TEST_CASE("f64 exp, log, sin, cos and tanh are within 1 ulp on every class of ar
   }
 }
 
-TEST_CASE("a lane's exp, log, sin, cos and tanh never depend on the other lanes") {
+TEST_CASE("a lane's exp, log, log1p, sin, cos and tanh never depend on the other lanes") {
   // Our AVX2 and AVX-512 kernels give lanes outside their range SLEEF's:
   // an element's bits are the same alone, among arguments in range, among
   // arguments outside it, and at any offset in the array.
@@ -331,7 +339,7 @@ TEST_CASE("a lane's exp, log, sin, cos and tanh never depend on the other lanes"
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
         Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh},
-        Kernel<double>{backend::vmath::log}}) {
+        Kernel<double>{backend::vmath::log}, Kernel<double>{backend::vmath::log1p}}) {
     for (const auto level :
          {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
       const LevelScope scope(level);
@@ -356,10 +364,10 @@ TEST_CASE("a lane's exp, log, sin, cos and tanh never depend on the other lanes"
   }
 }
 
-TEST_CASE("f64 exp, log, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
+TEST_CASE("f64 exp, log, log1p, sin, cos and tanh give the same bits at AVX2 and AVX-512") {
   // Our own kernels take the same steps at both levels (vector_math_own.hpp),
   // SLEEF's lanes aside; over every class of argument of the tests above
-  // (log's over positive normals: its other lanes are SLEEF's).
+  // (log's and log1p's where they are ours: their other lanes are SLEEF's).
   const LevelScope avx512(backend::VectorLevel::Avx512);
   if (!avx512.ok()) return;  // this CPU lacks AVX-512
   std::mt19937_64 rng(3);
@@ -371,13 +379,16 @@ TEST_CASE("f64 exp, log, sin, cos and tanh give the same bits at AVX2 and AVX-51
     x.push_back(near_half_pi(rng, 600000));
     x.push_back(std::uniform_real_distribution<double>(-0.25, 0.25)(rng));
     x.push_back(std::exp(std::uniform_real_distribution<double>(-700, 700)(rng)));
+    x.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
   }
   const auto positive_normal = [](double v) { return v >= DBL_MIN && v <= DBL_MAX; };
   for (const auto kernel :
        {Kernel<double>{backend::vmath::exp}, Kernel<double>{backend::vmath::sin},
         Kernel<double>{backend::vmath::cos}, Kernel<double>{backend::vmath::tanh},
-        Kernel<double>{backend::vmath::log}}) {
+        Kernel<double>{backend::vmath::log}, Kernel<double>{backend::vmath::log1p}}) {
+    // log's lanes off the positive normals are SLEEF's, log1p's where 1 + x is.
     const bool is_log = kernel == Kernel<double>{backend::vmath::log};
+    const bool is_log1p = kernel == Kernel<double>{backend::vmath::log1p};
     std::vector<double> wide(x.size()), narrow(x.size());
     kernel(x.data(), wide.data(), static_cast<std::int64_t>(x.size()));
     {
@@ -386,6 +397,7 @@ TEST_CASE("f64 exp, log, sin, cos and tanh give the same bits at AVX2 and AVX-51
     }
     for (std::size_t i = 0; i < x.size(); ++i) {
       if (is_log && !positive_normal(x[i])) continue;
+      if (is_log1p && !positive_normal(1 + x[i])) continue;
       INFO("f(" << x[i] << ")");
       CHECK(same(wide[i], narrow[i]));
     }
