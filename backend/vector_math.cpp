@@ -158,19 +158,27 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
 #endif
 
 // SLEEF's log1p overflows to inf above about 1e307 (f64) or 1e38 (f32),
-// where log1p(x) is log(x) to the last bit: blocks holding such an
-// argument go through the C library.
+// where log1p(x) is log(x) to the last bit: such arguments (and +inf) take
+// the C library's log1p, element by element (block by block, noted before
+// the vector routine writes: y may be x), so an element's result never
+// depends on its neighbours.
 template <class T>
 void log1p_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
   const T huge = std::numeric_limits<T>::max() / T(1024);
+  T fixed[kBlock];
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
-    if (std::any_of(x + b, x + b + m, [&](T v) { return v > huge; })) {
-      for (std::int64_t i = b; i < b + m; ++i) y[i] = std::log1p(x[i]);
-    } else {
-      log1p_dispatch(x + b, y + b, m);
+    bool any = false;
+    for (std::int64_t i = 0; i < m; ++i) {
+      const T v = x[b + i];
+      fixed[i] = v > huge ? std::log1p(v) : T(0);
+      any |= v > huge;
     }
+    log1p_dispatch(x + b, y + b, m);
+    if (any)
+      for (std::int64_t i = 0; i < m; ++i)
+        if (fixed[i] != T(0)) y[b + i] = fixed[i];
   }
 }
 
