@@ -159,9 +159,10 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
 
 // SLEEF's log1p overflows to inf above about 1e307 (f64) or 1e38 (f32),
 // where log1p(x) is log(x) to the last bit: such arguments (and +inf) take
-// the C library's log1p, element by element (block by block, noted before
-// the vector routine writes: y may be x), so an element's result never
-// depends on its neighbours.
+// the C library's log1p; and it gives 0 for a subnormal x, where log1p(x)
+// is x to the last bit: those give x. Element by element (block by block,
+// noted before the vector routine writes: y may be x), so an element's
+// result never depends on its neighbours.
 template <class T>
 void log1p_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
@@ -172,8 +173,9 @@ void log1p_typed(const T* x, T* y, std::int64_t n) {
     bool any = false;
     for (std::int64_t i = 0; i < m; ++i) {
       const T v = x[b + i];
-      fixed[i] = v > huge ? std::log1p(v) : T(0);
-      any |= v > huge;
+      const bool subnormal = v != T(0) && std::abs(v) < std::numeric_limits<T>::min();
+      fixed[i] = v > huge ? std::log1p(v) : subnormal ? v : T(0);
+      any |= fixed[i] != T(0);
     }
     log1p_dispatch(x + b, y + b, m);
     if (any)
