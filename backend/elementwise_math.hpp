@@ -63,29 +63,40 @@ void log1mexp(const T* x, T* y, std::int64_t n) {
   }
 }
 
-// log(eᵃ + eᵇ) = max + log1p(e^−|a−b|); equal operands (±∞ included) give
-// a + ln 2, NaN gives NaN. Over a block, e^−|a−b| and its log1p come from
-// the vector functions (the C library's, one element at a time, were most
-// of an 8-op chain's time); a constant operand is read once; out may be a
-// or b.
+// log(eᵃ + eᵇ) = max + log1p(e^−|a−b|), NaN propagated by the max. Equal
+// operands give max + log1p(1) = a + ln 2 (log1p(1) is ln 2 rounded); for
+// equal infinities a − b is NaN, which the min with 0 (that prefers the
+// number) turns into 0 too. Over a block, e^−|a−b| and its log1p come from
+// the vector functions and the rest are Eigen expressions with no select,
+// a constant operand read once, so that all of it vectorizes (a select or
+// a run-time stride per element did not). out may be a or b.
 template <class T>
 void logaddexp(const T* a, bool a_const, const T* b, bool b_const, T* out, std::int64_t n) {
-  const std::int64_t sa = a_const ? 0 : 1, sb = b_const ? 0 : 1;
-  alignas(64) T t[kBlock];
-  for (std::int64_t s = 0; s < n; s += kBlock) {
-    const std::int64_t m = std::min(kBlock, n - s);
-    const T* pa = a + s * sa;
-    const T* pb = b + s * sb;
-    for (std::int64_t i = 0; i < m; ++i) t[i] = -std::abs(pa[i * sa] - pb[i * sb]);
-    vmath::exp(t, t, m);
-    vmath::log1p(t, t, m);
-    for (std::int64_t i = 0; i < m; ++i) {
-      const T x = pa[i * sa], y = pb[i * sb];
-      out[s + i] = x == y                           ? x + T(0.6931471805599453)
-                   : std::isnan(x) || std::isnan(y) ? x + y
-                                                    : std::max(x, y) + t[i];
+  auto run = [&]<bool CA, bool CB>() {
+    alignas(64) T t[kBlock];
+    for (std::int64_t s = 0; s < n; s += kBlock) {
+      const std::int64_t m = std::min(kBlock, n - s);
+      const auto operand = [m]<bool C>(const T* p) {
+        if constexpr (C)
+          return Vec<T>::Constant(m, *p);
+        else
+          return In<T>(p, m);
+      };
+      const auto x = operand.template operator()<CA>(CA ? a : a + s);
+      const auto y = operand.template operator()<CB>(CB ? b : b + s);
+      Out<T>(t, m) = (-(x - y).abs()).binaryExpr(
+          Vec<T>::Zero(m), Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNumbers>());
+      vmath::exp(t, t, m);
+      vmath::log1p(t, t, m);
+      Out<T>(out + s, m) =
+          x.binaryExpr(y, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>()) +
+          In<T>(t, m);
     }
-  }
+  };
+  if (a_const && b_const) return run.template operator()<true, true>();
+  if (a_const) return run.template operator()<true, false>();
+  if (b_const) return run.template operator()<false, true>();
+  run.template operator()<false, false>();
 }
 
 // Unary ops: `block(x, y, n)` for the dtypes T the op has a kernel for

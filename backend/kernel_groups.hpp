@@ -41,7 +41,7 @@ inline constexpr std::int64_t kShortRow = 64;
 // True when `kind` computing `dtype` may join a fused expression: an
 // elementwise op whose catalogue fusion column covers `dtype` (FuseF: f32
 // and f64, as every unary op but logical_not and cast, add sub mul div pow
-// maximum minimum; FuseFI: i32 and i64 too, wrapping around as their
+// maximum minimum logaddexp hypot; FuseFI: i32 and i64 too, wrapping around as their
 // kernels do, as add sub mul maximum minimum neg abs square sign).
 bool fusable(ops::OpKind kind, ops::DType dtype);
 

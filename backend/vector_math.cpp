@@ -162,21 +162,29 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
 // the C library's log1p; and it gives 0 for a subnormal x, where log1p(x)
 // is x to the last bit: those give x. Element by element (block by block,
 // noted before the vector routine writes: y may be x), so an element's
-// result never depends on its neighbours.
+// result never depends on its neighbours. A first pass without calls
+// counts a block's such arguments, in T (GCC vectorizes that form, not an
+// integer flag).
 template <class T>
 void log1p_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
   const T huge = std::numeric_limits<T>::max() / T(1024);
+  const T tiny = std::numeric_limits<T>::min();
   T fixed[kBlock];
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
-    bool any = false;
+    T hits = 0;
     for (std::int64_t i = 0; i < m; ++i) {
-      const T v = x[b + i];
-      const bool subnormal = v != T(0) && std::abs(v) < std::numeric_limits<T>::min();
-      fixed[i] = v > huge ? std::log1p(v) : subnormal ? v : T(0);
-      any |= fixed[i] != T(0);
+      const T v = x[b + i], a = std::abs(v);
+      hits += v > huge || (a < tiny && a > T(0)) ? T(1) : T(0);
     }
+    const bool any = hits != T(0);
+    if (any)
+      for (std::int64_t i = 0; i < m; ++i) {
+        const T v = x[b + i];
+        const bool subnormal = v != T(0) && std::abs(v) < tiny;
+        fixed[i] = v > huge ? std::log1p(v) : subnormal ? v : T(0);
+      }
     log1p_dispatch(x + b, y + b, m);
     if (any)
       for (std::int64_t i = 0; i < m; ++i)
@@ -186,23 +194,29 @@ void log1p_typed(const T* x, T* y, std::int64_t n) {
 
 // SLEEF's erf of a subnormal argument is up to 1.2 ulp off; there erf(x)
 // is 2x/√π to the last bit, computed in double (block by block, before
-// SLEEF writes: y may be x).
+// SLEEF writes: y may be x). A first pass counts a block's, as above.
 template <class T>
 void erf_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
+  const T tiny = std::numeric_limits<T>::min();
   T fixed[kBlock];
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
-    bool tiny = false;
+    T hits = 0;
     for (std::int64_t i = 0; i < m; ++i) {
-      const T v = x[b + i];
-      fixed[i] = v != T(0) && std::abs(v) < std::numeric_limits<T>::min()
-                     ? static_cast<T>(static_cast<double>(v) * 1.1283791670955126)
-                     : T(0);
-      tiny |= fixed[i] != T(0);
+      const T a = std::abs(x[b + i]);
+      hits += a < tiny && a > T(0) ? T(1) : T(0);
     }
+    const bool any = hits != T(0);
+    if (any)
+      for (std::int64_t i = 0; i < m; ++i) {
+        const T v = x[b + i];
+        fixed[i] = v != T(0) && std::abs(v) < tiny
+                       ? static_cast<T>(static_cast<double>(v) * 1.1283791670955126)
+                       : T(0);
+      }
     erf_dispatch(x + b, y + b, m);
-    if (tiny)
+    if (any)
       for (std::int64_t i = 0; i < m; ++i)
         if (fixed[i] != T(0)) y[b + i] = fixed[i];
   }
@@ -269,7 +283,12 @@ void tanh(const float* x, float* y, std::int64_t n) {
   tanh_dispatch(x, y, n);
 }
 
+// Our own f64 log1p (AVX2, AVX-512) needs no fix-up: a huge argument is the
+// log of 1 + x in range, a subnormal one gives x (vector_log.cpp).
 void log1p(const double* x, double* y, std::int64_t n) {
+#ifdef EQSAT_VMATH_SLEEF
+  if (vector_level() != VectorLevel::Sse2) return log1p_dispatch(x, y, n);
+#endif
   log1p_typed(x, y, n);
 }
 

@@ -74,8 +74,8 @@
   X(Pow,         "pow",          Binary,    2, 2,  Transc2, FuseF, Smooth,      AnySign,    NoFlags,                               arith_rule)                                 \
   X(Maximum,     "maximum",      Binary,    2, 2,  Flop,   FuseFI, Smooth,      IfAny,      Comm,                                  promote_rule)                               \
   X(Minimum,     "minimum",      Binary,    2, 2,  Flop,   FuseFI, Smooth,      IfAll,      Comm,                                  promote_rule)                               \
-  X(Logaddexp,   "logaddexp",    Binary,    2, 2,  Transc, NoFuse, Smooth,      AnySign,    Comm,                                  div_rule)                                   \
-  X(Hypot,       "hypot",        Binary,    2, 2,  Transc, NoFuse, Smooth,      NonNeg,     Comm,                                  div_rule)                                   \
+  X(Logaddexp,   "logaddexp",    Binary,    2, 2,  Transc, FuseF,  Smooth,      AnySign,    Comm,                                  div_rule)                                   \
+  X(Hypot,       "hypot",        Binary,    2, 2,  Transc, FuseF,  Smooth,      NonNeg,     Comm,                                  div_rule)                                   \
   X(Eq,          "eq",           Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Comm | Cmp,                            compare_rule)                               \
   X(Ne,          "ne",           Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Comm | Cmp,                            compare_rule)                               \
   X(Lt,          "lt",           Binary,    2, 2,  Flop,   NoFuse, Zero,        AnySign,    Cmp,                                   compare_rule)                               \

@@ -3,6 +3,7 @@
 // arguments and at the edges (±inf, NaN, equal operands, a broadcast
 // operand, ±0), in f32 and f64, through whole programs.
 #include "backend/program.hpp"
+#include "backend/vector_level.hpp"
 #include "graph_builder.hpp"
 
 #include <catch2/catch.hpp>
@@ -116,4 +117,31 @@ TEMPLATE_TEST_CASE("log1mexp a block at a time is within 4 ulp", "", float, doub
     else
       CHECK(error(got, want, want) <= 4);
   }
+}
+
+// The block form takes equal operands to max + log1p(e^0), which is a + ln 2
+// only while log1p(1) is ln 2 rounded: at every vector level, both dtypes.
+TEMPLATE_TEST_CASE("logaddexp of equal operands is a + ln 2 to the last bit at every vector level",
+                   "", float, double) {
+  using T = TestType;
+  const T inf = std::numeric_limits<T>::infinity();
+  std::vector<T> v = {0, T(-0.0), 1, -1, T(1e-30), T(-1e30), T(30.5), inf, -inf,
+                      std::numeric_limits<T>::max(), std::numeric_limits<T>::denorm_min()};
+  std::mt19937_64 rng(47);
+  std::uniform_real_distribution<double> u(-100, 100);
+  while (v.size() < 600) v.push_back(static_cast<T>(u(rng)));
+  const auto n = static_cast<std::int64_t>(v.size());
+  TermRef x = input("x", ops::dtype_of<T>(), {n}), y = input("y", ops::dtype_of<T>(), {n});
+  const backend::VectorLevel saved = backend::vector_level();
+  for (const auto level :
+       {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
+    if (!backend::set_vector_level(level)) continue;
+    const auto out = backend::evaluate({op(OpKind::Logaddexp, {x, y})},
+                                       {{x, array_of(v)}, {y, array_of(v)}});
+    for (std::int64_t i = 0; i < n; ++i) {
+      INFO("level " << static_cast<int>(level) << ": logaddexp(" << v[i] << ", " << v[i] << ")");
+      CHECK(out[0].template data<T>()[i] == v[i] + T(0.6931471805599453));
+    }
+  }
+  backend::set_vector_level(saved);
 }
