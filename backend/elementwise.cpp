@@ -290,8 +290,23 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
   const std::size_t last = program.size() - 1;
   for (std::size_t k = 0; k < program.size(); ++k) {
     const FusedOp& op = program[k];
+    if (op.by_partner) continue;
     T* out = k == last ? dst : registers[k];
     LeafAt<T> a = source(op.src[0], 0);
+    if constexpr (kIsFloat<T>) {
+      if (op.partner >= 0) {
+        T* other = static_cast<std::size_t>(op.partner) == last ? dst : registers[op.partner];
+        T* s = op.kind == OpKind::Sin ? out : other;
+        T* c = op.kind == OpKind::Sin ? other : out;
+        const T* x = a.p;
+        if (a.is_const) {
+          std::fill_n(converted[1], m, *a.p);
+          x = converted[1];
+        }
+        vmath::sincos(x, s, c, m);
+        continue;
+      }
+    }
     if (op.kind == OpKind::Where) {
       const LeafAt<T> x = source(op.src[1], 1), y = source(op.src[2], 2);
       const std::int64_t sc = a.is_const ? 0 : 1, sx = x.is_const ? 0 : 1, sy = y.is_const ? 0 : 1;
@@ -315,6 +330,23 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
 constexpr std::int64_t kTranscendentalOps = 24;
 
 }  // namespace
+
+void pair_sin_cos(std::vector<FusedOp>& program) {
+  for (std::size_t k = 0; k < program.size(); ++k) {
+    FusedOp& op = program[k];
+    if ((op.kind != OpKind::Sin && op.kind != OpKind::Cos) || op.partner >= 0 || op.by_partner)
+      continue;
+    const OpKind other = op.kind == OpKind::Sin ? OpKind::Cos : OpKind::Sin;
+    for (std::size_t j = k + 1; j < program.size(); ++j) {
+      FusedOp& p = program[j];
+      if (p.kind != other || p.partner >= 0 || p.by_partner) continue;
+      if (p.src[0].leaf != op.src[0].leaf || p.src[0].index != op.src[0].index) continue;
+      op.partner = static_cast<int>(j);
+      p.by_partner = true;
+      break;
+    }
+  }
+}
 
 // The work of one element of `program` in simple ops: a transcendental
 // (the catalogue's Transc and Transc2 classes) counts as kTranscendentalOps,

@@ -320,6 +320,7 @@ Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
     }
     fused.members.push_back(std::move(member));
   }
+  pair_sin_cos(fused.program);
   fused.args.resize(fused.operands.size());
   return fused;
 }

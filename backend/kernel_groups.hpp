@@ -28,12 +28,21 @@ struct FusedSource {
   bool leaf = true;
   int index = 0;
 };
+// A sin and a cos of the same source (sin(x) * cos(x), a rotation) share
+// one call of vmath::sincos: the earlier of the two has `partner`, the
+// index of the other, whose `by_partner` is set (pair_sin_cos).
 struct FusedOp {
   ops::OpKind kind;
   int arity = 1;
   std::array<FusedSource, 3> src;
+  int partner = -1;
+  bool by_partner = false;
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
+
+// Marks each sin and cos of the same source in `program` as a pair (the
+// first unpaired match, in program order).
+void pair_sin_cos(std::vector<FusedOp>& program);
 // Rows shorter than this run op by op (plan_fused): a block's setup would
 // cost more per element than the separate kernels.
 inline constexpr std::int64_t kShortRow = 64;

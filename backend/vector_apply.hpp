@@ -43,6 +43,28 @@ EQSAT_TARGET_avx512 void apply(const float* x, float* y, std::int64_t n) {
   }
 }
 
+// y[i] = F(x)[i] and z[i] = its second result, as apply: a kernel with two
+// results (sincos). Neither output may be x.
+template <void (*F)(__m512d, __m512d&, __m512d&)>
+EQSAT_TARGET_avx512 void apply2(const double* x, double* y, double* z, std::int64_t n) {
+  std::int64_t i = 0;
+  __m512d a, b;
+  for (; i + 8 <= n; i += 8) {
+    F(_mm512_loadu_pd(x + i), a, b);
+    _mm512_storeu_pd(y + i, a);
+    _mm512_storeu_pd(z + i, b);
+  }
+  if (i < n) {
+    alignas(64) double tail[8] = {}, second[8];
+    std::memcpy(tail, x + i, (n - i) * sizeof(double));
+    F(_mm512_load_pd(tail), a, b);
+    _mm512_store_pd(tail, a);
+    _mm512_store_pd(second, b);
+    std::memcpy(y + i, tail, (n - i) * sizeof(double));
+    std::memcpy(z + i, second, (n - i) * sizeof(double));
+  }
+}
+
 }  // namespace eqsat::backend::vmath::avx512
 
 namespace eqsat::backend::vmath::avx2 {
@@ -57,6 +79,27 @@ EQSAT_TARGET_avx2 void apply(const double* x, double* y, std::int64_t n) {
     std::memcpy(tail, x + i, (n - i) * sizeof(double));
     _mm256_store_pd(tail, F(_mm256_load_pd(tail)));
     std::memcpy(y + i, tail, (n - i) * sizeof(double));
+  }
+}
+
+// As avx512::apply2, 4 lanes at a time.
+template <void (*F)(__m256d, __m256d&, __m256d&)>
+EQSAT_TARGET_avx2 void apply2(const double* x, double* y, double* z, std::int64_t n) {
+  std::int64_t i = 0;
+  __m256d a, b;
+  for (; i + 4 <= n; i += 4) {
+    F(_mm256_loadu_pd(x + i), a, b);
+    _mm256_storeu_pd(y + i, a);
+    _mm256_storeu_pd(z + i, b);
+  }
+  if (i < n) {
+    alignas(32) double tail[4] = {}, second[4];
+    std::memcpy(tail, x + i, (n - i) * sizeof(double));
+    F(_mm256_load_pd(tail), a, b);
+    _mm256_store_pd(tail, a);
+    _mm256_store_pd(second, b);
+    std::memcpy(y + i, tail, (n - i) * sizeof(double));
+    std::memcpy(z + i, second, (n - i) * sizeof(double));
   }
 }
 

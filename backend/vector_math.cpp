@@ -283,6 +283,20 @@ void tanh(const float* x, float* y, std::int64_t n) {
   tanh_dispatch(x, y, n);
 }
 
+void sincos(const double* x, double* s, double* c, std::int64_t n) {
+#ifdef EQSAT_VMATH_SLEEF
+  if (vector_level() == VectorLevel::Avx512) return avx512::sincos(x, s, c, n);
+  if (vector_level() == VectorLevel::Avx2) return avx2::sincos(x, s, c, n);
+#endif
+  sin_dispatch(x, s, n);
+  cos_dispatch(x, c, n);
+}
+
+void sincos(const float* x, float* s, float* c, std::int64_t n) {
+  sin_dispatch(x, s, n);
+  cos_dispatch(x, c, n);
+}
+
 // Our own f64 log1p (AVX2, AVX-512) needs no fix-up: a huge argument is the
 // log of 1 + x in range, a subnormal one gives x (vector_log.cpp).
 void log1p(const double* x, double* y, std::int64_t n) {

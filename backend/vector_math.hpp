@@ -30,6 +30,12 @@ EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_DECLARE)
 void sigmoid(const double* x, double* y, std::int64_t n);
 void sigmoid(const float* x, float* y, std::int64_t n);
 
+// s = sin(x) and c = cos(x), the bits of sin and cos; where our own f64
+// kernels run (AVX2, AVX-512), from one argument reduction and for about
+// the cost of one of them. s and c must not be x.
+void sincos(const double* x, double* s, double* c, std::int64_t n);
+void sincos(const float* x, float* s, float* c, std::int64_t n);
+
 // Which implementation is in use, at the level in use (vector_level.hpp):
 // "own f64 exp, sin, cos; SLEEF u10 (AVX2)", "C library", ...
 const char* implementation();

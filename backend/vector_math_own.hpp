@@ -24,6 +24,8 @@ void cos(const double* x, double* y, std::int64_t n);
 void tanh(const double* x, double* y, std::int64_t n);
 void log(const double* x, double* y, std::int64_t n);
 void log1p(const double* x, double* y, std::int64_t n);
+// s = sin(x), c = cos(x) from one reduction, the bits of sin and cos.
+void sincos(const double* x, double* s, double* c, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx512
 
@@ -35,6 +37,8 @@ void cos(const double* x, double* y, std::int64_t n);
 void tanh(const double* x, double* y, std::int64_t n);
 void log(const double* x, double* y, std::int64_t n);
 void log1p(const double* x, double* y, std::int64_t n);
+// s = sin(x), c = cos(x) from one reduction, the bits of sin and cos.
+void sincos(const double* x, double* s, double* c, std::int64_t n);
 
 }  // namespace eqsat::backend::vmath::avx2
 

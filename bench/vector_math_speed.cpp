@@ -1,5 +1,5 @@
-// One thread's cost per element of the f64 vector exp, log, log1p, sin, cos and tanh at the
-// AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
+// One thread's cost per element of the f64 vector exp, log, log1p, sin, cos, sincos and tanh
+// at the AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
 // there) beside the SLEEF u10 routines for that level they replace, called
 // here in the same loop, on the same arguments, in the same run. Arrays of
 // 4096 doubles (in the L1 cache: the kernel's cost, not the memory's), best
@@ -52,6 +52,33 @@ EQSAT_TARGET_avx2 void sleef_loop_avx2(const double* x, double* y) {
   for (std::int64_t i = 0; i < kSize; i += 4) _mm256_storeu_pd(y + i, F(_mm256_loadu_pd(x + i)));
 }
 
+// sincos's second result (cos), for the rows of both sides; SLEEF's side
+// of a sincos row is its sin and its cos.
+std::vector<double> g_cos(kSize);
+
+void ours_sincos(const double* x, double* y, std::int64_t n) {
+  backend::vmath::sincos(x, y, g_cos.data(), n);
+}
+
+// SLEEF's sin into y and cos into g_cos, 8 lanes at a time (its sincos
+// returns a struct sleef.h declares only for a whole AVX-512 file).
+EQSAT_TARGET_avx512 void sleef_sincos(const double* x, double* y) {
+  for (std::int64_t i = 0; i < kSize; i += 8) {
+    const __m512d v = _mm512_loadu_pd(x + i);
+    _mm512_storeu_pd(y + i, Sleef_sind8_u10avx512f(v));
+    _mm512_storeu_pd(g_cos.data() + i, Sleef_cosd8_u10avx512f(v));
+  }
+}
+
+// The same with SLEEF's AVX2 routines, 4 lanes at a time.
+EQSAT_TARGET_avx2 void sleef_sincos_avx2(const double* x, double* y) {
+  for (std::int64_t i = 0; i < kSize; i += 4) {
+    const __m256d v = _mm256_loadu_pd(x + i);
+    _mm256_storeu_pd(y + i, Sleef_sind4_u10avx2(v));
+    _mm256_storeu_pd(g_cos.data() + i, Sleef_cosd4_u10avx2(v));
+  }
+}
+
 }  // namespace
 #endif
 
@@ -81,6 +108,7 @@ int main(int argc, char** argv) {
       {kAvx512, "cos", -1, 1, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {kAvx512, "cos", -10, 10, backend::vmath::cos, sleef_loop<Sleef_cosd8_u10avx512f>},
       {kAvx512, "sin", -1000, 1000, backend::vmath::sin, sleef_loop<Sleef_sind8_u10avx512f>},
+      {kAvx512, "sincos", -10, 10, ours_sincos, sleef_sincos},
       {kAvx512, "log", 0.5, 2, backend::vmath::log, sleef_loop<Sleef_logd8_u10avx512f>},
       {kAvx512, "log", 0, 1000, backend::vmath::log, sleef_loop<Sleef_logd8_u10avx512f>},
       {kAvx512, "log1p", -0.5, 1, backend::vmath::log1p, sleef_loop<Sleef_log1pd8_u10avx512f>},
@@ -91,6 +119,7 @@ int main(int argc, char** argv) {
       {kAvx2, "sin", -1, 1, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
       {kAvx2, "cos", -1, 1, backend::vmath::cos, sleef_loop_avx2<Sleef_cosd4_u10avx2>},
       {kAvx2, "sin", -1000, 1000, backend::vmath::sin, sleef_loop_avx2<Sleef_sind4_u10avx2>},
+      {kAvx2, "sincos", -10, 10, ours_sincos, sleef_sincos_avx2},
       {kAvx2, "log", 0, 1000, backend::vmath::log, sleef_loop_avx2<Sleef_logd4_u10avx2>},
       {kAvx2, "log1p", -0.5, 1, backend::vmath::log1p, sleef_loop_avx2<Sleef_log1pd4_u10avx2>},
       {kAvx2, "tanh", -10, 10, backend::vmath::tanh, sleef_loop_avx2<Sleef_tanhd4_u10avx2>},

@@ -622,3 +622,37 @@ TEST_CASE("a group reads slices of the last axis in place, with the values of th
     }
   }
 }
+
+TEST_CASE("a sin and a cos of one source share a call in a fused group, with the op-by-op bits") {
+  // sin(x) cos(x) + cos(w) - sin(w) + sin(x + c): a pair on each leaf, a
+  // sin of a register without its cos; the last op's register is a pair's.
+  for (const DType d : {DType::F64, DType::F32}) {
+    TermRef x = input("x", d, {kAny});
+    TermRef w = input("w", d, {kAny});
+    TermRef c = input("c", d);
+    TermRef pair = op(OpKind::Mul, {op(OpKind::Sin, {x}), op(OpKind::Cos, {x})});
+    TermRef rotated = op(OpKind::Sub, {op(OpKind::Cos, {w}), op(OpKind::Sin, {w})});
+    TermRef y = op(OpKind::Add, {op(OpKind::Add, {pair, rotated}),
+                                 op(OpKind::Sin, {op(OpKind::Add, {x, c})})});
+    backend::Program fused = backend::compile(graph({x, w, c}, {y}));
+    CHECK(fused.num_instructions() == 1);
+    for (std::int64_t n : {1, 13, 512, 1300}) {
+      INFO("dtype " << ops::dtype_name(d) << ", n " << n);
+      ops::Array xv(d, {n}), wv(d, {n});
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double v = std::sin(i * 0.37) * (i % 5 == 0 ? 3e6 : 20.0);  // some beyond 2^20
+        if (d == DType::F64) {
+          xv.data<double>()[i] = v;
+          wv.data<double>()[i] = v * 0.5 - 1;
+        } else {
+          xv.data<float>()[i] = static_cast<float>(v);
+          wv.data<float>()[i] = static_cast<float>(v * 0.5 - 1);
+        }
+      }
+      const ops::Array cv = ops::Array::filled(d, {}, 0.75);
+      const ops::Array got = fused.run({xv, wv, cv})[0];
+      const auto all = backend::compile(unfused({x, w, c}, y)).run({xv, wv, cv});
+      CHECK(test::compare_arrays(got, all.back(), 0) == "");
+    }
+  }
+}

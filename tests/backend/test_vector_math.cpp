@@ -451,3 +451,36 @@ TEST_CASE("exp underflows to zero and log of a subnormal is finite in programs")
   CHECK(out[3].data<double>()[0] == 0.0);  // e^-800 underflows
   CHECK(out[3].data<double>()[1] == 1.0);
 }
+
+TEMPLATE_TEST_CASE("sincos gives the bits of sin and cos at every level", "", float, double) {
+  // One reduction for both where our own f64 kernels run; each result must
+  // still be sin's and cos's own, so that a fused group pairing them
+  // computes what op by op would. Lengths that leave tails; arguments near
+  // multiples of pi/2, beyond 2^20 (SLEEF's lanes), +-0, +-inf and NaN.
+  using T = TestType;
+  std::mt19937_64 rng(29);
+  std::vector<T> x = {T(0), T(-0.0), std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
+                      T(1e30), T(-3e7), std::numeric_limits<T>::denorm_min()};
+  for (int i = 0; i < 3000; ++i) {
+    x.push_back(static_cast<T>(near_half_pi(rng, 600000)));
+    x.push_back(static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng)));
+    x.push_back(static_cast<T>(bits_below(rng, 0x1p21)));
+  }
+  for (const auto level :
+       {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
+    const LevelScope scope(level);
+    if (!scope.ok()) continue;
+    for (const std::size_t n : {x.size(), std::size_t{13}, std::size_t{3}}) {
+      std::vector<T> s(n), c(n), s1(n), c1(n);
+      backend::vmath::sincos(x.data(), s.data(), c.data(), static_cast<std::int64_t>(n));
+      backend::vmath::sin(x.data(), s1.data(), static_cast<std::int64_t>(n));
+      backend::vmath::cos(x.data(), c1.data(), static_cast<std::int64_t>(n));
+      for (std::size_t i = 0; i < n; ++i) {
+        INFO("level " << static_cast<int>(level) << ", n " << n << ": sincos(" << x[i] << ")");
+        CHECK(same(s[i], s1[i]));
+        CHECK(same(c[i], c1[i]));
+      }
+    }
+  }
+}
