@@ -246,16 +246,26 @@ void mask_block(OpKind kind, LeafAt<T> a, LeafAt<T> b, T* out, std::int64_t m) {
   });
 }
 
+// A fused group's registers: kMaxFusedOps blocks, each padded by 128 bytes.
+// Unpadded, register k + 1 (or k + 2 in f32) lay exactly 4096 bytes past
+// register k, so an op's loads and stores had the same address bits below
+// 4 KiB and the core took every store as one a later load might depend on
+// ("4K aliasing"): a chain of cheap ops ran at a fifth of its speed.
+template <class T>
+inline constexpr std::int64_t kRegisterLength = kBlock + 128 / static_cast<std::int64_t>(sizeof(T));
+template <class T>
+using Registers = T[kMaxFusedOps][kRegisterLength<T>];
+
 // Evaluates `program` on block [start, start + m) of row r of the result
 // (rows of `layout.row_len` elements) into dst. A bool leaf of a program
 // computing in another dtype is read as 0 and 1 of T.
 template <class T>
 void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                  std::int64_t r, std::int64_t start, std::int64_t m, T* dst,
-                 T (&registers)[kMaxFusedOps][kBlock]) {
-  alignas(64) T converted[3][kBlock];
+                 Registers<T>& registers) {
+  alignas(64) T converted[3][kRegisterLength<T>];
   auto source = [&](const FusedSource& src, int slot) -> LeafAt<T> {
-    if (!src.leaf) return {registers[src.index], false};
+    if (!src.leaf) return {registers[program[src.index].reg], false};
     std::int64_t offset = 0;
     bool is_const = false;
     switch (layout.kinds[src.index]) {
@@ -291,11 +301,12 @@ void fused_block(std::span<const FusedOp> program, Operands leaves, const FusedL
   for (std::size_t k = 0; k < program.size(); ++k) {
     const FusedOp& op = program[k];
     if (op.by_partner) continue;
-    T* out = k == last ? dst : registers[k];
+    T* out = k == last ? dst : registers[op.reg];
     LeafAt<T> a = source(op.src[0], 0);
     if constexpr (kIsFloat<T>) {
       if (op.partner >= 0) {
-        T* other = static_cast<std::size_t>(op.partner) == last ? dst : registers[op.partner];
+        const std::size_t j = static_cast<std::size_t>(op.partner);
+        T* other = j == last ? dst : registers[program[j].reg];
         T* s = op.kind == OpKind::Sin ? out : other;
         T* c = op.kind == OpKind::Sin ? other : out;
         const T* x = a.p;
@@ -344,6 +355,38 @@ void pair_sin_cos(std::vector<FusedOp>& program) {
       op.partner = static_cast<int>(j);
       p.by_partner = true;
       break;
+    }
+  }
+}
+
+void allocate_registers(std::vector<FusedOp>& program) {
+  std::vector<std::size_t> last_read(program.size(), 0);
+  for (std::size_t k = 0; k < program.size(); ++k)
+    for (int i = 0; i < program[k].arity; ++i)
+      if (!program[k].src[i].leaf) last_read[program[k].src[i].index] = k;
+  std::vector<int> free;  // registers no live value holds
+  int used = 0;
+  const auto take = [&] {
+    if (free.empty()) return used++;
+    const int r = free.back();
+    free.pop_back();
+    return r;
+  };
+  const std::size_t root = program.size() - 1;
+  for (std::size_t k = 0; k < program.size(); ++k) {
+    FusedOp& op = program[k];
+    if (!op.by_partner) {  // a partner's register comes with the op computing it
+      if (k != root) op.reg = take();
+      if (op.partner >= 0 && static_cast<std::size_t>(op.partner) != root)
+        program[op.partner].reg = take();
+    }
+    // The sources read here for the last time give theirs back, after the
+    // results took theirs: no op writes a register it reads.
+    for (int i = 0; i < op.arity; ++i) {
+      const FusedSource& src = op.src[i];
+      if (src.leaf || last_read[src.index] != k) continue;
+      const int r = program[src.index].reg;
+      if (std::find(free.begin(), free.end(), r) == free.end()) free.push_back(r);
     }
   }
 }
@@ -409,7 +452,7 @@ void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const Fu
   const bool same = out.dtype() == ops::dtype_of<T>();
   for_each_block(layout, fused_work(program),
                  [&](std::int64_t r, std::int64_t start, std::int64_t m) {
-                   alignas(64) T registers[kMaxFusedOps][kBlock];
+                   alignas(64) Registers<T> registers;
                    const std::int64_t at = r * layout.row_len + start;
                    if (same)
                      return fused_block<T>(program, leaves, layout, r, start, m, out.data<T>() + at,
@@ -593,7 +636,7 @@ void run_fused(std::span<const FusedOp> program, Operands leaves, const FusedLay
 void run_fused_range(std::span<const FusedOp> program, Operands leaves, const FusedLayout& layout,
                      DType compute, Array& out, std::int64_t first, std::int64_t count) {
   auto run = [&]<class T>(std::type_identity<T>) {
-    alignas(64) T registers[kMaxFusedOps][kBlock];
+    alignas(64) Registers<T> registers;
     T* dst = out.data<T>();
     for (std::int64_t e = first, end = first + count; e < end;) {
       const std::int64_t r = e / layout.row_len, start = e % layout.row_len;
@@ -613,7 +656,7 @@ void run_fused_reduction(ops::OpKind kind, std::span<const FusedOp> program, Ope
   auto run = [&]<class T>(std::type_identity<T>) {
     reduce_blocked<T>(kind, layout.rows, layout.row_len, out.data<T>(),
                       [&](std::int64_t r, std::int64_t start, std::int64_t m, T* scratch) {
-                        alignas(64) T registers[kMaxFusedOps][kBlock];
+                        alignas(64) Registers<T> registers;
                         fused_block<T>(program, leaves, layout, r, start, m, scratch, registers);
                         return static_cast<const T*>(scratch);
                       });

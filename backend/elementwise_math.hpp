@@ -84,8 +84,10 @@ void logaddexp(const T* a, bool a_const, const T* b, bool b_const, T* out, std::
       };
       const auto x = operand.template operator()<CA>(CA ? a : a + s);
       const auto y = operand.template operator()<CB>(CB ? b : b + s);
-      Out<T>(t, m) = (-(x - y).abs()).binaryExpr(
-          Vec<T>::Zero(m), Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNumbers>());
+      Out<T>(t, m) =
+          (-(x - y).abs())
+              .binaryExpr(Vec<T>::Zero(m),
+                          Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNumbers>());
       vmath::exp(t, t, m);
       vmath::log1p(t, t, m);
       Out<T>(out + s, m) =

@@ -321,6 +321,7 @@ Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
     fused.members.push_back(std::move(member));
   }
   pair_sin_cos(fused.program);
+  allocate_registers(fused.program);
   fused.args.resize(fused.operands.size());
   return fused;
 }

@@ -30,19 +30,28 @@ struct FusedSource {
 };
 // A sin and a cos of the same source (sin(x) * cos(x), a rotation) share
 // one call of vmath::sincos: the earlier of the two has `partner`, the
-// index of the other, whose `by_partner` is set (pair_sin_cos).
+// index of the other, whose `by_partner` is set (pair_sin_cos). `reg` is
+// the register that holds the op's result (allocate_registers; the last
+// op writes the group's result instead).
 struct FusedOp {
   ops::OpKind kind;
   int arity = 1;
   std::array<FusedSource, 3> src;
   int partner = -1;
   bool by_partner = false;
+  int reg = -1;
 };
 inline constexpr std::size_t kMaxFusedOps = 16;
 
 // Marks each sin and cos of the same source in `program` as a pair (the
 // first unpaired match, in program order).
 void pair_sin_cos(std::vector<FusedOp>& program);
+
+// Gives each op of `program` but the last a register, reusing one once
+// the last op reading its value has run: a chain of n ops holds two
+// registers, not n. A group's registers then stay in the L1 cache (n
+// registers of 4 KiB each overflowed its ways from about 8 on).
+void allocate_registers(std::vector<FusedOp>& program);
 // Rows shorter than this run op by op (plan_fused): a block's setup would
 // cost more per element than the separate kernels.
 inline constexpr std::int64_t kShortRow = 64;

@@ -27,7 +27,7 @@ TEST_CASE("cost model: which ops run inside a fused group") {
   CHECK_FALSE(fuses(OpKind::Mul, vec(8)));           // short rows run op by op
   CHECK_FALSE(fuses(OpKind::Exp, vec(1000, DType::I64)));
   CHECK(fuses(OpKind::Square, vec(1000, DType::I64)));
-  CHECK(fuses(OpKind::Logaddexp, vec(1000)));  // its exp and log1p a block at a time
+  CHECK(fuses(OpKind::Logaddexp, vec(1000)));   // its exp and log1p a block at a time
   CHECK_FALSE(fuses(OpKind::Cast, vec(1000)));  // NoFuse in the catalogue
   // Comparisons compute in their operands' dtype, `where` in its branches'.
   const ops::Type v = vec(1000), b = vec(1000, DType::Bool);

@@ -125,8 +125,17 @@ TEMPLATE_TEST_CASE("logaddexp of equal operands is a + ln 2 to the last bit at e
                    "", float, double) {
   using T = TestType;
   const T inf = std::numeric_limits<T>::infinity();
-  std::vector<T> v = {0, T(-0.0), 1, -1, T(1e-30), T(-1e30), T(30.5), inf, -inf,
-                      std::numeric_limits<T>::max(), std::numeric_limits<T>::denorm_min()};
+  std::vector<T> v = {0,
+                      T(-0.0),
+                      1,
+                      -1,
+                      T(1e-30),
+                      T(-1e30),
+                      T(30.5),
+                      inf,
+                      -inf,
+                      std::numeric_limits<T>::max(),
+                      std::numeric_limits<T>::denorm_min()};
   std::mt19937_64 rng(47);
   std::uniform_real_distribution<double> u(-100, 100);
   while (v.size() < 600) v.push_back(static_cast<T>(u(rng)));
@@ -136,8 +145,8 @@ TEMPLATE_TEST_CASE("logaddexp of equal operands is a + ln 2 to the last bit at e
   for (const auto level :
        {backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512}) {
     if (!backend::set_vector_level(level)) continue;
-    const auto out = backend::evaluate({op(OpKind::Logaddexp, {x, y})},
-                                       {{x, array_of(v)}, {y, array_of(v)}});
+    const auto out =
+        backend::evaluate({op(OpKind::Logaddexp, {x, y})}, {{x, array_of(v)}, {y, array_of(v)}});
     for (std::int64_t i = 0; i < n; ++i) {
       INFO("level " << static_cast<int>(level) << ": logaddexp(" << v[i] << ", " << v[i] << ")");
       CHECK(out[0].template data<T>()[i] == v[i] + T(0.6931471805599453));

@@ -632,8 +632,8 @@ TEST_CASE("a sin and a cos of one source share a call in a fused group, with the
     TermRef c = input("c", d);
     TermRef pair = op(OpKind::Mul, {op(OpKind::Sin, {x}), op(OpKind::Cos, {x})});
     TermRef rotated = op(OpKind::Sub, {op(OpKind::Cos, {w}), op(OpKind::Sin, {w})});
-    TermRef y = op(OpKind::Add, {op(OpKind::Add, {pair, rotated}),
-                                 op(OpKind::Sin, {op(OpKind::Add, {x, c})})});
+    TermRef y = op(OpKind::Add,
+                   {op(OpKind::Add, {pair, rotated}), op(OpKind::Sin, {op(OpKind::Add, {x, c})})});
     backend::Program fused = backend::compile(graph({x, w, c}, {y}));
     CHECK(fused.num_instructions() == 1);
     for (std::int64_t n : {1, 13, 512, 1300}) {

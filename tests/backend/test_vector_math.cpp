@@ -459,9 +459,14 @@ TEMPLATE_TEST_CASE("sincos gives the bits of sin and cos at every level", "", fl
   // multiples of pi/2, beyond 2^20 (SLEEF's lanes), +-0, +-inf and NaN.
   using T = TestType;
   std::mt19937_64 rng(29);
-  std::vector<T> x = {T(0), T(-0.0), std::numeric_limits<T>::infinity(),
-                      -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
-                      T(1e30), T(-3e7), std::numeric_limits<T>::denorm_min()};
+  std::vector<T> x = {T(0),
+                      T(-0.0),
+                      std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity(),
+                      std::numeric_limits<T>::quiet_NaN(),
+                      T(1e30),
+                      T(-3e7),
+                      std::numeric_limits<T>::denorm_min()};
   for (int i = 0; i < 3000; ++i) {
     x.push_back(static_cast<T>(near_half_pi(rng, 600000)));
     x.push_back(static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng)));
