@@ -154,8 +154,10 @@ bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
     f.ran = true;
   }
   if (count == 0) return false;
-  rows.done = [this, &in, count](std::int64_t r0, std::int64_t r1) {
-    for (std::size_t i = 0; i < count; ++i) {
+  // Two pointers: std::function holds them without a heap allocation.
+  in.followers_by_rows = count;
+  rows.done = [this, &in](std::int64_t r0, std::int64_t r1) {
+    for (std::size_t i = 0; i < in.followers_by_rows; ++i) {
       Instruction& f = code_[in.followers[i]];
       const std::int64_t len = f.layout.row_len;
       detail::run_fused_range(f.program, f.args, f.layout, f.compute, slots_[f.out], r0 * len,

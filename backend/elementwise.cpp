@@ -464,15 +464,31 @@ void run_fused_typed(std::span<const FusedOp> program, Operands leaves, const Fu
                  });
 }
 
+// A leaf's shape as a fused group sees it: its own, with a window's width
+// in place of its last axis. A view, so that planning a group allocates
+// nothing (an LSTM step plans its cell's groups at every step).
+struct SeenShape {
+  const Dims& dims;
+  std::int64_t last;  // the last axis's length as seen
+  std::size_t size() const { return dims.size(); }
+  std::int64_t operator[](std::size_t i) const { return i + 1 == dims.size() ? last : dims[i]; }
+};
+
+// The product of out[from..].
+std::int64_t elements_from(const Dims& out, std::size_t from) {
+  std::int64_t n = 1;
+  for (std::size_t i = from; i < out.size(); ++i) n *= out[i];
+  return n;
+}
+
 // How a leaf of `shape` (right-aligned) meets the result's `out`; sets
 // `len` to the row length it implies (RowConst, RowRepeat).
-std::optional<LeafKind> leaf_kind(const Dims& shape, const Dims& out, std::int64_t& len) {
+std::optional<LeafKind> leaf_kind(const SeenShape& shape, const Dims& out, std::int64_t& len) {
   const int rank = static_cast<int>(out.size());
   const int pad = rank - static_cast<int>(shape.size());
   auto dim = [&](int i) { return i < pad ? std::int64_t{1} : shape[i - pad]; };
-  if (num_elements(shape) == 1) return LeafKind::Scalar;
   int first = rank, last = -1;
-  bool full = true;
+  bool full = true, single = true;
   for (int i = 0; i < rank; ++i) {
     if (dim(i) != out[i]) full = false;
     if (dim(i) != 1) {
@@ -480,6 +496,8 @@ std::optional<LeafKind> leaf_kind(const Dims& shape, const Dims& out, std::int64
       last = i;
     }
   }
+  for (std::size_t i = 0; i < shape.size(); ++i) single = single && shape[i] == 1;
+  if (single) return LeafKind::Scalar;
   if (full) return LeafKind::Full;
   auto equal = [&](int from, int to) {
     for (int i = from; i < to; ++i)
@@ -487,11 +505,11 @@ std::optional<LeafKind> leaf_kind(const Dims& shape, const Dims& out, std::int64
     return true;
   };
   if (equal(0, last + 1)) {
-    len = num_elements(Dims(out.begin() + last + 1, out.end()));
+    len = elements_from(out, static_cast<std::size_t>(last + 1));
     return LeafKind::RowConst;
   }
   if (equal(first, rank)) {
-    len = num_elements(Dims(out.begin() + first, out.end()));
+    len = elements_from(out, static_cast<std::size_t>(first));
     return LeafKind::RowRepeat;
   }
   return std::nullopt;
@@ -570,19 +588,23 @@ bool fusable(OpKind kind, DType dtype) {
 bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t row_len,
                 std::span<const LeafWindow> windows) {
   // The shape each leaf is seen with: a window's width replaces its last axis.
-  std::vector<Dims> seen;
   bool windowed = false;
+  const auto seen = [&](std::size_t k) {
+    const Dims& d = leaves[k]->shape();
+    const bool window = !windows.empty() && windows[k].stride != 0;
+    return SeenShape{d, d.empty() ? 0 : window ? windows[k].width : d.back()};
+  };
+  std::size_t rank = 0;
   for (std::size_t k = 0; k < leaves.size(); ++k) {
-    seen.push_back(leaves[k]->shape());
+    const Dims& d = leaves[k]->shape();
+    rank = std::max(rank, d.size());
     if (windows.empty() || windows[k].stride == 0) continue;
-    if (seen.back().empty() || seen.back().back() != windows[k].stride) return false;
-    seen.back().back() = windows[k].width;
+    if (d.empty() || d.back() != windows[k].stride) return false;
     windowed = true;
   }
-  std::size_t rank = 0;
-  for (const Dims& d : seen) rank = std::max(rank, d.size());
   shape.assign(rank, 1);
-  for (const Dims& d : seen) {
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    const SeenShape d = seen(k);
     for (std::size_t i = 0; i < d.size(); ++i) {
       std::int64_t& o = shape[rank - d.size() + i];
       if (d[i] == o || d[i] == 1) continue;
@@ -600,7 +622,7 @@ bool plan_fused(Operands leaves, Dims& shape, FusedLayout& layout, std::int64_t 
   }
   for (std::size_t k = 0; k < leaves.size(); ++k) {
     std::int64_t leaf_len = 0;
-    const std::optional<LeafKind> kind = leaf_kind(seen[k], shape, leaf_len);
+    const std::optional<LeafKind> kind = leaf_kind(seen(k), shape, leaf_len);
     if (!kind) return false;
     if (!windows.empty() && windows[k].stride > 0 && *kind != LeafKind::Full) return false;
     if (leaf_len > 0) {

@@ -97,9 +97,11 @@ class Function {
     std::vector<Instruction> members;
     // DotEpilogue: the Fused groups right after it (indices into code_)
     // that it may run a block of rows at a time, after each block of the
-    // product (chain_row_followers). Fused: `ran` is set when its product
+    // product (chain_row_followers), the first `followers_by_rows` of them
+    // at this run (plan_followers). Fused: `ran` is set when its product
     // ran it, so it is skipped when its turn comes.
     std::vector<int> followers;
+    std::size_t followers_by_rows = 0;
     bool ran = false;
     // Fused: per operand, the `slice` it is read through (a window of its
     // last axis, see window_of) or null.
