@@ -5,10 +5,13 @@
 // last by one copy), reduced with Eigen over contiguous rows.
 #include "block_reduce.hpp"
 #include "eigen_maps.hpp"
+#include "elementwise_math.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "thread_pool.hpp"
+#include "vector_loops.hpp"
 #include "vector_math.hpp"
+#include "vector_reduce.hpp"
 
 #include <Eigen/Core>
 
@@ -34,6 +37,14 @@ T shift_of(T m) {
   return std::isfinite(m) ? m : T(0);
 }
 
+// y = x op c over n elements (y may be x) with the loops of the vector
+// level in use (vector_loops.hpp): Eigen's, compiled for SSE2, made the
+// subtraction and above all the division most of a softmax's time.
+template <OpKind K, class T>
+void with_constant(const T* x, T c, T* y, std::int64_t n) {
+  binary_loop<BinaryMath<K>>(x, false, &c, true, y, n);
+}
+
 // sum(exp(x - s)) over a row of r elements, a block at a time.
 template <class T>
 T sum_exp_shifted(const T* x, std::int64_t r, T s) {
@@ -41,9 +52,9 @@ T sum_exp_shifted(const T* x, std::int64_t r, T s) {
   T total = 0;
   for (std::int64_t b = 0; b < r; b += kReduceBlock) {
     const std::int64_t m = std::min(kReduceBlock, r - b);
-    Out<T>(t, m) = In<T>(x + b, m) - s;
+    with_constant<OpKind::Sub>(x + b, s, t, m);
     vmath::exp(t, t, m);
-    total += In<T>(t, m).sum();
+    total += vmath::row_sum(t, m);
   }
   return total;
 }
@@ -51,9 +62,8 @@ T sum_exp_shifted(const T* x, std::int64_t r, T s) {
 // log(sum(exp(row - s))) + s, s the row's maximum (0 when not finite).
 template <class T>
 T logsumexp_row(const T* x, std::int64_t r) {
-  using Eigen::PropagateNaN;
   if (r == 0) return -std::numeric_limits<T>::infinity();
-  const T s = shift_of(In<T>(x, r).template maxCoeff<PropagateNaN>());
+  const T s = shift_of(vmath::row_max(x, r));
   return std::log(sum_exp_shifted(x, r, s)) + s;
 }
 
@@ -192,17 +202,14 @@ void reduce_typed(OpKind kind, const Array& x, const IntList& axes, Array& out) 
 // log_softmax never writes the exponentials: x - (max + log(sum)).
 template <class T>
 void softmax_row(bool log, const T* x, T* y, std::int64_t r) {
-  using Eigen::PropagateNaN;
-  In<T> row(x, r);
-  Out<T> res(y, r);
-  const T s = shift_of(row.template maxCoeff<PropagateNaN>());
+  const T s = shift_of(vmath::row_max(x, r));
   if (log) {
-    res = row - (s + std::log(sum_exp_shifted(x, r, s)));
+    with_constant<OpKind::Sub>(x, s + std::log(sum_exp_shifted(x, r, s)), y, r);
     return;
   }
-  res = row - s;
+  with_constant<OpKind::Sub>(x, s, y, r);
   vmath::exp(y, y, r);  // tiny terms underflow to 0, as in NumPy
-  res /= res.sum();
+  with_constant<OpKind::Div>(y, vmath::row_sum(y, r), y, r);
 }
 
 template <class T>
