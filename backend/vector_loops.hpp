@@ -49,4 +49,28 @@ void binary_loop(const T* a, bool a_const, const T* b, bool b_const, T* out, std
   }
 }
 
+// y[i] = M::scalar(x[i]) for i < n, as binary_loop. `y` may be `x`.
+#define EQSAT_UNARY_LOOP(level)                                                    \
+  template <class M, class T>                                                      \
+  EQSAT_TARGET_##level void unary_loop_##level(const T* x, T* y, std::int64_t n) { \
+    for (std::int64_t i = 0; i < n; ++i) y[i] = M::scalar(x[i]);                   \
+  }
+EQSAT_UNARY_LOOP(sse2)
+EQSAT_UNARY_LOOP(avx2)
+EQSAT_UNARY_LOOP(avx512)
+#undef EQSAT_UNARY_LOOP
+
+// The loop above for the level in use.
+template <class M, class T>
+void unary_loop(const T* x, T* y, std::int64_t n) {
+  switch (vector_level()) {
+    case VectorLevel::Avx512:
+      return unary_loop_avx512<M>(x, y, n);
+    case VectorLevel::Avx2:
+      return unary_loop_avx2<M>(x, y, n);
+    case VectorLevel::Sse2:
+      return unary_loop_sse2<M>(x, y, n);
+  }
+}
+
 }  // namespace eqsat::backend::detail
