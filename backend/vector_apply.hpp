@@ -1,7 +1,8 @@
 // y = F(x) over arrays a vector register at a time, for our own vector
-// kernels (vector_math_own.hpp, vector_tanh.hpp): the tail goes through F
-// via a padded copy, so an element's result never depends on its
-// position. In-place use (x == y) is fine.
+// kernels (vector_math_own.hpp, vector_tanh.hpp) and SLEEF's routines
+// (vector_math.cpp): the tail goes through F via a padded copy, so an
+// element's result never depends on its position. In-place use (x == y) is
+// fine. And sleef_lanes: SLEEF's result in the lanes outside a kernel's range.
 #pragma once
 
 #ifdef __x86_64__
@@ -65,6 +66,15 @@ EQSAT_TARGET_avx512 void apply2(const double* x, double* y, double* z, std::int6
   }
 }
 
+// `out` with G(x) in the lanes not in `in`: G is SLEEF's routine, for the
+// lanes outside a kernel's range. Out of line: the kernel's common loop
+// then keeps its registers.
+template <__m512d (*G)(__m512d)>
+EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d sleef_lanes(__m512d x, __m512d out,
+                                                                  __mmask8 in) {
+  return _mm512_mask_blend_pd(in, G(x), out);
+}
+
 }  // namespace eqsat::backend::vmath::avx512
 
 namespace eqsat::backend::vmath::avx2 {
@@ -79,6 +89,19 @@ EQSAT_TARGET_avx2 void apply(const double* x, double* y, std::int64_t n) {
     std::memcpy(tail, x + i, (n - i) * sizeof(double));
     _mm256_store_pd(tail, F(_mm256_load_pd(tail)));
     std::memcpy(y + i, tail, (n - i) * sizeof(double));
+  }
+}
+
+// The same over floats, 8 lanes at a time.
+template <__m256 (*F)(__m256)>
+EQSAT_TARGET_avx2 void apply(const float* x, float* y, std::int64_t n) {
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
+  if (i < n) {
+    alignas(32) float tail[8] = {};
+    std::memcpy(tail, x + i, (n - i) * sizeof(float));
+    _mm256_store_ps(tail, F(_mm256_load_ps(tail)));
+    std::memcpy(y + i, tail, (n - i) * sizeof(float));
   }
 }
 
@@ -103,6 +126,44 @@ EQSAT_TARGET_avx2 void apply2(const double* x, double* y, double* z, std::int64_
   }
 }
 
+// As avx512::sleef_lanes, the mask a vector.
+template <__m256d (*G)(__m256d)>
+EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d sleef_lanes(__m256d x, __m256d out,
+                                                                __m256d in) {
+  return _mm256_blendv_pd(G(x), out, in);
+}
+
 }  // namespace eqsat::backend::vmath::avx2
+
+namespace eqsat::backend::vmath::sse2 {
+
+// As avx512::apply, 2 lanes at a time. F is `auto`: sleef.h declares SSE2's
+// routines to return `const __m128d`, a type __m128d (*)(__m128d) refuses.
+template <auto F>
+EQSAT_TARGET_sse2 void apply(const double* x, double* y, std::int64_t n) {
+  std::int64_t i = 0;
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(y + i, F(_mm_loadu_pd(x + i)));
+  if (i < n) {
+    alignas(16) double tail[2] = {};
+    std::memcpy(tail, x + i, (n - i) * sizeof(double));
+    _mm_store_pd(tail, F(_mm_load_pd(tail)));
+    std::memcpy(y + i, tail, (n - i) * sizeof(double));
+  }
+}
+
+// The same over floats, 4 lanes at a time.
+template <auto F>
+EQSAT_TARGET_sse2 void apply(const float* x, float* y, std::int64_t n) {
+  std::int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(y + i, F(_mm_loadu_ps(x + i)));
+  if (i < n) {
+    alignas(16) float tail[4] = {};
+    std::memcpy(tail, x + i, (n - i) * sizeof(float));
+    _mm_store_ps(tail, F(_mm_load_ps(tail)));
+    std::memcpy(y + i, tail, (n - i) * sizeof(float));
+  }
+}
+
+}  // namespace eqsat::backend::vmath::sse2
 
 #endif

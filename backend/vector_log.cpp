@@ -65,25 +65,12 @@ EQSAT_TARGET_avx512 __m512d log_in_range(__m512d x, __m512d corr) {
   return _mm512_sub_pd(_mm512_mul_pd(k, set(kLn2Hi)), _mm512_sub_pd(_mm512_sub_pd(hfsq, inner), f));
 }
 
-// SLEEF's log in the lanes of `out` not in `in`. Out of line: the common
-// loop then keeps its registers.
-EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d log_outside(__m512d x, __m512d out,
-                                                                  __mmask8 in) {
-  return _mm512_mask_blend_pd(in, Sleef_logd8_u10avx512f(x), out);
-}
-
 // log of 8 lanes. A lane's result never depends on the other lanes.
 EQSAT_TARGET_avx512 __m512d log_vector(__m512d x) {
   const __mmask8 in = _mm512_cmp_pd_mask(x, set(DBL_MIN), _CMP_GE_OQ) &
                       _mm512_cmp_pd_mask(x, set(DBL_MAX), _CMP_LE_OQ);
   const __m512d out = log_in_range(x, _mm512_setzero_pd());
-  return in == 0xFF ? out : log_outside(x, out, in);
-}
-
-// SLEEF's log1p in the lanes of `out` not in `in`, out of line.
-EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d log1p_outside(__m512d x, __m512d out,
-                                                                    __mmask8 in) {
-  return _mm512_mask_blend_pd(in, Sleef_log1pd8_u10avx512f(x), out);
+  return in == 0xFF ? out : sleef_lanes<Sleef_logd8_u10avx512f>(x, out, in);
 }
 
 // log1p of 8 lanes: log(u) + c / u for u = 1 + x rounded and c the
@@ -101,7 +88,7 @@ EQSAT_TARGET_avx512 __m512d log1p_vector(__m512d x) {
                       _mm512_cmp_pd_mask(u, set(DBL_MAX), _CMP_LE_OQ);
   const __mmask8 tiny = _mm512_cmp_pd_mask(u, one, _CMP_EQ_OQ);
   const __m512d out = _mm512_mask_blend_pd(tiny, log_in_range(u, _mm512_div_pd(c, u)), c);
-  return in == 0xFF ? out : log1p_outside(x, out, in);
+  return in == 0xFF ? out : sleef_lanes<Sleef_log1pd8_u10avx512f>(x, out, in);
 }
 
 }  // namespace
@@ -154,24 +141,12 @@ EQSAT_TARGET_avx2 __m256d log_in_range(__m256d x, __m256d corr) {
   return _mm256_sub_pd(_mm256_mul_pd(k, set(kLn2Hi)), _mm256_sub_pd(_mm256_sub_pd(hfsq, inner), f));
 }
 
-// As avx512's log_outside, the mask a vector.
-EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d log_outside(__m256d x, __m256d out,
-                                                                __m256d in) {
-  return _mm256_blendv_pd(Sleef_logd4_u10avx2(x), out, in);
-}
-
 // As avx512's log_vector, the mask a vector.
 EQSAT_TARGET_avx2 __m256d log_vector(__m256d x) {
   const __m256d in = _mm256_and_pd(_mm256_cmp_pd(x, set(DBL_MIN), _CMP_GE_OQ),
                                    _mm256_cmp_pd(x, set(DBL_MAX), _CMP_LE_OQ));
   const __m256d out = log_in_range(x, _mm256_setzero_pd());
-  return _mm256_movemask_pd(in) == 0xF ? out : log_outside(x, out, in);
-}
-
-// As avx512's log1p_outside, the mask a vector.
-EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d log1p_outside(__m256d x, __m256d out,
-                                                                  __m256d in) {
-  return _mm256_blendv_pd(Sleef_log1pd4_u10avx2(x), out, in);
+  return _mm256_movemask_pd(in) == 0xF ? out : sleef_lanes<Sleef_logd4_u10avx2>(x, out, in);
 }
 
 // As avx512's log1p_vector.
@@ -185,7 +160,7 @@ EQSAT_TARGET_avx2 __m256d log1p_vector(__m256d x) {
                                    _mm256_cmp_pd(u, set(DBL_MAX), _CMP_LE_OQ));
   const __m256d tiny = _mm256_cmp_pd(u, one, _CMP_EQ_OQ);
   const __m256d out = _mm256_blendv_pd(log_in_range(u, _mm256_div_pd(c, u)), c, tiny);
-  return _mm256_movemask_pd(in) == 0xF ? out : log1p_outside(x, out, in);
+  return _mm256_movemask_pd(in) == 0xF ? out : sleef_lanes<Sleef_log1pd4_u10avx2>(x, out, in);
 }
 
 }  // namespace

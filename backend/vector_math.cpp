@@ -1,13 +1,13 @@
 #include "vector_math.hpp"
 
 #include "sleef_entry_points.hpp"
+#include "vector_apply.hpp"
 #include "vector_level.hpp"
 #include "vector_math_own.hpp"
 #include "vector_tanh.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace eqsat::backend::vmath {
@@ -16,33 +16,19 @@ namespace {
 
 #ifdef EQSAT_VMATH_SLEEF
 
-// fn_level(x, y, n): SLEEF's routine `sleef` of W lanes over x[0..n). The
-// tail goes through the same routine via a padded copy, so an element's
-// result never depends on its position.
-#define EQSAT_VMATH_APPLY(fn, level, T, W, load, store, sleef)               \
+// fn_level(x, y, n): SLEEF's routine `sleef` over x[0..n), through the
+// level's apply (vector_apply.hpp).
+#define EQSAT_VMATH_APPLY(fn, level, T, sleef)                               \
   EQSAT_TARGET_##level void fn##_##level(const T* x, T* y, std::int64_t n) { \
-    std::int64_t i = 0;                                                      \
-    for (; i + (W) <= n; i += (W)) store(y + i, sleef(load(x + i)));         \
-    if (i < n) {                                                             \
-      alignas(64) T tail[W] = {};                                            \
-      std::memcpy(tail, x + i, (n - i) * sizeof(T));                         \
-      store(tail, sleef(load(tail)));                                        \
-      std::memcpy(y + i, tail, (n - i) * sizeof(T));                         \
-    }                                                                        \
+    level::apply<sleef>(x, y, n);                                            \
   }
-#define EQSAT_VMATH_SSE2(fn)                                                                  \
-  EQSAT_VMATH_APPLY(fn, sse2, double, 2, _mm_loadu_pd, _mm_storeu_pd, Sleef_##fn##d2_u10sse2) \
-  EQSAT_VMATH_APPLY(fn, sse2, float, 4, _mm_loadu_ps, _mm_storeu_ps, Sleef_##fn##f4_u10sse2)
-#define EQSAT_VMATH_AVX2_F64(fn) \
-  EQSAT_VMATH_APPLY(fn, avx2, double, 4, _mm256_loadu_pd, _mm256_storeu_pd, Sleef_##fn##d4_u10avx2)
-#define EQSAT_VMATH_AVX2_F32(fn) \
-  EQSAT_VMATH_APPLY(fn, avx2, float, 8, _mm256_loadu_ps, _mm256_storeu_ps, Sleef_##fn##f8_u10avx2)
-#define EQSAT_VMATH_AVX512_F64(fn)                                            \
-  EQSAT_VMATH_APPLY(fn, avx512, double, 8, _mm512_loadu_pd, _mm512_storeu_pd, \
-                    Sleef_##fn##d8_u10avx512f)
-#define EQSAT_VMATH_AVX512_F32(fn)                                            \
-  EQSAT_VMATH_APPLY(fn, avx512, float, 16, _mm512_loadu_ps, _mm512_storeu_ps, \
-                    Sleef_##fn##f16_u10avx512f)
+#define EQSAT_VMATH_SSE2(fn)                                  \
+  EQSAT_VMATH_APPLY(fn, sse2, double, Sleef_##fn##d2_u10sse2) \
+  EQSAT_VMATH_APPLY(fn, sse2, float, Sleef_##fn##f4_u10sse2)
+#define EQSAT_VMATH_AVX2_F64(fn) EQSAT_VMATH_APPLY(fn, avx2, double, Sleef_##fn##d4_u10avx2)
+#define EQSAT_VMATH_AVX2_F32(fn) EQSAT_VMATH_APPLY(fn, avx2, float, Sleef_##fn##f8_u10avx2)
+#define EQSAT_VMATH_AVX512_F64(fn) EQSAT_VMATH_APPLY(fn, avx512, double, Sleef_##fn##d8_u10avx512f)
+#define EQSAT_VMATH_AVX512_F32(fn) EQSAT_VMATH_APPLY(fn, avx512, float, Sleef_##fn##f16_u10avx512f)
 // At AVX2 and AVX-512, f64 exp, log, log1p, sin, cos and tanh are our own
 // (vector_math_own.hpp).
 #define EQSAT_VMATH_OWN_F64(fn, level)                            \

@@ -153,21 +153,13 @@ EQSAT_TARGET_avx512 [[gnu::always_inline]] inline void sincos_in_range(__m512d x
   c = quadrant<1>(x, r.zq, sin_y, cos_y);
 }
 
-// The lanes of `out` not in `in` (|x| > 2^20 or NaN): SLEEF's sin or cos.
-// Out of line: the common loop then keeps its registers.
-template <int kQuarter>
-EQSAT_TARGET_avx512 __attribute__((noinline)) __m512d sin_cos_outside(__m512d x, __m512d out,
-                                                                      __mmask8 in) {
-  return _mm512_mask_blend_pd(
-      in, kQuarter == 0 ? Sleef_sind8_u10avx512f(x) : Sleef_cosd8_u10avx512f(x), out);
-}
-
 // sin or cos of 8 lanes. A lane's result never depends on the other lanes.
 template <int kQuarter>
 EQSAT_TARGET_avx512 __m512d sin_cos_vector(__m512d x) {
+  constexpr auto sleef = kQuarter == 0 ? Sleef_sind8_u10avx512f : Sleef_cosd8_u10avx512f;
   const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(kLimit), _CMP_LE_OQ);
   const __m512d out = sin_cos_in_range<kQuarter>(x);
-  return in == 0xFF ? out : sin_cos_outside<kQuarter>(x, out, in);
+  return in == 0xFF ? out : sleef_lanes<sleef>(x, out, in);
 }
 
 // sin and cos of 8 lanes, the bits of sin_cos_vector<0> and <1>.
@@ -176,8 +168,8 @@ EQSAT_TARGET_avx512 [[gnu::always_inline]] inline void sincos_vector(__m512d x, 
   const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(kLimit), _CMP_LE_OQ);
   sincos_in_range(x, s, c);
   if (in == 0xFF) return;
-  s = sin_cos_outside<0>(x, s, in);
-  c = sin_cos_outside<1>(x, c, in);
+  s = sleef_lanes<Sleef_sind8_u10avx512f>(x, s, in);
+  c = sleef_lanes<Sleef_cosd8_u10avx512f>(x, c, in);
 }
 
 }  // namespace
@@ -294,21 +286,14 @@ EQSAT_TARGET_avx2 [[gnu::always_inline]] inline void sincos_in_range(__m256d x, 
   c = quadrant<1>(x, r.zq, sin_y, cos_y);
 }
 
-// The lanes of `out` not in `in` (|x| > 2^20 or NaN): SLEEF's sin or cos.
-// Out of line: the common loop then keeps its registers.
-template <int kQuarter>
-EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d sin_cos_outside(__m256d x, __m256d out,
-                                                                    __m256d in) {
-  return _mm256_blendv_pd(kQuarter == 0 ? Sleef_sind4_u10avx2(x) : Sleef_cosd4_u10avx2(x), out, in);
-}
-
 // sin or cos of 4 lanes. A lane's result never depends on the other lanes.
 template <int kQuarter>
 EQSAT_TARGET_avx2 __m256d sin_cos_vector(__m256d x) {
+  constexpr auto sleef = kQuarter == 0 ? Sleef_sind4_u10avx2 : Sleef_cosd4_u10avx2;
   const __m256d abs = _mm256_andnot_pd(set(-0.0), x);
   const __m256d in = _mm256_cmp_pd(abs, set(kLimit), _CMP_LE_OQ);
   const __m256d out = sin_cos_in_range<kQuarter>(x);
-  return _mm256_movemask_pd(in) == 0xF ? out : sin_cos_outside<kQuarter>(x, out, in);
+  return _mm256_movemask_pd(in) == 0xF ? out : sleef_lanes<sleef>(x, out, in);
 }
 
 // sin and cos of 4 lanes, the bits of sin_cos_vector<0> and <1>.
@@ -317,8 +302,8 @@ EQSAT_TARGET_avx2 [[gnu::always_inline]] inline void sincos_vector(__m256d x, __
   const __m256d in = _mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(kLimit), _CMP_LE_OQ);
   sincos_in_range(x, s, c);
   if (_mm256_movemask_pd(in) == 0xF) return;
-  s = sin_cos_outside<0>(x, s, in);
-  c = sin_cos_outside<1>(x, c, in);
+  s = sleef_lanes<Sleef_sind4_u10avx2>(x, s, in);
+  c = sleef_lanes<Sleef_cosd4_u10avx2>(x, c, in);
 }
 
 }  // namespace
