@@ -50,48 +50,37 @@ EQSAT_ROW_LOOPS(avx2, 32)
 EQSAT_ROW_LOOPS(avx512, 64)
 #undef EQSAT_ROW_LOOPS
 
-template <class T>
-T max_typed(const T* x, std::int64_t n) {
+// The level's function in use.
+template <class T, T (*Avx512)(const T*, std::int64_t), T (*Avx2)(const T*, std::int64_t),
+          T (*Sse2)(const T*, std::int64_t)>
+T at_level(const T* x, std::int64_t n) {
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return row_max_avx512(x, n);
+      return Avx512(x, n);
     case VectorLevel::Avx2:
-      return row_max_avx2(x, n);
+      return Avx2(x, n);
     case VectorLevel::Sse2:
       break;
   }
-  return row_max_sse2(x, n);
-}
-
-template <class T>
-T sum_typed(const T* x, std::int64_t n) {
-  switch (vector_level()) {
-    case VectorLevel::Avx512:
-      return row_sum_avx512(x, n);
-    case VectorLevel::Avx2:
-      return row_sum_avx2(x, n);
-    case VectorLevel::Sse2:
-      break;
-  }
-  return row_sum_sse2(x, n);
+  return Sse2(x, n);
 }
 
 }  // namespace
 
 float row_max(const float* x, std::int64_t n) {
-  return max_typed(x, n);
+  return at_level<float, row_max_avx512, row_max_avx2, row_max_sse2>(x, n);
 }
 
 double row_max(const double* x, std::int64_t n) {
-  return max_typed(x, n);
+  return at_level<double, row_max_avx512, row_max_avx2, row_max_sse2>(x, n);
 }
 
 float row_sum(const float* x, std::int64_t n) {
-  return sum_typed(x, n);
+  return at_level<float, row_sum_avx512, row_sum_avx2, row_sum_sse2>(x, n);
 }
 
 double row_sum(const double* x, std::int64_t n) {
-  return sum_typed(x, n);
+  return at_level<double, row_sum_avx512, row_sum_avx2, row_sum_sse2>(x, n);
 }
 
 }  // namespace eqsat::backend::vmath

@@ -10,6 +10,12 @@
 //   recurrence          a 10^5-step scalar recurrence x = tanh(a x + b) as a
 //                       scan, also as a C++ hand loop (`recurrence_cpp`)
 //   exp log sin tanh    one function alone on 10^7 f64
+//   chain8_6_opt log_sigmoid logsumexp softmax_naive
+//                       graphs as a user writes them, optimized first (as
+//                       `eqsat run` does): the 8-op chain (log(e + 1)
+//                       becomes logaddexp), log(sigmoid x) on 10^6 f64,
+//                       log(sum(exp m)) and exp m / sum(exp m) by rows of
+//                       the 2000x2000 matrix (logsumexp, softmax)
 // Prints one `NAME<TAB>SECONDS` line per measurement. Run through
 // bench/run_executor.sh, which writes the table of bench/README.md.
 //
@@ -38,6 +44,15 @@ constexpr const char* kChain4 = "(output (add (exp (mul (sin x) x)) 1.0))";
 // tanh(log(exp(sin(x) * x) + 1)) * cos(x): 8 ops.
 constexpr const char* kChain8 =
     "(output (mul (tanh (log (add (exp (mul (sin x) x)) 1.0))) (cos x)))";
+constexpr const char* kLogSigmoid = "(output (log (sigmoid x)))";
+constexpr const char* kLogSumExp = R"(
+(input m (f64 2000 2000))
+(output (log (sum (exp m) :axis 1)))
+)";
+constexpr const char* kSoftmaxNaive = R"(
+(input m (f64 2000 2000))
+(output (div (exp m) (sum (exp m) :axis 1 :keepdims true)))
+)";
 constexpr const char* kMatmul = R"(
 (input a (f64 1000 1000))
 (input b (f64 1000 1000))
@@ -147,6 +162,11 @@ int main(int argc, char** argv) {
     measure(fmt::format("chain4_{}", size), input + kChain4, {fmt::format("x{}", size)}, dir, reps);
     measure(fmt::format("chain8_{}", size), input + kChain8, {fmt::format("x{}", size)}, dir, reps);
   }
+  const std::string x6 = "(input x (f64 1000000))\n";
+  measure("chain8_6_opt", x6 + kChain8, {"x6"}, dir, reps, true);
+  measure("log_sigmoid", x6 + kLogSigmoid, {"x6"}, dir, reps, true);
+  measure("logsumexp", kLogSumExp, {"m"}, dir, reps, true);
+  measure("softmax_naive", kSoftmaxNaive, {"m"}, dir, reps, true);
   measure("matmul", kMatmul, {"a", "b"}, dir, reps);
   measure("softmax", kSoftmax, {"m"}, dir, reps);
   measure("log_softmax", kLogSoftmax, {"m"}, dir, reps);
