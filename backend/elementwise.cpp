@@ -250,7 +250,7 @@ void mask_block(OpKind kind, LeafAt<T> a, LeafAt<T> b, T* out, std::int64_t m) {
 // Unpadded, register k + 1 (or k + 2 in f32) lay exactly 4096 bytes past
 // register k, so an op's loads and stores had the same address bits below
 // 4 KiB and the core took every store as one a later load might depend on
-// ("4K aliasing"): a chain of cheap ops ran at a fifth of its speed.
+// ("4K aliasing"; bench/README.md, "Speed round 10").
 template <class T>
 inline constexpr std::int64_t kRegisterLength = kBlock + 128 / static_cast<std::int64_t>(sizeof(T));
 template <class T>

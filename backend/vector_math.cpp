@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace eqsat::backend::vmath {
 
@@ -143,14 +145,42 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
 
 #endif
 
+// True when an element of x[0..n) is above `huge`, or subnormal (nonzero,
+// below the smallest normal in magnitude): the elements the C library
+// fixes up after SLEEF. Over 16-byte vectors with an integer mask or-ed
+// in (a count in T was an addition chain, in order, longer than SLEEF's
+// routine itself).
+template <class T>
+bool any_huge_or_subnormal(const T* x, std::int64_t n, T huge) {
+  using I = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+  typedef T V __attribute__((vector_size(16)));
+  typedef I M __attribute__((vector_size(16)));
+  constexpr std::int64_t kLanes = 16 / sizeof(T);
+  const T tiny = std::numeric_limits<T>::min();
+  M hit = {};
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    V v;
+    std::memcpy(&v, x + i, sizeof v);
+    const V a = v < T(0) ? -v : v;
+    hit |= (v > huge) | ((a < tiny) & (a > T(0)));
+  }
+  bool any = false;
+  for (std::int64_t j = 0; j < kLanes; ++j) any = any || hit[j] != 0;
+  for (; i < n; ++i) {
+    const T a = std::abs(x[i]);
+    any = any || x[i] > huge || (a < tiny && a > T(0));
+  }
+  return any;
+}
+
 // SLEEF's log1p overflows to inf above about 1e307 (f64) or 1e38 (f32),
 // where log1p(x) is log(x) to the last bit: such arguments (and +inf) take
 // the C library's log1p; and it gives 0 for a subnormal x, where log1p(x)
 // is x to the last bit: those give x. Element by element (block by block,
 // noted before the vector routine writes: y may be x), so an element's
-// result never depends on its neighbours. A first pass without calls
-// counts a block's such arguments, in T (GCC vectorizes that form, not an
-// integer flag).
+// result never depends on its neighbours. A first pass without calls asks
+// whether a block has any such argument.
 template <class T>
 void log1p_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
@@ -159,12 +189,7 @@ void log1p_typed(const T* x, T* y, std::int64_t n) {
   T fixed[kBlock];
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
-    T hits = 0;
-    for (std::int64_t i = 0; i < m; ++i) {
-      const T v = x[b + i], a = std::abs(v);
-      hits += v > huge || (a < tiny && a > T(0)) ? T(1) : T(0);
-    }
-    const bool any = hits != T(0);
+    const bool any = any_huge_or_subnormal(x + b, m, huge);
     if (any)
       for (std::int64_t i = 0; i < m; ++i) {
         const T v = x[b + i];
@@ -180,7 +205,7 @@ void log1p_typed(const T* x, T* y, std::int64_t n) {
 
 // SLEEF's erf of a subnormal argument is up to 1.2 ulp off; there erf(x)
 // is 2x/√π to the last bit, computed in double (block by block, before
-// SLEEF writes: y may be x). A first pass counts a block's, as above.
+// SLEEF writes: y may be x). A first pass asks whether a block has one.
 template <class T>
 void erf_typed(const T* x, T* y, std::int64_t n) {
   constexpr std::int64_t kBlock = 256;
@@ -188,12 +213,7 @@ void erf_typed(const T* x, T* y, std::int64_t n) {
   T fixed[kBlock];
   for (std::int64_t b = 0; b < n; b += kBlock) {
     const std::int64_t m = std::min(kBlock, n - b);
-    T hits = 0;
-    for (std::int64_t i = 0; i < m; ++i) {
-      const T a = std::abs(x[b + i]);
-      hits += a < tiny && a > T(0) ? T(1) : T(0);
-    }
-    const bool any = hits != T(0);
+    const bool any = any_huge_or_subnormal(x + b, m, std::numeric_limits<T>::infinity());
     if (any)
       for (std::int64_t i = 0; i < m; ++i) {
         const T v = x[b + i];
