@@ -141,8 +141,9 @@ EQSAT_TARGET_avx512 __m512d polynomial(__m512d z, const double (&k)[6]) {
 // sin(x) and cos(x) of 8 lanes with |x| <= 2^20 from one reduction: both
 // of sin_cos_in_range's polynomials in every lane, each lane's bits those
 // of sin_cos_in_range<0> and <1>.
-EQSAT_TARGET_avx512 [[gnu::always_inline]] inline void sincos_in_range(__m512d x, __m512d& s,
-                                                                       __m512d& c) {
+EQSAT_TARGET_avx512 __attribute__((always_inline)) inline void sincos_in_range(__m512d x,
+                                                                               __m512d& s,
+                                                                               __m512d& c) {
   const Reduction r = reduce(x);
   const Tails t = tails(r);
   const __m512d sin_y = _mm512_add_pd(
@@ -163,8 +164,8 @@ EQSAT_TARGET_avx512 __m512d sin_cos_vector(__m512d x) {
 }
 
 // sin and cos of 8 lanes, the bits of sin_cos_vector<0> and <1>.
-EQSAT_TARGET_avx512 [[gnu::always_inline]] inline void sincos_vector(__m512d x, __m512d& s,
-                                                                     __m512d& c) {
+EQSAT_TARGET_avx512 __attribute__((always_inline)) inline void sincos_vector(__m512d x, __m512d& s,
+                                                                             __m512d& c) {
   const __mmask8 in = _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(kLimit), _CMP_LE_OQ);
   sincos_in_range(x, s, c);
   if (in == 0xFF) return;
@@ -274,8 +275,8 @@ EQSAT_TARGET_avx2 __m256d polynomial(__m256d z, const double (&k)[6]) {
 }
 
 // As avx512's sincos_in_range, 4 lanes.
-EQSAT_TARGET_avx2 [[gnu::always_inline]] inline void sincos_in_range(__m256d x, __m256d& s,
-                                                                     __m256d& c) {
+EQSAT_TARGET_avx2 __attribute__((always_inline)) inline void sincos_in_range(__m256d x, __m256d& s,
+                                                                             __m256d& c) {
   const Reduction r = reduce(x);
   const Tails t = tails(r);
   const __m256d sin_y = _mm256_add_pd(
@@ -297,8 +298,8 @@ EQSAT_TARGET_avx2 __m256d sin_cos_vector(__m256d x) {
 }
 
 // sin and cos of 4 lanes, the bits of sin_cos_vector<0> and <1>.
-EQSAT_TARGET_avx2 [[gnu::always_inline]] inline void sincos_vector(__m256d x, __m256d& s,
-                                                                   __m256d& c) {
+EQSAT_TARGET_avx2 __attribute__((always_inline)) inline void sincos_vector(__m256d x, __m256d& s,
+                                                                           __m256d& c) {
   const __m256d in = _mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(kLimit), _CMP_LE_OQ);
   sincos_in_range(x, s, c);
   if (_mm256_movemask_pd(in) == 0xF) return;
