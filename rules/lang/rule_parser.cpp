@@ -43,18 +43,24 @@ bool is_variable(const SExpr& e) {
   return e.is_symbol() && e.text.size() > 1 && e.text[0] == '?';
 }
 
-// What a variable stands for in one rewrite, and where it first appeared.
+// What a variable stands for in one rewrite, and where it first appeared;
+// `mixed` is where one side first used it in the other role (a term where
+// it had stood for an attribute, or the reverse), when it did.
 struct VarUse {
   bool is_attr = false;
   SourceLocation where;
+  std::optional<SourceLocation> mixed;
 };
 // Variables of one side in order of first appearance.
 using VarList = std::vector<std::pair<std::string, VarUse>>;
 
 void add_var(VarList& vars, const std::string& name, bool is_attr, const SourceLocation& where) {
-  for (const auto& v : vars)
-    if (v.first == name) return;
-  vars.push_back({name, {is_attr, where}});
+  for (auto& v : vars) {
+    if (v.first != name) continue;
+    if (v.second.is_attr != is_attr && !v.second.mixed) v.second.mixed = where;
+    return;
+  }
+  vars.push_back({name, {is_attr, where, std::nullopt}});
 }
 
 void collect_vars(const Pattern& p, VarList& vars) {
@@ -280,16 +286,29 @@ class RuleParser {
       add_error(r.rhs.where,
                 "the right side of a birewrite must be an op application, not a variable or "
                 "literal");
-    // The same variable must stand for a term everywhere or an attribute everywhere.
+    // The same variable must stand for a term everywhere or an attribute
+    // everywhere: across the two sides, then within one.
+    const auto both_roles = [&](const std::string& name, const SourceLocation& where) {
+      add_error(where,
+                fmt::format("variable {} is used both for a term and for an attribute", name));
+    };
     VarList all = lhs;
+    std::vector<std::string> reported;
     for (const auto& [name, use] : rhs) {
       const VarUse* other = find_var(all, name);
-      if (other && other->is_attr != use.is_attr)
-        add_error(use.where,
-                  fmt::format("variable {} is used both for a term and for an attribute", name));
-      else if (!other)
+      if (other && other->is_attr != use.is_attr) {
+        both_roles(name, use.where);
+        reported.push_back(name);
+      } else if (!other) {
         all.push_back({name, use});
+      }
     }
+    for (const VarList* side : {&lhs, &rhs})
+      for (const auto& [name, use] : *side)
+        if (use.mixed && std::ranges::find(reported, name) == reported.end()) {
+          both_roles(name, *use.mixed);
+          reported.push_back(name);
+        }
     for (const auto& [name, use] : rhs)
       if (!find_var(lhs, name))
         add_error(use.where,
