@@ -29,7 +29,7 @@ inline constexpr std::int64_t kBlock = 512;
 template <class T>
 inline constexpr bool kIsFloat = std::is_floating_point_v<T>;
 
-// -|x|, and max(a, 0) + b (NaN a gives b), for the loops of the vector
+// -|x|, and max(a, 0) + b (NaN a gives NaN), for the loops of the vector
 // level in use (vector_loops.hpp).
 struct NegatedMagnitude {
   template <class T>
