@@ -21,6 +21,7 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
     if (__builtin_mul_overflow(n, d, &n)) throw std::bad_alloc();
   if (__builtin_mul_overflow(n, static_cast<std::int64_t>(ops::dtype_size(dtype)), &bytes))
     throw std::bad_alloc();
+  std::unique_lock lock(mutex_);
   Bin& b = bin(n, dtype);
   if (!b.arrays.empty()) {
     ops::Array a = std::move(b.arrays.back());
@@ -37,6 +38,7 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
   ++allocations_;
   bytes_allocated_ += size;
   run_bytes_ += size;
+  lock.unlock();
   // Every kernel writes its result whole (a buffer from a bin above holds
   // an earlier value too): no zero pass needed.
   return ops::Array::uninitialized(dtype, shape);
@@ -47,6 +49,7 @@ void BufferPool::give(ops::Array&& a) {
     a = ops::Array();
     return;
   }
+  std::lock_guard lock(mutex_);
   bin(a.size(), a.dtype()).arrays.push_back(std::move(a));
   a = ops::Array();
 }

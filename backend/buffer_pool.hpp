@@ -1,12 +1,14 @@
 // BufferPool: the executor's cache of free buffers. A value's buffer goes
 // back to the pool when the value dies and is handed out again for the next
 // value of the same dtype and element count, so a program that runs again
-// (or a loop body on its next step) allocates nothing new.
+// (or a loop body on its next step) allocates nothing new. Threads may
+// share one (a loop run as blocks of rows, scan_runtime.cpp).
 #pragma once
 
 #include "ops/array.hpp"
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -22,7 +24,10 @@ class BufferPool {
   // memory limit checked as sizes become known at run time.
   void set_limit(std::optional<std::uint64_t> bytes) { limit_ = bytes; }
   // Starts a run: its new buffers count from 0.
-  void begin_run() { run_bytes_ = 0; }
+  void begin_run() {
+    std::lock_guard lock(mutex_);
+    run_bytes_ = 0;
+  }
   // Keeps `a`'s buffer for reuse when nothing else shares it.
   void give(ops::Array&& a);
   // Buffers allocated (not reused) so far.
@@ -30,7 +35,10 @@ class BufferPool {
   // Bytes of those buffers.
   std::uint64_t bytes_allocated() const { return bytes_allocated_; }
   // Frees every cached buffer.
-  void clear() { free_.clear(); }
+  void clear() {
+    std::lock_guard lock(mutex_);
+    free_.clear();
+  }
 
  private:
   // Free buffers of one dtype and element count. A program has few
@@ -42,6 +50,7 @@ class BufferPool {
   };
   Bin& bin(std::int64_t size, ops::DType dtype);
 
+  std::mutex mutex_;  // guards everything below
   std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
   std::uint64_t bytes_allocated_ = 0;

@@ -4,6 +4,7 @@
 #include "kernel_support.hpp"
 #include "kernels.hpp"
 #include "runtime_error.hpp"
+#include "scan_rows.hpp"
 
 #include "ops/op_dispatch.hpp"
 #include "ops/post_order.hpp"
@@ -26,15 +27,30 @@ using ops::Array;
 using ops::OpKind;
 using ops::TermRef;
 
-Function& Context::body(TermRef fn) {
-  if (auto it = bodies.find(fn); it != bodies.end()) return *it->second;
+namespace {
+
+// `fn` compiled as a function of its parameters.
+std::shared_ptr<Function> compile_body(Context& context, TermRef fn) {
   const auto& types = fn->attrs().get<std::vector<ops::TensorType>>(ops::AttrKey::Params);
   std::vector<TermRef> params;
   for (std::size_t k = 0; k < types.size(); ++k)
     params.push_back(ops::Term::nominal(static_cast<std::int64_t>(k), types[k]));
   std::vector<TermRef> outputs(fn->operands().begin(), fn->operands().end());
-  auto compiled = std::make_shared<Function>(*this, std::move(params), std::move(outputs));
-  return *bodies.emplace(fn, std::move(compiled)).first->second;
+  return std::make_shared<Function>(context, std::move(params), std::move(outputs));
+}
+
+}  // namespace
+
+Function& Context::body(TermRef fn) {
+  if (auto it = bodies.find(fn); it != bodies.end()) return *it->second;
+  return *bodies.emplace(fn, compile_body(*this, fn)).first->second;
+}
+
+Function& Context::replica(TermRef fn, std::size_t k) {
+  if (k == 0) return body(fn);
+  auto& copies = replicas[fn];
+  while (copies.size() < k) copies.push_back(compile_body(*this, fn));
+  return *copies[k - 1];
 }
 
 void Context::fail_at(TermRef term, const std::string& message) const {
@@ -139,6 +155,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
     if (t->kind() == OpKind::Scan || t->kind() == OpKind::Call) {
       in.step = t->kind() == OpKind::Scan ? Step::Scan : Step::Call;
       in.body = &context.body(t->operand(0));
+      in.by_rows = t->kind() == OpKind::Scan && scan_rows_independent(t);
       in.num_out =
           t->is_tuple() ? static_cast<int>(std::get<ops::TupleType>(t->type()).elements.size()) : 1;
     } else {
@@ -572,6 +589,7 @@ std::vector<std::string> Function::instruction_labels() const {
           fmt::format("transposed:{}{}", shown.trans[0] ? " a" : "", shown.trans[1] ? " b" : ""));
     if (in.step == Step::DotEpilogue)
       flags.push_back(fmt::format("epilogue: {}", names(in.members[1].program)));
+    if (in.by_rows) flags.push_back("by rows");
     if (!in.followers.empty())
       flags.push_back(fmt::format("then by rows: {} group{}", in.followers.size(),
                                   in.followers.size() == 1 ? "" : "s"));

@@ -37,8 +37,16 @@ struct Context {
   std::unordered_map<ops::TermRef, ops::SourceLocation> locations;
   std::unordered_map<ops::TermRef, std::shared_ptr<Function>> bodies;
 
+  // Copies of the compiled bodies, for a loop run as blocks of rows on
+  // several threads at once (a Function runs one activation at a time):
+  // per `fn`, copies 1, 2, ... (copy 0 is `bodies`' own).
+  std::unordered_map<ops::TermRef, std::vector<std::shared_ptr<Function>>> replicas;
+
   // The compiled body of `fn` (compiling it on first use).
   Function& body(ops::TermRef fn);
+  // Copy k of `fn`'s compiled body: body(fn) for k = 0, else one compiled
+  // on first use that shares no state with the others.
+  Function& replica(ops::TermRef fn, std::size_t k);
   // Throws RuntimeError with `message`, prefixed by `term`'s position.
   [[noreturn]] void fail_at(ops::TermRef term, const std::string& message) const;
 };
@@ -84,6 +92,7 @@ class Function {
     std::vector<int> release;              // slots that die after this instruction
     std::vector<int> in_place;             // operand positions whose buffer may take the result
     Function* body = nullptr;              // scan and call
+    bool by_rows = false;                  // Scan: its body keeps rows apart (scan_rows.hpp)
     DotTranspose trans{};                  // Dot: which operands are read transposed
     ops::DType compute = ops::DType::F64;  // Fused: the dtype the expression computes in
     // Fused: the expression over the operands (its leaves), and the

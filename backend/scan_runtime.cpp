@@ -7,6 +7,7 @@
 #include "function.hpp"
 #include "kernel_support.hpp"
 #include "support/internal_error.hpp"
+#include "thread_pool.hpp"
 
 #include <cstring>
 #include <optional>
@@ -35,6 +36,23 @@ Dims with_leading(std::int64_t n, const Dims& d) {
   out.insert(out.end(), d.begin(), d.end());
   return out;
 }
+
+// The rows along axis 0 of every state, sequence step and output that one
+// loop computes: all of them, or rows [begin, end) of `rows` when the loop
+// runs as blocks of rows on several threads (scan_rows.hpp).
+struct RowBlock {
+  std::int64_t begin = 0, end = 0, rows = 0;
+  bool whole() const { return rows == 0; }
+  // `shape`, whose axis 0 holds `rows` rows, cut to the block's.
+  Dims of(Dims shape) const {
+    if (!whole()) shape[0] = end - begin;
+    return shape;
+  }
+  // Where the block starts in a value of `bytes` bytes with `rows` rows.
+  std::size_t offset(std::size_t bytes) const {
+    return whole() ? 0 : bytes / static_cast<std::size_t>(rows) * begin;
+  }
+};
 
 // One output of the loop: where its steps are stored. With :keep k the
 // storage is a ring of min(k, n) rows; otherwise n rows, except in an
@@ -104,9 +122,11 @@ struct States {
   std::vector<Dims> shapes;  // one step's shape per state
 };
 
-// The rings filled from the initial values (`inits`: mit-sots, then sit-sots).
+// The rings filled from the initial values (`inits`: mit-sots, then
+// sit-sots), a sit-sot's from the block's rows (a loop by rows has no
+// mit-sots).
 States load_states(ops::TermRef op, const ops::ScanSpec& spec,
-                   const std::vector<const Array*>& inits, BufferPool& pool) {
+                   const std::vector<const Array*>& inits, RowBlock block, BufferPool& pool) {
   States st;
   st.rings.resize(inits.size());
   st.shapes.resize(inits.size());
@@ -124,9 +144,9 @@ States load_states(ops::TermRef op, const ops::ScanSpec& spec,
   }
   for (std::size_t i = spec.mitsot_taps.size(); i < inits.size(); ++i) {
     const Array& init = *inits[i];
-    st.shapes[i] = init.shape();
-    Array& slot = st.rings[i].emplace_back(pool.take(init.dtype(), init.shape()));
-    copy_bytes(slot.bytes(), init.bytes(), init.nbytes());
+    st.shapes[i] = block.of(init.shape());
+    Array& slot = st.rings[i].emplace_back(pool.take(init.dtype(), st.shapes[i]));
+    copy_bytes(slot.bytes(), init.bytes() + block.offset(init.nbytes()), slot.nbytes());
   }
   return st;
 }
@@ -161,10 +181,12 @@ std::vector<OutputBuffer> make_outputs(ops::TermRef op, const ops::ScanSpec& spe
   return outputs;
 }
 
-// Stores step t's body results in the output rows (allocating a nit-sot's
-// at its first step, growing an :until loop's as needed).
+// Stores step t's body results (the block's rows of them) in the output
+// rows (allocating a nit-sot's at its first step, growing an :until
+// loop's as needed: never in a loop by rows, whose outputs are all taken
+// before it starts).
 void store_step(ops::TermRef op, const std::vector<Array>& results,
-                std::vector<OutputBuffer>& outputs, std::int64_t t, std::int64_t n,
+                std::vector<OutputBuffer>& outputs, std::int64_t t, std::int64_t n, RowBlock block,
                 BufferPool& pool) {
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const Array& r = results[o];
@@ -175,25 +197,29 @@ void store_step(ops::TermRef op, const std::vector<Array>& results,
       out.allocated = true;
     }
     if (out.grows && t >= out.capacity) grow(out, n, pool);
-    if (r.shape() != out.shape)
+    if (r.shape() != block.of(out.shape))
       fail(op, fmt::format("body output {} has shape {} at step {}, expected {}", o + 1,
-                           ops::dims_to_string(r.shape()), t, ops::dims_to_string(out.shape)));
+                           ops::dims_to_string(r.shape()), t,
+                           ops::dims_to_string(block.of(out.shape))));
     if (out.last_state) continue;
-    const std::size_t bytes = r.nbytes();
-    copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes, r.bytes(), bytes);
+    const std::size_t bytes = row_bytes(out.rows);
+    copy_bytes(out.rows.bytes() + positive_mod(t, out.capacity) * bytes + block.offset(bytes),
+               r.bytes(), r.nbytes());
   }
 }
 
 // Fills the row of each last_state output from its state after `steps`
 // steps (state i's ring holds step s in ring[s mod depth]).
 void last_state_rows(std::vector<OutputBuffer>& outputs,
-                     const std::vector<std::vector<Array>>& rings, std::int64_t steps) {
+                     const std::vector<std::vector<Array>>& rings, std::int64_t steps,
+                     RowBlock block) {
   if (steps == 0) return;
   for (std::size_t i = 0; i < rings.size(); ++i) {
     if (!outputs[i].last_state) continue;
     const auto depth = static_cast<std::int64_t>(rings[i].size());
     const Array& state = rings[i][positive_mod(steps - 1, depth)];
-    copy_bytes(outputs[i].rows.bytes(), state.bytes(), state.nbytes());
+    copy_bytes(outputs[i].rows.bytes() + block.offset(row_bytes(outputs[i].rows)), state.bytes(),
+               state.nbytes());
   }
 }
 
@@ -295,33 +321,53 @@ void allocate_sequence_outputs(const std::vector<ops::TensorType>& out_types,
   }
 }
 
-// Whether a sequence's rows start on the buffers' alignment: then a tap
-// reads its row in place (Array::row_view) instead of a copy.
-bool rows_aligned(const Array& seq) {
-  return row_bytes(seq) % Array::kAlignment == 0;
+// Whether a tap reads the block's rows of a sequence's row in place
+// (Array::row_view, rows_view) instead of a copy: when every row, and the
+// block's first row within one, starts on the buffers' alignment.
+bool reads_in_place(const Array& seq, RowBlock block) {
+  const std::size_t bytes = row_bytes(seq);
+  return bytes % Array::kAlignment == 0 && block.offset(bytes) % Array::kAlignment == 0;
+}
+
+// Per sequence tap, the row it reads: left empty when read in place, else
+// a buffer of the block's rows, refilled from the sequence at each step.
+std::vector<Array> tap_buffers(const ops::ScanSpec& spec,
+                               const std::vector<const Array*>& sequences, RowBlock block,
+                               BufferPool& pool) {
+  std::vector<Array> tap_rows;
+  for (std::size_t j = 0; j < sequences.size(); ++j) {
+    const Dims row(sequences[j]->shape().begin() + 1, sequences[j]->shape().end());
+    const bool in_place = reads_in_place(*sequences[j], block);
+    for (std::size_t k = 0; k < spec.sequence_taps[j].size(); ++k)
+      tap_rows.push_back(in_place ? Array() : pool.take(sequences[j]->dtype(), block.of(row)));
+  }
+  return tap_rows;
 }
 
 // The body's arguments at step t, in its parameter order: each sequence
-// tap's row (a view of the sequence's row, or, when rows are not aligned,
-// copied into its buffer in `tap_rows`), each mit-sot tap's state from its
-// ring, each sit-sot's state, the non-sequences.
+// tap's row (the block's rows of it: a view, or a copy in `tap_rows`),
+// each mit-sot tap's state from its ring, each sit-sot's state, the
+// non-sequences.
 void step_arguments(const ops::ScanSpec& spec, std::int64_t t,
-                    const std::vector<const Array*>& sequences, std::vector<Array>& tap_rows,
-                    std::vector<std::vector<Array>>& rings,
+                    const std::vector<const Array*>& sequences, RowBlock block,
+                    std::vector<Array>& tap_rows, std::vector<std::vector<Array>>& rings,
                     const std::vector<const Array*>& non_sequences,
                     std::vector<const Array*>& args) {
   args.clear();
   std::size_t tap = 0;
   for (std::size_t j = 0; j < sequences.size(); ++j) {
     const std::size_t bytes = row_bytes(*sequences[j]);
-    const bool in_place = rows_aligned(*sequences[j]);
+    const bool in_place = reads_in_place(*sequences[j], block);
     for (auto k : spec.sequence_taps[j]) {
       if (in_place) {
         std::optional<Array> row = sequences[j]->row_view(t + k);
+        if (row && !block.whole()) row = row->rows_view(block.begin, block.end);
         EQSAT_ASSERT(row) << "a sequence tap's row " << t + k << " is out of range";
         tap_rows[tap] = std::move(*row);
       } else {
-        copy_bytes(tap_rows[tap].bytes(), sequences[j]->bytes() + (t + k) * bytes, bytes);
+        copy_bytes(tap_rows[tap].bytes(),
+                   sequences[j]->bytes() + (t + k) * bytes + block.offset(bytes),
+                   tap_rows[tap].nbytes());
       }
       args.push_back(&tap_rows[tap++]);
     }
@@ -334,24 +380,102 @@ void step_arguments(const ops::ScanSpec& spec, std::int64_t t,
   for (const Array* a : non_sequences) args.push_back(a);
 }
 
-// Asks the cache for step t's sequence rows (into L2) while step t - 1
-// runs: a row the loop reads in place (an LSTM's 16 x 512 input
+// Asks the cache for step t's sequence rows (the block's; into L2) while
+// step t - 1 runs: a row the loop reads in place (an LSTM's 16 x 512 input
 // projection) was written long before, by one product over every step,
 // and its step's first reader (the step product's epilogue) otherwise
 // waits for it to come from memory or L3. At most kPrefetchBytes a
 // sequence per step.
 constexpr std::size_t kPrefetchBytes = std::size_t{256} << 10;
 void prefetch_rows(const ops::ScanSpec& spec, std::int64_t t, std::int64_t n,
-                   const std::vector<const Array*>& sequences) {
+                   const std::vector<const Array*>& sequences, RowBlock block) {
   if (t >= n) return;
   for (std::size_t j = 0; j < sequences.size(); ++j) {
-    const std::size_t bytes = std::min(row_bytes(*sequences[j]), kPrefetchBytes);
+    const std::size_t row = row_bytes(*sequences[j]);
+    const std::size_t from = block.offset(row);
+    const std::size_t tap = block.whole() ? row : row / block.rows * (block.end - block.begin);
+    const std::size_t bytes = std::min(tap, kPrefetchBytes);
     for (auto k : spec.sequence_taps[j]) {
-      const std::byte* row = sequences[j]->bytes() + (t + k) * row_bytes(*sequences[j]);
+      const std::byte* start = sequences[j]->bytes() + (t + k) * row + from;
       for (std::size_t at = 0; at < bytes; at += Array::kAlignment)
-        __builtin_prefetch(row + at, 0, 2);
+        __builtin_prefetch(start + at, 0, 2);
     }
   }
+}
+
+// What every block of one loop shares: its operands, step count and
+// output rows.
+struct Loop {
+  ops::TermRef op;
+  const ops::ScanSpec& spec;
+  std::int64_t n;
+  const std::vector<const Array*>& sequences;
+  const std::vector<const Array*>& non_sequences;
+  std::vector<OutputBuffer>& outputs;
+  BufferPool& pool;
+};
+
+// Runs steps first, first + 1, ... of the loop on `block`'s rows with
+// `body`, the states in `rings`; returns the number of steps done by then
+// (fewer than n when :until stops the loop). `args` and `results` are
+// scratch.
+std::int64_t run_steps(const Loop& loop, Function& body, RowBlock block,
+                       std::vector<std::vector<Array>>& rings, std::int64_t first,
+                       std::vector<const Array*>& args, std::vector<Array>& results) {
+  std::vector<Array> tap_rows = tap_buffers(loop.spec, loop.sequences, block, loop.pool);
+  std::int64_t steps = first;
+  for (std::int64_t t = first; t < loop.n; ++t) {
+    step_arguments(loop.spec, t, loop.sequences, block, tap_rows, rings, loop.non_sequences, args);
+    prefetch_rows(loop.spec, t + 1, loop.n, loop.sequences, block);
+
+    body.run(args, results);
+    steps = t + 1;
+
+    store_step(loop.op, results, loop.outputs, t, loop.n, block, loop.pool);
+    advance_states(results, rings, t, loop.pool);
+    const bool stop = loop.spec.until && results.back().data<bool>()[0];
+    for (Array& r : results) loop.pool.give(std::move(r));
+    if (stop) break;
+  }
+  for (Array& a : tap_rows) loop.pool.give(std::move(a));
+  return steps;
+}
+
+// Fewer elements of state times steps than this run as one loop: the
+// threads' start costs more than the split saves.
+constexpr std::int64_t kRowsWork = std::int64_t{1} << 14;
+
+// The blocks of rows a loop whose body keeps rows apart (scan_rows.hpp)
+// runs as, one per thread: the rows are axis 0 of every sit-sot and axis 1
+// of every sequence, which must agree; a nit-sot's step shape must be
+// known but for its rows (its rows are taken before the loop). Empty: run
+// the loop whole (one thread, too few rows or too little work).
+std::vector<RowBlock> row_blocks(const Loop& loop, const std::vector<const Array*>& inits) {
+  const int threads = num_threads();
+  if (threads < 2 || loop.n < 2) return {};
+  std::int64_t rows = -1, elements = 0;
+  auto agree = [&](std::int64_t r) {
+    if (rows < 0) rows = r;
+    return rows == r;
+  };
+  for (const Array* init : inits) {
+    if (init->rank() == 0 || !agree(init->shape()[0])) return {};
+    elements += init->size();
+  }
+  for (const Array* seq : loop.sequences)
+    if (seq->rank() < 2 || !agree(seq->shape()[1])) return {};
+  const auto& out_types = std::get<ops::TupleType>(loop.op->type()).elements;
+  for (std::size_t o = inits.size(); o < out_types.size(); ++o) {
+    const Dims& dims = out_types[o].dims;
+    if (dims.size() < 2 || std::any_of(dims.begin() + 2, dims.end(), [](auto d) { return d < 0; }))
+      return {};
+  }
+  if (rows < 2 || elements * loop.n < kRowsWork) return {};
+  const std::int64_t parts = std::min<std::int64_t>(threads, rows);
+  std::vector<RowBlock> blocks;
+  for (std::int64_t p = 0; p < parts; ++p)
+    blocks.push_back({rows * p / parts, rows * (p + 1) / parts, rows});
+  return blocks;
 }
 
 }  // namespace
@@ -370,59 +494,66 @@ void Function::run_scan(Instruction& in) {
   const std::size_t num_states = spec.mitsot_taps.size() + spec.num_sitsot;
   std::vector<const Array*> inits;
   for (std::size_t i = 0; i < num_states; ++i) inits.push_back(&next());
-  States states = load_states(op, spec, inits, pool);
-  std::vector<std::vector<Array>>& rings = states.rings;
-  const std::vector<Dims>& state_shapes = states.shapes;
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
 
-  // Per sequence tap, the row it reads: a view of the sequence's row, or a
-  // buffer refilled from the sequence at each step when rows are not aligned.
-  std::vector<Array> tap_rows;
-  for (std::size_t j = 0; j < sequences.size(); ++j) {
-    const Dims row(sequences[j]->shape().begin() + 1, sequences[j]->shape().end());
-    const bool in_place = rows_aligned(*sequences[j]);
-    for (std::size_t k = 0; k < spec.sequence_taps[j].size(); ++k)
-      tap_rows.push_back(in_place ? Array() : pool.take(sequences[j]->dtype(), row));
-  }
-
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();
-  std::vector<OutputBuffer> outputs = make_outputs(op, spec, n, state_shapes, pool);
-
-  // The loop: on registers for a scalar body, else the body's program.
-  std::vector<const Array*>& args = body_args_;
-  std::vector<Array>& results = body_outputs_;
+  std::vector<OutputBuffer> outputs;
+  const Loop loop{op, spec, n, sequences, non_sequences, outputs, pool};
+  const std::vector<RowBlock> blocks =
+      in.by_rows ? row_blocks(loop, inits) : std::vector<RowBlock>{};
   std::int64_t steps = 0;
-  if (const ScalarBody* scalar = in.body->scalar_body(); scalar && !spec.until && n > 0) {
+  if (!blocks.empty()) {
+    // By rows: every output's rows taken up front, then one loop per block,
+    // each with its own copy of the body, on the pool's threads.
+    std::vector<Dims> shapes;
+    for (const Array* init : inits) shapes.push_back(init->shape());
+    outputs = make_outputs(op, spec, n, shapes, pool);
+    for (std::size_t o = num_states; o < num_outputs; ++o) {
+      outputs[o].shape.assign(out_types[o].dims.begin() + 1, out_types[o].dims.end());
+      outputs[o].shape[0] = blocks[0].rows;
+    }
     allocate_sequence_outputs(out_types, num_states, outputs, pool);
-    const bool done =
-        scalar->dtype == DType::F32
-            ? run_scalar_steps<float>(*scalar, spec, n, sequences, rings, non_sequences, outputs)
-            : run_scalar_steps<double>(*scalar, spec, n, sequences, rings, non_sequences, outputs);
-    if (done) steps = n;
-  }
-  for (std::int64_t t = steps; t < n; ++t) {
-    step_arguments(spec, t, sequences, tap_rows, rings, non_sequences, args);
-    prefetch_rows(spec, t + 1, n, sequences);
-
-    in.body->run(args, results);
-    steps = t + 1;
-
-    store_step(op, results, outputs, t, n, pool);
-    advance_states(results, rings, t, pool);
-    const bool stop = spec.until && results.back().data<bool>()[0];
-    for (Array& r : results) pool.give(std::move(r));
-    if (stop) break;
+    std::vector<Function*> bodies;
+    for (std::size_t p = 0; p < blocks.size(); ++p)
+      bodies.push_back(&context_->replica(op->operand(0), p));
+    parallel_for(static_cast<std::int64_t>(blocks.size()), 1,
+                 [&](std::int64_t begin, std::int64_t end) {
+                   std::vector<const Array*> args;
+                   std::vector<Array> results;
+                   for (std::int64_t p = begin; p < end; ++p) {
+                     States st = load_states(op, spec, inits, blocks[p], pool);
+                     run_steps(loop, *bodies[p], blocks[p], st.rings, 0, args, results);
+                     last_state_rows(outputs, st.rings, n, blocks[p]);
+                     for (auto& ring : st.rings)
+                       for (Array& a : ring) pool.give(std::move(a));
+                   }
+                 });
+    steps = n;
+  } else {
+    States states = load_states(op, spec, inits, RowBlock{}, pool);
+    std::vector<std::vector<Array>>& rings = states.rings;
+    outputs = make_outputs(op, spec, n, states.shapes, pool);
+    // The loop: on registers for a scalar body, else the body's program.
+    if (const ScalarBody* scalar = in.body->scalar_body(); scalar && !spec.until && n > 0) {
+      allocate_sequence_outputs(out_types, num_states, outputs, pool);
+      const bool done =
+          scalar->dtype == DType::F32
+              ? run_scalar_steps<float>(*scalar, spec, n, sequences, rings, non_sequences, outputs)
+              : run_scalar_steps<double>(*scalar, spec, n, sequences, rings, non_sequences,
+                                         outputs);
+      if (done) steps = n;
+    }
+    steps = run_steps(loop, *in.body, RowBlock{}, rings, steps, body_args_, body_outputs_);
+    last_state_rows(outputs, rings, steps, RowBlock{});
+    for (auto& ring : rings)
+      for (Array& a : ring) pool.give(std::move(a));
   }
 
   // The outputs, in step order: the last min(capacity, steps) steps.
-  last_state_rows(outputs, rings, steps);
   for (std::size_t o = 0; o < num_outputs; ++o)
     slots_[in.out + static_cast<int>(o)] = kept_rows(outputs[o], steps, pool);
-  for (auto& ring : rings)
-    for (Array& a : ring) pool.give(std::move(a));
-  for (Array& a : tap_rows) pool.give(std::move(a));
 }
 
 }  // namespace eqsat::backend::detail

@@ -210,6 +210,19 @@ std::optional<Array> Array::row_view(std::int64_t i) const {
   return a;
 }
 
+std::optional<Array> Array::rows_view(std::int64_t begin, std::int64_t end) const {
+  if (shape_.empty() || begin < 0 || end <= begin || end > shape_[0]) return std::nullopt;
+  const std::size_t row = nbytes() / static_cast<std::size_t>(shape_[0]);
+  if (begin * row % kAlignment != 0) return std::nullopt;
+  Array a;
+  a.dtype_ = dtype_;
+  a.shape_ = shape_;
+  a.shape_[0] = end - begin;
+  a.size_ = size_ / shape_[0] * (end - begin);
+  a.buffer_ = std::shared_ptr<std::byte[]>(buffer_, buffer_.get() + begin * row);
+  return a;
+}
+
 bool Array::same_value(const Array& other) const {
   return dtype_ == other.dtype_ && shape_ == other.shape_ &&
          (size_ == 0 || std::memcmp(bytes(), other.bytes(), nbytes()) == 0);

@@ -77,6 +77,10 @@ class Array {
   // keeps the whole buffer alive. nullopt when the row would not start on
   // a kAlignment boundary (every buffer is aligned), or i is out of range.
   std::optional<Array> row_view(std::int64_t i) const;
+  // Rows [begin, end) along the first axis, sharing this buffer, as an
+  // array of end - begin rows; nullopt when row `begin` would not start on
+  // a kAlignment boundary or the range is empty or out of range.
+  std::optional<Array> rows_view(std::int64_t begin, std::int64_t end) const;
   // True when no other Array shares this buffer (safe to write in place).
   bool unique() const { return buffer_.use_count() == 1; }
 
