@@ -4,6 +4,7 @@
 #include "vector_apply.hpp"
 #include "vector_level.hpp"
 #include "vector_math_own.hpp"
+#include "vector_sigmoid.hpp"
 #include "vector_tanh.hpp"
 
 #include <algorithm>
@@ -266,7 +267,6 @@ EQSAT_VMATH_DEFINE(log)
 EQSAT_VMATH_DEFINE(sin)
 EQSAT_VMATH_DEFINE(cos)
 EQSAT_VMATH_DEFINE(expm1)
-EQSAT_VMATH_DEFINE(sigmoid)
 #undef EQSAT_VMATH_DEFINE
 
 void exp(const double* x, double* y, std::int64_t n) {
@@ -281,12 +281,26 @@ void tanh(const double* x, double* y, std::int64_t n) {
   tanh_dispatch(x, y, n);
 }
 
-// f32 on AVX-512: ours, computed in double (vector_tanh.hpp).
+// f32 at AVX-512 and AVX2: ours, in f32 arithmetic (vector_tanh.hpp).
 void tanh(const float* x, float* y, std::int64_t n) {
 #ifdef __x86_64__
   if (vector_level() == VectorLevel::Avx512) return tanh_f32_avx512(x, y, n);
+  if (vector_level() == VectorLevel::Avx2) return tanh_f32_avx2(x, y, n);
 #endif
   tanh_dispatch(x, y, n);
+}
+
+void sigmoid(const double* x, double* y, std::int64_t n) {
+  sigmoid_dispatch(x, y, n);
+}
+
+// f32 at AVX-512 and AVX2: ours, in f32 arithmetic (vector_sigmoid.hpp).
+void sigmoid(const float* x, float* y, std::int64_t n) {
+#ifdef __x86_64__
+  if (vector_level() == VectorLevel::Avx512) return sigmoid_f32_avx512(x, y, n);
+  if (vector_level() == VectorLevel::Avx2) return sigmoid_f32_avx2(x, y, n);
+#endif
+  sigmoid_dispatch(x, y, n);
 }
 
 void sincos(const double* x, double* s, double* c, std::int64_t n) {
@@ -328,9 +342,9 @@ const char* implementation() {
 #ifdef EQSAT_VMATH_SLEEF
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh; SLEEF u10 (AVX-512)";
+      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh, sigmoid; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
-      return "own f64 exp, log, log1p, sin, cos, tanh; SLEEF u10 (AVX2)";
+      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh, sigmoid; SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:
       return "SLEEF u10 (SSE2)";
   }
