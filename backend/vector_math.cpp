@@ -39,10 +39,12 @@ namespace {
     level::fn(x, y, n);                                           \
   }
 #define EQSAT_VMATH_SLEEF_F64(X) X(expm1) X(erf)
+// At AVX2 and AVX-512, f32 tanh is our own (vector_tanh.hpp).
+#define EQSAT_VMATH_SLEEF_F32(X) X(exp) X(log) X(sin) X(cos) X(expm1) X(log1p) X(erf)
 #define EQSAT_VMATH_OWN_AVX2_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx2)
 #define EQSAT_VMATH_OWN_AVX512_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx512)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2_F32)
+EQSAT_VMATH_SLEEF_F32(EQSAT_VMATH_AVX2_F32)
 EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX2_F64)
 EQSAT_VMATH_OWN_AVX2_F64(exp)
 EQSAT_VMATH_OWN_AVX2_F64(sin)
@@ -50,7 +52,7 @@ EQSAT_VMATH_OWN_AVX2_F64(cos)
 EQSAT_VMATH_OWN_AVX2_F64(tanh)
 EQSAT_VMATH_OWN_AVX2_F64(log)
 EQSAT_VMATH_OWN_AVX2_F64(log1p)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512_F32)
+EQSAT_VMATH_SLEEF_F32(EQSAT_VMATH_AVX512_F32)
 EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX512_F64)
 EQSAT_VMATH_OWN_AVX512_F64(exp)
 EQSAT_VMATH_OWN_AVX512_F64(sin)
@@ -67,6 +69,7 @@ EQSAT_VMATH_OWN_AVX512_F64(log1p)
 #undef EQSAT_VMATH_OWN_AVX2_F64
 #undef EQSAT_VMATH_OWN_AVX512_F64
 #undef EQSAT_VMATH_SLEEF_F64
+#undef EQSAT_VMATH_SLEEF_F32
 #undef EQSAT_VMATH_APPLY
 
 // Each level computes the same expressions; Clang would otherwise contract
@@ -122,6 +125,16 @@ EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_DISPATCH)
 EQSAT_VMATH_DISPATCH(sigmoid)
 #undef EQSAT_VMATH_DISPATCH
 
+// f32 tanh and sigmoid below AVX2 (above, ours: vector_tanh.hpp,
+// vector_sigmoid.hpp).
+void tanh_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  tanh_sse2(x, y, n);
+}
+
+void sigmoid_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  sigmoid_sse2(x, y, n);
+}
+
 #else  // the C library, one element at a time
 
 #define EQSAT_VMATH_SCALAR(fn)                                 \
@@ -142,6 +155,14 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
     const T q = (x[i] >= T(0) ? T(1) : t) / s;
     y[i] = std::isnan(x[i]) ? x[i] : q - q * (e / s);
   }
+}
+
+void tanh_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  tanh_dispatch(x, y, n);
+}
+
+void sigmoid_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  sigmoid_dispatch(x, y, n);
 }
 
 #endif
@@ -287,7 +308,7 @@ void tanh(const float* x, float* y, std::int64_t n) {
   if (vector_level() == VectorLevel::Avx512) return tanh_f32_avx512(x, y, n);
   if (vector_level() == VectorLevel::Avx2) return tanh_f32_avx2(x, y, n);
 #endif
-  tanh_dispatch(x, y, n);
+  tanh_f32_below_avx2(x, y, n);
 }
 
 void sigmoid(const double* x, double* y, std::int64_t n) {
@@ -300,7 +321,7 @@ void sigmoid(const float* x, float* y, std::int64_t n) {
   if (vector_level() == VectorLevel::Avx512) return sigmoid_f32_avx512(x, y, n);
   if (vector_level() == VectorLevel::Avx2) return sigmoid_f32_avx2(x, y, n);
 #endif
-  sigmoid_dispatch(x, y, n);
+  sigmoid_f32_below_avx2(x, y, n);
 }
 
 void sincos(const double* x, double* s, double* c, std::int64_t n) {
