@@ -1,8 +1,8 @@
 // The lanes of exp for AVX-512 (8 doubles) and AVX2 (4): the kernel of
 // our own f64 exp (vector_exp.cpp, which handles the arguments outside its
-// range) and of the tanh of both dtypes (vector_tanh.cpp computes f32 in
-// double, vector_tanh_f64.cpp keeps exp as two parts), which need no more
-// than its range. See vector_exp.cpp for the method and its
+// range), of the f64 tanh (vector_tanh_f64.cpp keeps exp as two parts) and
+// of the f32 sigmoid's subnormal results (vector_sigmoid.cpp, in double),
+// which need no more than its range. See vector_exp.cpp for the method and its
 // error; the constants come from backend/vector_math_constants.py.
 #pragma once
 

@@ -4,6 +4,7 @@
 #include "vector_apply.hpp"
 #include "vector_level.hpp"
 #include "vector_math_own.hpp"
+#include "vector_sigmoid.hpp"
 #include "vector_tanh.hpp"
 
 #include <algorithm>
@@ -38,10 +39,12 @@ namespace {
     level::fn(x, y, n);                                           \
   }
 #define EQSAT_VMATH_SLEEF_F64(X) X(expm1) X(erf)
+// At AVX2 and AVX-512, f32 tanh is our own (vector_tanh.hpp).
+#define EQSAT_VMATH_SLEEF_F32(X) X(exp) X(log) X(sin) X(cos) X(expm1) X(log1p) X(erf)
 #define EQSAT_VMATH_OWN_AVX2_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx2)
 #define EQSAT_VMATH_OWN_AVX512_F64(fn) EQSAT_VMATH_OWN_F64(fn, avx512)
 EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_SSE2)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX2_F32)
+EQSAT_VMATH_SLEEF_F32(EQSAT_VMATH_AVX2_F32)
 EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX2_F64)
 EQSAT_VMATH_OWN_AVX2_F64(exp)
 EQSAT_VMATH_OWN_AVX2_F64(sin)
@@ -49,7 +52,7 @@ EQSAT_VMATH_OWN_AVX2_F64(cos)
 EQSAT_VMATH_OWN_AVX2_F64(tanh)
 EQSAT_VMATH_OWN_AVX2_F64(log)
 EQSAT_VMATH_OWN_AVX2_F64(log1p)
-EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_AVX512_F32)
+EQSAT_VMATH_SLEEF_F32(EQSAT_VMATH_AVX512_F32)
 EQSAT_VMATH_SLEEF_F64(EQSAT_VMATH_AVX512_F64)
 EQSAT_VMATH_OWN_AVX512_F64(exp)
 EQSAT_VMATH_OWN_AVX512_F64(sin)
@@ -66,6 +69,7 @@ EQSAT_VMATH_OWN_AVX512_F64(log1p)
 #undef EQSAT_VMATH_OWN_AVX2_F64
 #undef EQSAT_VMATH_OWN_AVX512_F64
 #undef EQSAT_VMATH_SLEEF_F64
+#undef EQSAT_VMATH_SLEEF_F32
 #undef EQSAT_VMATH_APPLY
 
 // Each level computes the same expressions; Clang would otherwise contract
@@ -121,6 +125,16 @@ EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_DISPATCH)
 EQSAT_VMATH_DISPATCH(sigmoid)
 #undef EQSAT_VMATH_DISPATCH
 
+// f32 tanh and sigmoid below AVX2 (above, ours: vector_tanh.hpp,
+// vector_sigmoid.hpp).
+void tanh_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  tanh_sse2(x, y, n);
+}
+
+void sigmoid_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  sigmoid_sse2(x, y, n);
+}
+
 #else  // the C library, one element at a time
 
 #define EQSAT_VMATH_SCALAR(fn)                                 \
@@ -141,6 +155,14 @@ void sigmoid_dispatch(const T* x, T* y, std::int64_t n) {
     const T q = (x[i] >= T(0) ? T(1) : t) / s;
     y[i] = std::isnan(x[i]) ? x[i] : q - q * (e / s);
   }
+}
+
+void tanh_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  tanh_dispatch(x, y, n);
+}
+
+void sigmoid_f32_below_avx2(const float* x, float* y, std::int64_t n) {
+  sigmoid_dispatch(x, y, n);
 }
 
 #endif
@@ -266,7 +288,6 @@ EQSAT_VMATH_DEFINE(log)
 EQSAT_VMATH_DEFINE(sin)
 EQSAT_VMATH_DEFINE(cos)
 EQSAT_VMATH_DEFINE(expm1)
-EQSAT_VMATH_DEFINE(sigmoid)
 #undef EQSAT_VMATH_DEFINE
 
 void exp(const double* x, double* y, std::int64_t n) {
@@ -281,12 +302,26 @@ void tanh(const double* x, double* y, std::int64_t n) {
   tanh_dispatch(x, y, n);
 }
 
-// f32 on AVX-512: ours, computed in double (vector_tanh.hpp).
+// f32 at AVX-512 and AVX2: ours, in f32 arithmetic (vector_tanh.hpp).
 void tanh(const float* x, float* y, std::int64_t n) {
 #ifdef __x86_64__
   if (vector_level() == VectorLevel::Avx512) return tanh_f32_avx512(x, y, n);
+  if (vector_level() == VectorLevel::Avx2) return tanh_f32_avx2(x, y, n);
 #endif
-  tanh_dispatch(x, y, n);
+  tanh_f32_below_avx2(x, y, n);
+}
+
+void sigmoid(const double* x, double* y, std::int64_t n) {
+  sigmoid_dispatch(x, y, n);
+}
+
+// f32 at AVX-512 and AVX2: ours, in f32 arithmetic (vector_sigmoid.hpp).
+void sigmoid(const float* x, float* y, std::int64_t n) {
+#ifdef __x86_64__
+  if (vector_level() == VectorLevel::Avx512) return sigmoid_f32_avx512(x, y, n);
+  if (vector_level() == VectorLevel::Avx2) return sigmoid_f32_avx2(x, y, n);
+#endif
+  sigmoid_f32_below_avx2(x, y, n);
 }
 
 void sincos(const double* x, double* s, double* c, std::int64_t n) {
@@ -328,9 +363,9 @@ const char* implementation() {
 #ifdef EQSAT_VMATH_SLEEF
   switch (vector_level()) {
     case VectorLevel::Avx512:
-      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh; SLEEF u10 (AVX-512)";
+      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh, sigmoid; SLEEF u10 (AVX-512)";
     case VectorLevel::Avx2:
-      return "own f64 exp, log, log1p, sin, cos, tanh; SLEEF u10 (AVX2)";
+      return "own f64 exp, log, log1p, sin, cos, tanh and f32 tanh, sigmoid; SLEEF u10 (AVX2)";
     case VectorLevel::Sse2:
       return "SLEEF u10 (SSE2)";
   }

@@ -2,9 +2,9 @@
 // u10 functions (at most 1 ulp from the exact result) for the CPU's widest
 // vector unit (AVX-512, AVX2 or SSE2), chosen at run time (vector_level.hpp),
 // except f64 exp, log, log1p, sin, cos and tanh at AVX2 and AVX-512, our own
-// (vector_math_own.hpp, also within 1 ulp), and f32 tanh on AVX-512, ours
-// too (vector_tanh.hpp), correctly rounded up to 7e-7 ulp; the C library
-// where SLEEF is not installed. Correct at +-inf, NaN and subnormals: exp
+// (vector_math_own.hpp, also within 1 ulp), and f32 tanh at AVX2 and
+// AVX-512, ours too in f32 arithmetic (vector_tanh.hpp, within 1 ulp); the
+// C library where SLEEF is not installed. Correct at +-inf, NaN and subnormals: exp
 // gives subnormal results and 0 below the range (exp(-800) = 0, as in
 // NumPy), log of a subnormal argument is finite. The tail of an array goes
 // through the same vector routine via a padded copy, so an element's result
@@ -26,7 +26,9 @@ EQSAT_VMATH_FUNCTIONS(EQSAT_VMATH_DECLARE)
 
 // 1 / (1 + exp(-x)), computed from exp(-|x|) with the sum 1 + exp(-|x|)
 // carried exactly: within 2 ulp (below 0 exp's error passes through the
-// quotient), no overflow, subnormal results for x < -708.
+// quotient), no overflow, subnormal results for x < -708 (f32: -87). f32
+// at AVX2 and AVX-512 is ours in f32 arithmetic (vector_sigmoid.hpp), 1 /
+// (1 + exp(-x)) with the sum carried exactly, also within 2 ulp.
 void sigmoid(const double* x, double* y, std::int64_t n);
 void sigmoid(const float* x, float* y, std::int64_t n);
 

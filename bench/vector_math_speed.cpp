@@ -2,8 +2,10 @@
 // at the AVX-512 and AVX2 levels: ours (backend/vector_math.hpp, which uses them
 // there) beside the SLEEF u10 routines for that level they replace, called
 // here in the same loop, on the same arguments, in the same run. Arrays of
-// 4096 doubles (in the L1 cache: the kernel's cost, not the memory's), best
-// of ROUNDS rounds of 2000 passes each. Prints a markdown table.
+// 4096 elements (in the L1 cache: the kernel's cost, not the memory's), best
+// of ROUNDS rounds of 2000 passes each. Prints a markdown table; then one of
+// f32 tanh and sigmoid (vmath::tanh, vmath::sigmoid at the level) beside
+// SLEEF's f32 tanh (SLEEF has no sigmoid).
 //
 //   bench_vector_math_speed [ROUNDS]      (default 7)
 #include "backend/sleef_entry_points.hpp"
@@ -38,6 +40,27 @@ double ns_per_element(int rounds, const std::function<void()>& run) {
     best = std::min(best, took.count() / (double(kPasses) * kSize));
   }
   return best;
+}
+
+// y = sleef(x), 16 floats at a time (kSize is a multiple of 16).
+template <__m512 (*F)(__m512)>
+EQSAT_TARGET_avx512 void sleef_loop_f32(const float* x, float* y) {
+  for (std::int64_t i = 0; i < kSize; i += 16) _mm512_storeu_ps(y + i, F(_mm512_loadu_ps(x + i)));
+}
+
+// The same with SLEEF's AVX2 routines, 8 floats at a time.
+template <__m256 (*F)(__m256)>
+EQSAT_TARGET_avx2 void sleef_loop_f32_avx2(const float* x, float* y) {
+  for (std::int64_t i = 0; i < kSize; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
+}
+
+// Our f32 overloads, as function pointers.
+void tanh_f32(const float* x, float* y, std::int64_t n) {
+  backend::vmath::tanh(x, y, n);
+}
+
+void sigmoid_f32(const float* x, float* y, std::int64_t n) {
+  backend::vmath::sigmoid(x, y, n);
 }
 
 // y = sleef(x), 8 lanes at a time (kSize is a multiple of 8).
@@ -132,6 +155,42 @@ int main(int argc, char** argv) {
     for (auto& v : x) v = std::uniform_real_distribution<double>(row.lo, row.hi)(rng);
     const double ours = ns_per_element(rounds, [&] { row.ours(x.data(), y.data(), kSize); });
     const double sleef = ns_per_element(rounds, [&] { row.sleef(x.data(), y.data()); });
+    fmt::print("| {} | {} | [{}, {}] | {:.3f} | {:.3f} | {:.2f}x |\n",
+               backend::vector_level_name(row.level), row.name, row.lo, row.hi, ours, sleef,
+               sleef / ours);
+  }
+  struct RowF32 {
+    backend::VectorLevel level;
+    const char* name;
+    float lo, hi;
+    void (*ours)(const float*, float*, std::int64_t);
+    void (*sleef)(const float*, float*);  // null: SLEEF has none
+  };
+  const RowF32 rows_f32[] = {
+      {kAvx512, "tanh", -1, 1, tanh_f32, sleef_loop_f32<Sleef_tanhf16_u10avx512f>},
+      {kAvx512, "tanh", -10, 10, tanh_f32, sleef_loop_f32<Sleef_tanhf16_u10avx512f>},
+      {kAvx512, "tanh", -0.5, 0.5, tanh_f32, sleef_loop_f32<Sleef_tanhf16_u10avx512f>},
+      {kAvx512, "sigmoid", -1, 1, sigmoid_f32, nullptr},
+      {kAvx512, "sigmoid", -10, 10, sigmoid_f32, nullptr},
+      {kAvx2, "tanh", -1, 1, tanh_f32, sleef_loop_f32_avx2<Sleef_tanhf8_u10avx2>},
+      {kAvx2, "tanh", -10, 10, tanh_f32, sleef_loop_f32_avx2<Sleef_tanhf8_u10avx2>},
+      {kAvx2, "sigmoid", -10, 10, sigmoid_f32, nullptr},
+  };
+  std::vector<float> xf(kSize), yf(kSize);
+  fmt::print(
+      "\n| level | f32 function | arguments | ours ns/element | SLEEF u10 ns/element | "
+      "SLEEF / ours |\n");
+  fmt::print("| --- | --- | --- | ---: | ---: | ---: |\n");
+  for (const RowF32& row : rows_f32) {
+    backend::set_vector_level(row.level);
+    for (auto& v : xf) v = std::uniform_real_distribution<float>(row.lo, row.hi)(rng);
+    const double ours = ns_per_element(rounds, [&] { row.ours(xf.data(), yf.data(), kSize); });
+    if (row.sleef == nullptr) {
+      fmt::print("| {} | {} | [{}, {}] | {:.3f} | - | - |\n", backend::vector_level_name(row.level),
+                 row.name, row.lo, row.hi, ours);
+      continue;
+    }
+    const double sleef = ns_per_element(rounds, [&] { row.sleef(xf.data(), yf.data()); });
     fmt::print("| {} | {} | [{}, {}] | {:.3f} | {:.3f} | {:.2f}x |\n",
                backend::vector_level_name(row.level), row.name, row.lo, row.hi, ours, sleef,
                sleef / ours);
