@@ -29,7 +29,15 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
     if (a.shape() != shape) a = a.reshaped(shape);
     return a;
   }
-  const auto size = static_cast<std::uint64_t>(bytes);
+  lock.unlock();
+  (parent_ ? *parent_ : *this).charge(static_cast<std::uint64_t>(bytes));
+  // Every kernel writes its result whole (a buffer from a bin above holds
+  // an earlier value too): no zero pass needed.
+  return ops::Array::uninitialized(dtype, shape);
+}
+
+void BufferPool::charge(std::uint64_t size) {
+  std::lock_guard lock(mutex_);
   if (limit_ && run_bytes_ + size > *limit_)
     throw RuntimeError(fmt::format(
         "out of memory: a value of {} bytes would bring the run's values to {} bytes, past the "
@@ -38,10 +46,6 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
   ++allocations_;
   bytes_allocated_ += size;
   run_bytes_ += size;
-  lock.unlock();
-  // Every kernel writes its result whole (a buffer from a bin above holds
-  // an earlier value too): no zero pass needed.
-  return ops::Array::uninitialized(dtype, shape);
 }
 
 void BufferPool::give(ops::Array&& a) {

@@ -1,8 +1,11 @@
 // BufferPool: the executor's cache of free buffers. A value's buffer goes
 // back to the pool when the value dies and is handed out again for the next
 // value of the same dtype and element count, so a program that runs again
-// (or a loop body on its next step) allocates nothing new. Threads may
-// share one (a loop run as blocks of rows, scan_runtime.cpp).
+// (or a loop body on its next step) allocates nothing new. A loop run as
+// blocks of rows on several threads (scan_runtime.cpp) gives each block a
+// pool of its own, which counts its new buffers in the program's pool: so
+// which buffer a value gets, and the bytes a run takes, do not depend on
+// how the threads interleave.
 #pragma once
 
 #include "ops/array.hpp"
@@ -16,6 +19,9 @@ namespace eqsat::backend {
 
 class BufferPool {
  public:
+  // Makes this a block's pool: its new buffers count in `parent`'s
+  // allocations, bytes and limit (nullptr: its own).
+  void count_in(BufferPool* parent) { parent_ = parent; }
   // An array of this dtype and shape; its contents are unspecified.
   // Throws std::bad_alloc when it cannot be had (or its size overflows),
   // RuntimeError when a new buffer would bring this run's past the limit.
@@ -49,8 +55,11 @@ class BufferPool {
     std::vector<ops::Array> arrays;
   };
   Bin& bin(std::int64_t size, ops::DType dtype);
+  // Counts a new buffer of `size` bytes in this run (throws past the limit).
+  void charge(std::uint64_t size);
 
-  std::mutex mutex_;  // guards everything below
+  BufferPool* parent_ = nullptr;
+  std::mutex mutex_;  // guards everything below: blocks charge their parent
   std::vector<Bin> free_;
   std::uint64_t allocations_ = 0;
   std::uint64_t bytes_allocated_ = 0;

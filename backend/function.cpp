@@ -49,8 +49,20 @@ Function& Context::body(TermRef fn) {
 Function& Context::replica(TermRef fn, std::size_t k) {
   if (k == 0) return body(fn);
   auto& copies = replicas[fn];
-  while (copies.size() < k) copies.push_back(compile_body(*this, fn));
-  return *copies[k - 1];
+  while (copies.size() < k) {
+    auto own = std::make_unique<Context>();
+    own->pool.count_in(&pool);
+    own->locations = locations;
+    std::shared_ptr<Function> copy = compile_body(*own, fn);
+    copies.push_back({std::move(own), std::move(copy)});
+  }
+  return *copies[k - 1].body;
+}
+
+void Context::clear_pools() {
+  pool.clear();
+  for (auto& [fn, copies] : replicas)
+    for (Replica& r : copies) r.context->clear_pools();
 }
 
 void Context::fail_at(TermRef term, const std::string& message) const {

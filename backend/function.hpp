@@ -39,14 +39,21 @@ struct Context {
 
   // Copies of the compiled bodies, for a loop run as blocks of rows on
   // several threads at once (a Function runs one activation at a time):
-  // per `fn`, copies 1, 2, ... (copy 0 is `bodies`' own).
-  std::unordered_map<ops::TermRef, std::vector<std::shared_ptr<Function>>> replicas;
+  // per `fn`, copies 1, 2, ... (copy 0 is `bodies`' own), each in a
+  // Context of its own whose pool counts in this one's.
+  struct Replica {
+    std::unique_ptr<Context> context;
+    std::shared_ptr<Function> body;
+  };
+  std::unordered_map<ops::TermRef, std::vector<Replica>> replicas;
 
   // The compiled body of `fn` (compiling it on first use).
   Function& body(ops::TermRef fn);
   // Copy k of `fn`'s compiled body: body(fn) for k = 0, else one compiled
-  // on first use that shares no state with the others.
+  // on first use that shares no state (pool included) with the others.
   Function& replica(ops::TermRef fn, std::size_t k);
+  // Frees the cached buffers of this pool and the copies' pools.
+  void clear_pools();
   // Throws RuntimeError with `message`, prefixed by `term`'s position.
   [[noreturn]] void fail_at(ops::TermRef term, const std::string& message) const;
 };
@@ -64,6 +71,8 @@ class Function {
   void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs);
 
   std::size_t num_params() const { return num_params_; }
+  // The Context it was compiled in (its pool is the one it takes from).
+  Context& context() const { return *context_; }
   std::size_t num_instructions() const { return code_.size(); }
 
   // Per-instruction timing: with `timings` set (one entry per instruction,

@@ -104,7 +104,7 @@ const std::vector<OpTiming>& Program::op_timings() const {
 }
 
 void Program::release_memory() {
-  state_->context.pool.clear();
+  state_->context.clear_pools();
 }
 
 void Program::set_memory_limit(std::optional<std::uint64_t> bytes) {

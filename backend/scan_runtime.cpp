@@ -6,10 +6,12 @@
 // preallocated, so after the first step no step allocates a buffer.
 #include "function.hpp"
 #include "kernel_support.hpp"
+#include "onednn.hpp"
 #include "support/internal_error.hpp"
 #include "thread_pool.hpp"
 
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace eqsat::backend::detail {
@@ -412,17 +414,17 @@ struct Loop {
   const std::vector<const Array*>& sequences;
   const std::vector<const Array*>& non_sequences;
   std::vector<OutputBuffer>& outputs;
-  BufferPool& pool;
 };
 
 // Runs steps first, first + 1, ... of the loop on `block`'s rows with
-// `body`, the states in `rings`; returns the number of steps done by then
-// (fewer than n when :until stops the loop). `args` and `results` are
-// scratch.
+// `body` (and its pool), the states in `rings`; returns the number of
+// steps done by then (fewer than n when :until stops the loop). `args`
+// and `results` are scratch.
 std::int64_t run_steps(const Loop& loop, Function& body, RowBlock block,
                        std::vector<std::vector<Array>>& rings, std::int64_t first,
                        std::vector<const Array*>& args, std::vector<Array>& results) {
-  std::vector<Array> tap_rows = tap_buffers(loop.spec, loop.sequences, block, loop.pool);
+  BufferPool& pool = body.context().pool;
+  std::vector<Array> tap_rows = tap_buffers(loop.spec, loop.sequences, block, pool);
   std::int64_t steps = first;
   for (std::int64_t t = first; t < loop.n; ++t) {
     step_arguments(loop.spec, t, loop.sequences, block, tap_rows, rings, loop.non_sequences, args);
@@ -431,13 +433,13 @@ std::int64_t run_steps(const Loop& loop, Function& body, RowBlock block,
     body.run(args, results);
     steps = t + 1;
 
-    store_step(loop.op, results, loop.outputs, t, loop.n, block, loop.pool);
-    advance_states(results, rings, t, loop.pool);
+    store_step(loop.op, results, loop.outputs, t, loop.n, block, pool);
+    advance_states(results, rings, t, pool);
     const bool stop = loop.spec.until && results.back().data<bool>()[0];
-    for (Array& r : results) loop.pool.give(std::move(r));
+    for (Array& r : results) pool.give(std::move(r));
     if (stop) break;
   }
-  for (Array& a : tap_rows) loop.pool.give(std::move(a));
+  for (Array& a : tap_rows) pool.give(std::move(a));
   return steps;
 }
 
@@ -449,10 +451,14 @@ constexpr std::int64_t kRowsWork = std::int64_t{1} << 14;
 // runs as, one per thread: the rows are axis 0 of every sit-sot and axis 1
 // of every sequence, which must agree; a nit-sot's step shape must be
 // known but for its rows (its rows are taken before the loop). Empty: run
-// the loop whole (one thread, too few rows or too little work).
+// the loop whole (one thread, too few rows or too little work, a shared
+// OpenBLAS).
 std::vector<RowBlock> row_blocks(const Loop& loop, const std::vector<const Array*>& inits) {
   const int threads = num_threads();
-  if (threads < 2 || loop.n < 2) return {};
+  // A shared OpenBLAS (the Python module's, NumPy's) runs large products
+  // on threads of its own, which blocks calling it at once would contend
+  // for: there the loop runs whole, its products split as usual.
+  if (threads < 2 || loop.n < 2 || !own_blas()) return {};
   std::int64_t rows = -1, elements = 0;
   auto agree = [&](std::int64_t r) {
     if (rows < 0) rows = r;
@@ -497,16 +503,23 @@ void Function::run_scan(Instruction& in) {
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
 
+  // The non-sequences keep their values through the loop: a product by one
+  // may use it packed once (onednn.hpp).
+  std::vector<std::unique_ptr<HeldMatrix>> held;
+  for (const Array* a : non_sequences)
+    if (a->dtype() == DType::F32 && a->rank() >= 2)
+      held.push_back(std::make_unique<HeldMatrix>(a->bytes(), a->nbytes()));
+
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();
   std::vector<OutputBuffer> outputs;
-  const Loop loop{op, spec, n, sequences, non_sequences, outputs, pool};
+  const Loop loop{op, spec, n, sequences, non_sequences, outputs};
   const std::vector<RowBlock> blocks =
       in.by_rows ? row_blocks(loop, inits) : std::vector<RowBlock>{};
   std::int64_t steps = 0;
   if (!blocks.empty()) {
     // By rows: every output's rows taken up front, then one loop per block,
-    // each with its own copy of the body, on the pool's threads.
+    // each with its own copy of the body and its pool, on the threads.
     std::vector<Dims> shapes;
     for (const Array* init : inits) shapes.push_back(init->shape());
     outputs = make_outputs(op, spec, n, shapes, pool);
@@ -523,11 +536,12 @@ void Function::run_scan(Instruction& in) {
                    std::vector<const Array*> args;
                    std::vector<Array> results;
                    for (std::int64_t p = begin; p < end; ++p) {
-                     States st = load_states(op, spec, inits, blocks[p], pool);
+                     BufferPool& own = bodies[p]->context().pool;
+                     States st = load_states(op, spec, inits, blocks[p], own);
                      run_steps(loop, *bodies[p], blocks[p], st.rings, 0, args, results);
                      last_state_rows(outputs, st.rings, n, blocks[p]);
                      for (auto& ring : st.rings)
-                       for (Array& a : ring) pool.give(std::move(a));
+                       for (Array& a : ring) own.give(std::move(a));
                    }
                  });
     steps = n;
