@@ -3,7 +3,8 @@
 // "scan(by rows)"), and that such a loop gives the values of the same loop
 // run whole — LSTM-like cells with taps, :keep, nit-sots, rows that split
 // evenly or not, rows read in place or copied, on all threads or nested in
-// a parallel region — and that an error inside a block reaches the caller.
+// a parallel region, and random bodies with ±inf and NaN — and that an
+// error inside a block reaches the caller.
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "backend/thread_pool.hpp"
@@ -211,5 +212,114 @@ TEST_CASE("an error inside a block of rows reaches the caller with its position"
     // The program runs again after the failure.
     pw.data<std::int64_t>()[pw.size() - 1] = 3;
     CHECK(p.run({h0, pw}).at(0).shape() == ops::Dims{20, 8, 300});
+  }
+}
+
+namespace {
+
+// A random body over the state h (B H), the step x_t (B H) and the shared
+// w (H H) and b (H): `ops` steps, each applying one row-keeping op to the
+// value so far (v) and one of h, x_t, w or b. With `whole`, h is read
+// through a reshape to its own shape, so the loop cannot split.
+std::string random_body(std::mt19937_64& rng, int ops, std::int64_t rows, std::int64_t hid,
+                        bool whole) {
+  const std::string h =
+      whole ? fmt::format("(reshape h :shape ({} {}))", rows, hid) : std::string("h");
+  std::string v = fmt::format("(add {} x_t)", h);
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (int i = 0; i < ops; ++i) {
+    switch (pick(rng)) {
+      case 0:
+        v = fmt::format("(tanh {})", v);
+        break;
+      case 1:
+        v = fmt::format("(mul {} (sigmoid x_t))", v);
+        break;
+      case 2:
+        v = fmt::format("(add {} b_)", v);
+        break;
+      case 3:
+        v = fmt::format("(tanh (dot {} w_))", v);
+        break;
+      case 4:
+        v = fmt::format("(maximum {} {})", v, h);
+        break;
+      case 5:
+        v = fmt::format("(where (gt {} x_t) {} (neg x_t))", v, v);
+        break;
+      case 6:
+        v = fmt::format("(softmax {} :axis 1)", v);
+        break;
+      case 7:
+        v = fmt::format("(sub {} (max {} :axis 1 :keepdims true))", v, v);
+        break;
+      case 8:
+        v = fmt::format("(concat (slice {} :axis 1 :start 1) (slice {} :axis 1 :stop 1) :axis 1)",
+                        v, v);
+        break;
+      default:
+        v = fmt::format("(div {} (add (abs x_t) 1.0))", v);
+        break;
+    }
+  }
+  return v;
+}
+
+// Random values with the corners: ±inf and NaN at a few places, zeros.
+ops::Array cornered(DType d, const ops::Dims& shape, std::mt19937_64& rng) {
+  ops::Array a = random_array(d, shape, rng);
+  std::uniform_int_distribution<std::int64_t> at(0, a.size() - 1);
+  const double corners[] = {INFINITY, -INFINITY, NAN, 0.0};
+  for (double c : corners) {
+    const std::int64_t i = at(rng);
+    if (d == DType::F32)
+      a.data<float>()[i] = static_cast<float>(c);
+    else
+      a.data<double>()[i] = c;
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("random loops that keep rows apart give by rows the values they give whole") {
+  std::mt19937_64 rng(2026);
+  for (int g = 0; g < 40; ++g) {
+    const std::int64_t rows = std::uniform_int_distribution<std::int64_t>(2, 13)(rng);
+    const std::int64_t hid = std::uniform_int_distribution<std::int64_t>(2, 40)(rng);
+    const std::int64_t steps = std::max<std::int64_t>(2, (1 << 14) / (rows * hid) + 1);
+    const bool f32 = g % 2 == 1;
+    const char* dt = f32 ? "f32" : "f64";
+    const int ops = std::uniform_int_distribution<int>(1, 6)(rng);
+    const std::uint64_t seed = rng();
+    auto text = [&](bool whole) {
+      std::mt19937_64 body_rng(seed);
+      return fmt::format(
+          "(input xs ({0} {1} {2} {3}))\n(input h0 ({0} {2} {3}))\n(input w ({0} {3} {3}))\n"
+          "(input b ({0} {3}))\n"
+          "(let s (scan :sequences (xs) :sit-sot (h0) :non-sequences (w b)\n"
+          "  (fn (x_t h w_ b_) {4})))\n(output y (get 0 s))\n",
+          dt, steps, rows, hid, random_body(body_rng, ops, rows, hid, whole));
+    };
+    const std::string split_text = text(false), whole_text = text(true);
+    INFO(split_text);
+    backend::Program split = backend::compile(ops::parse_graph(split_text, "r.eg", "."));
+    backend::Program whole = backend::compile(ops::parse_graph(whole_text, "r.eg", "."));
+    split.set_profiling(true);
+    REQUIRE(split.op_timings().at(0).op.starts_with("scan(by rows)"));
+    const DType d = f32 ? DType::F32 : DType::F64;
+    // Small weights keep the products from overflowing everywhere.
+    ops::Array w = random_array(d, {hid, hid}, rng);
+    for (std::int64_t i = 0; i < w.size(); ++i) {
+      if (f32)
+        w.data<float>()[i] /= static_cast<float>(hid);
+      else
+        w.data<double>()[i] /= static_cast<double>(hid);
+    }
+    const std::vector<ops::Array> args = {cornered(d, {steps, rows, hid}, rng),
+                                          cornered(d, {rows, hid}, rng), w,
+                                          random_array(d, {hid}, rng)};
+    const std::vector<ops::Array> got = split.run(args), want = whole.run(args);
+    CHECK(compare_arrays(got.at(0), want.at(0)) == "");
   }
 }
