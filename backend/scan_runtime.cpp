@@ -6,12 +6,10 @@
 // preallocated, so after the first step no step allocates a buffer.
 #include "function.hpp"
 #include "kernel_support.hpp"
-#include "onednn.hpp"
 #include "support/internal_error.hpp"
 #include "thread_pool.hpp"
 
 #include <cstring>
-#include <memory>
 #include <optional>
 
 namespace eqsat::backend::detail {
@@ -502,13 +500,6 @@ void Function::run_scan(Instruction& in) {
   for (std::size_t i = 0; i < num_states; ++i) inits.push_back(&next());
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
-
-  // The non-sequences keep their values through the loop: a product by one
-  // may use it packed once (onednn.hpp).
-  std::vector<std::unique_ptr<HeldMatrix>> held;
-  for (const Array* a : non_sequences)
-    if (a->dtype() == DType::F32 && a->rank() >= 2)
-      held.push_back(std::make_unique<HeldMatrix>(a->bytes(), a->nbytes()));
 
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();

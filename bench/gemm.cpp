@@ -1,17 +1,18 @@
 // Matrix products against the machine's peak: OpenBLAS, oneDNN (dnnl_sgemm,
-// f32 only; and with b packed once, as in a loop), BLIS (when libblis.so.4 is installed: loaded at
-// run time, its typed API, so its BLAS symbols never meet OpenBLAS's) and eqsat's own `dot` (the
-// executor, whatever it chose) on small, square, tall-skinny and batched shapes, f32 and f64, all
-// threads. Libraries alternate within each repetition, so a change of machine load hits them alike;
-// the best of the repetitions is kept. The peak is the larger of two: the nominal one, T threads x
-// FLOPS_PER_CYCLE f32 flops x the clock /proc/cpuinfo reports (32 on Zen 4: two 256-bit FMA pipes;
-// 64 on AVX-512 Intel server cores), and the measured one, each thread running independent AVX-512
-// FMAs (12 accumulators, no memory traffic; a loaded machine measures it low).
+// f32 only), BLIS (when libblis.so.4 is installed: loaded at run time, its
+// typed API, so its BLAS symbols never meet OpenBLAS's) and eqsat's own
+// `dot` (the executor, whatever it chose) on small, square, tall-skinny and
+// batched shapes, f32 and f64, all threads. Libraries alternate within each
+// repetition, so a change of machine load hits them alike; the best of the
+// repetitions is kept. The peak is the larger of two: the nominal one, T
+// threads x FLOPS_PER_CYCLE f32 flops x the clock /proc/cpuinfo reports
+// (32 on Zen 4: two 256-bit FMA pipes; 64 on AVX-512 Intel server cores),
+// and the measured one, each thread running independent AVX-512 FMAs (12
+// accumulators, no memory traffic; a loaded machine measures it low).
 //
 //   bench_gemm [--reps N] [--threads T] [--flops-per-cycle F]
 //
 // Prints one line per case: shape, dtype, GFLOP/s per library, % of peak.
-#include "backend/onednn.hpp"
 #include "backend/program.hpp"
 #include "backend/thread_pool.hpp"
 #include "ops/graph_parser.hpp"
@@ -29,7 +30,6 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -167,23 +167,6 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
           omp_set_num_threads(backend::num_threads());
         });
     });
-  // As onednn-split, b packed once (a copy of it, held as a loop holds its
-  // non-sequences: backend/onednn.hpp), not inside every call.
-  std::vector<T> b_held(pb, pb + c.batch * sb);
-  std::optional<backend::detail::HeldMatrix> held;
-  if constexpr (!f64) {
-    held.emplace(b_held.data(), b_held.size() * sizeof(T));
-    libs.emplace_back("onednn-packed", [&] {
-      for (std::int64_t i = 0; i < c.batch; ++i)
-        backend::parallel_for(c.m, 8, [&](std::int64_t r0, std::int64_t r1) {
-          omp_set_num_threads(1);
-          backend::detail::onednn_sgemm(false, false, r1 - r0, c.n, c.k, pa + i * sa + r0 * c.k,
-                                        c.k, b_held.data() + i * sb, c.n, pc + i * sc + r0 * c.n,
-                                        c.n);
-          omp_set_num_threads(backend::num_threads());
-        });
-    });
-  }
   if constexpr (!f64)
     libs.emplace_back("onednn", [&] {
       for (std::int64_t i = 0; i < c.batch; ++i)

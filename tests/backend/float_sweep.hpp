@@ -5,6 +5,8 @@
 // or 0 are exactly that.
 #pragma once
 
+#include "backend/vector_level.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -93,6 +95,24 @@ inline bool position_independent(FloatKernel kernel, const std::vector<float>& x
     }
   }
   return same;
+}
+
+// A vector level this CPU has and the kernel under test for it.
+struct Level {
+  backend::VectorLevel level;
+  FloatKernel kernel;
+};
+
+// The AVX-512 and AVX2 levels this CPU has, each with its kernel.
+inline std::vector<Level> cpu_levels([[maybe_unused]] FloatKernel avx512,
+                                     [[maybe_unused]] FloatKernel avx2) {
+  std::vector<Level> out;
+#ifdef __x86_64__
+  const auto cpu = backend::cpu_vector_level();
+  if (cpu >= backend::VectorLevel::Avx512) out.push_back({backend::VectorLevel::Avx512, avx512});
+  if (cpu >= backend::VectorLevel::Avx2) out.push_back({backend::VectorLevel::Avx2, avx2});
+#endif
+  return out;
 }
 
 }  // namespace eqsat::test

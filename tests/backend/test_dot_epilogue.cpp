@@ -8,6 +8,7 @@
 
 #include "array_compare.hpp"
 #include "graph_builder.hpp"
+#include "program_runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,18 +18,6 @@ using namespace eqsat;
 using namespace eqsat::test;
 
 namespace {
-
-ops::Array random_array(DType d, const ops::Dims& shape, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-2, 2);
-  ops::Array a(d, shape);
-  for (std::int64_t i = 0; i < a.size(); ++i) {
-    if (d == DType::F32)
-      a.data<float>()[i] = static_cast<float>(u(rng));
-    else
-      a.data<double>()[i] = u(rng);
-  }
-  return a;
-}
 
 TermRef columns(TermRef x, std::int64_t start, std::int64_t stop) {
   return op(
@@ -60,18 +49,6 @@ ops::Graph lstm_step(DType d, std::int64_t m, std::int64_t k, std::int64_t hid, 
   std::vector<TermRef> outs{h2, c2};
   if (keep_product) outs.push_back(prod);
   return graph({xw, h_in, c, r}, outs);
-}
-
-// Runs `p` with every kernel on the calling thread (`one_thread`: inside a
-// part of a parallel_for, where kernels run inline) or on the pool.
-std::vector<ops::Array> run_on(backend::Program& p, const std::vector<ops::Array>& args,
-                               bool one_thread) {
-  if (!one_thread) return p.run(args);
-  std::vector<ops::Array> out;
-  backend::parallel_for(2, 1, [&](std::int64_t i0, std::int64_t) {
-    if (i0 == 0) out = p.run(args);
-  });
-  return out;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "ops/graph_parser.hpp"
 
 #include "array_compare.hpp"
+#include "program_runs.hpp"
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
@@ -72,30 +73,6 @@ std::string lstm_loop(const char* dtype, std::int64_t rows, std::int64_t hid, st
       "(output h_last (get 0 s))\n(output c_all (get 1 s))\n"
       "(output soft (get 2 s))\n(output both (get 3 s))\n",
       dtype, steps + 1, rows, 4 * hid, hid, keep, h, 2 * hid, 3 * hid);
-}
-
-ops::Array random_array(DType d, const ops::Dims& shape, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  ops::Array a(d, shape);
-  for (std::int64_t i = 0; i < a.size(); ++i) {
-    if (d == DType::F32)
-      a.data<float>()[i] = static_cast<float>(u(rng));
-    else
-      a.data<double>()[i] = u(rng);
-  }
-  return a;
-}
-
-// Runs `p` on all threads, or inside a parallel region (where the blocks
-// run one after another on the calling thread).
-std::vector<ops::Array> run_on(backend::Program& p, const std::vector<ops::Array>& args,
-                               bool nested) {
-  if (!nested) return p.run(args);
-  std::vector<ops::Array> out;
-  backend::parallel_for(2, 1, [&](std::int64_t i0, std::int64_t) {
-    if (i0 == 0) out = p.run(args);
-  });
-  return out;
 }
 
 }  // namespace

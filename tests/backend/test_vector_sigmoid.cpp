@@ -22,22 +22,15 @@ using namespace eqsat;
 
 namespace {
 
-struct Level {
-  backend::VectorLevel level;
-  test::FloatKernel kernel;
-};
+using test::Level;
 
 // The levels this CPU has, with their kernels.
 std::vector<Level> levels() {
-  std::vector<Level> out;
 #ifdef __x86_64__
-  const auto cpu = backend::cpu_vector_level();
-  if (cpu >= backend::VectorLevel::Avx512)
-    out.push_back({backend::VectorLevel::Avx512, backend::vmath::sigmoid_f32_avx512});
-  if (cpu >= backend::VectorLevel::Avx2)
-    out.push_back({backend::VectorLevel::Avx2, backend::vmath::sigmoid_f32_avx2});
+  return test::cpu_levels(backend::vmath::sigmoid_f32_avx512, backend::vmath::sigmoid_f32_avx2);
+#else
+  return {};
 #endif
-  return out;
 }
 
 // sigmoid in T, without cancellation on either side.

@@ -22,22 +22,15 @@ using namespace eqsat;
 
 namespace {
 
-struct Level {
-  backend::VectorLevel level;
-  test::FloatKernel kernel;
-};
+using test::Level;
 
 // The levels this CPU has, with their kernels.
 std::vector<Level> levels() {
-  std::vector<Level> out;
 #ifdef __x86_64__
-  const auto cpu = backend::cpu_vector_level();
-  if (cpu >= backend::VectorLevel::Avx512)
-    out.push_back({backend::VectorLevel::Avx512, backend::vmath::tanh_f32_avx512});
-  if (cpu >= backend::VectorLevel::Avx2)
-    out.push_back({backend::VectorLevel::Avx2, backend::vmath::tanh_f32_avx2});
+  return test::cpu_levels(backend::vmath::tanh_f32_avx512, backend::vmath::tanh_f32_avx2);
+#else
+  return {};
 #endif
-  return out;
 }
 
 // The worst error over all floats at each level (the hidden case measures
