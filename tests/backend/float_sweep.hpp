@@ -115,4 +115,19 @@ inline std::vector<Level> cpu_levels([[maybe_unused]] FloatKernel avx512,
   return out;
 }
 
+// Whether `dispatch` (a vmath function) run at `level` gives the bits of
+// `expected` on `x` (the kernel's own results): the dispatch adds nothing.
+inline bool same_bits_at(backend::VectorLevel level, FloatKernel dispatch,
+                         const std::vector<float>& x, const std::vector<float>& expected) {
+  const backend::VectorLevel before = backend::vector_level();
+  if (!backend::set_vector_level(level)) return false;
+  std::vector<float> got(x.size());
+  dispatch(x.data(), got.data(), static_cast<std::int64_t>(x.size()));
+  backend::set_vector_level(before);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(expected[i]))
+      return false;
+  return true;
+}
+
 }  // namespace eqsat::test

@@ -101,13 +101,8 @@ TEST_CASE("f32 sigmoid is exact at the edges, position independent and the dispa
     CHECK(all[18] == 0.5f);
     CHECK(test::position_independent(l.kernel, x, all));
     // vmath::sigmoid at this level: the same bits.
-    const backend::VectorLevel before = backend::vector_level();
-    REQUIRE(backend::set_vector_level(l.level));
-    std::vector<float> dispatched(x.size());
-    backend::vmath::sigmoid(x.data(), dispatched.data(), static_cast<std::int64_t>(x.size()));
-    backend::set_vector_level(before);
-    for (std::size_t i = 0; i < x.size(); ++i)
-      CHECK(std::bit_cast<std::uint32_t>(dispatched[i]) == std::bit_cast<std::uint32_t>(all[i]));
+    CHECK(test::same_bits_at(l.level, static_cast<test::FloatKernel>(backend::vmath::sigmoid), x,
+                             all));
   }
 }
 

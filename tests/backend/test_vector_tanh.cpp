@@ -91,13 +91,8 @@ TEST_CASE("f32 tanh is exact at the edges, position independent and the dispatch
     CHECK(all[19] == 1e-30f);
     CHECK(test::position_independent(l.kernel, x, all));
     // vmath::tanh at this level: the same bits.
-    const backend::VectorLevel before = backend::vector_level();
-    REQUIRE(backend::set_vector_level(l.level));
-    std::vector<float> dispatched(x.size());
-    backend::vmath::tanh(x.data(), dispatched.data(), static_cast<std::int64_t>(x.size()));
-    backend::set_vector_level(before);
-    for (std::size_t i = 0; i < x.size(); ++i)
-      CHECK(std::bit_cast<std::uint32_t>(dispatched[i]) == std::bit_cast<std::uint32_t>(all[i]));
+    CHECK(
+        test::same_bits_at(l.level, static_cast<test::FloatKernel>(backend::vmath::tanh), x, all));
   }
 }
 
