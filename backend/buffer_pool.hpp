@@ -30,10 +30,7 @@ class BufferPool {
   // memory limit checked as sizes become known at run time.
   void set_limit(std::optional<std::uint64_t> bytes) { limit_ = bytes; }
   // Starts a run: its new buffers count from 0.
-  void begin_run() {
-    std::lock_guard lock(mutex_);
-    run_bytes_ = 0;
-  }
+  void begin_run() { run_bytes_ = 0; }
   // Keeps `a`'s buffer for reuse when nothing else shares it.
   void give(ops::Array&& a);
   // Buffers allocated (not reused) so far.
@@ -41,10 +38,7 @@ class BufferPool {
   // Bytes of those buffers.
   std::uint64_t bytes_allocated() const { return bytes_allocated_; }
   // Frees every cached buffer.
-  void clear() {
-    std::lock_guard lock(mutex_);
-    free_.clear();
-  }
+  void clear() { free_.clear(); }
 
  private:
   // Free buffers of one dtype and element count. A program has few
@@ -55,12 +49,14 @@ class BufferPool {
     std::vector<ops::Array> arrays;
   };
   Bin& bin(std::int64_t size, ops::DType dtype);
-  // Counts a new buffer of `size` bytes in this run (throws past the limit).
+  // Counts a new buffer of `size` bytes in this run (throws past the
+  // limit). The one call blocks make on another thread's pool: each pool's
+  // buffers are taken and given by one thread at a time.
   void charge(std::uint64_t size);
 
   BufferPool* parent_ = nullptr;
-  std::mutex mutex_;  // guards everything below: blocks charge their parent
   std::vector<Bin> free_;
+  std::mutex mutex_;  // guards the counts below: blocks charge their parent
   std::uint64_t allocations_ = 0;
   std::uint64_t bytes_allocated_ = 0;
   std::uint64_t run_bytes_ = 0;
