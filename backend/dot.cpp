@@ -43,6 +43,7 @@ struct MatmulShape {
   Dims a_batch, b_batch;
   std::int64_t m = 1, k = 1, n = 1;
   bool ta = false, tb = false;
+  bool accumulate = false;  // c holds values the product is added to (beta 1)
 };
 
 // The shape a stored operand has once its last two dimensions are swapped
@@ -150,11 +151,17 @@ void eigen_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block
   using Stride = Eigen::OuterStride<>;
   Eigen::Map<RowMatrix<T>, 0, Stride> out(c + blk.r0 * s.n + blk.c0, blk.r1 - blk.r0,
                                           blk.c1 - blk.c0, Stride(s.n));
+  auto into_out = [&](const auto& product) {
+    if (s.accumulate)
+      out.noalias() += product;
+    else
+      out.noalias() = product;
+  };
   auto times_b = [&](const auto& rows) {
     if (s.tb)
-      out.noalias() = rows * Map(b, s.n, s.k).middleRows(blk.c0, blk.c1 - blk.c0).transpose();
+      into_out(rows * Map(b, s.n, s.k).middleRows(blk.c0, blk.c1 - blk.c0).transpose());
     else
-      out.noalias() = rows * Map(b, s.k, s.n).middleCols(blk.c0, blk.c1 - blk.c0);
+      into_out(rows * Map(b, s.k, s.n).middleCols(blk.c0, blk.c1 - blk.c0));
   };
   if (s.ta)
     times_b(Map(a, s.k, s.m).middleCols(blk.r0, blk.r1 - blk.r0).transpose());
@@ -245,21 +252,22 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
              ldb = static_cast<blasint>(s.tb ? s.k : s.n), ldc = static_cast<blasint>(s.n);
   // Steps between consecutive elements of a row of op(a), a column of op(b).
   const blasint inc_a = s.ta ? lda : 1, inc_b = s.tb ? 1 : ldb;
+  const T beta(s.accumulate ? 1 : 0);
   if (rows == 1 && cols == 1) {
-    pc[0] = L::dot(k, pa, inc_a, pb, inc_b);
+    pc[0] = L::dot(k, pa, inc_a, pb, inc_b) + (s.accumulate ? pc[0] : T(0));
   } else if (rows == 1) {  // c's row = op(b)ᵀ a's row
     L::gemv(CblasRowMajor, s.tb ? CblasNoTrans : CblasTrans, s.tb ? cols : k, s.tb ? k : cols, T(1),
-            pb, ldb, pa, inc_a, T(0), pc, 1);
+            pb, ldb, pa, inc_a, beta, pc, 1);
   } else if (cols == 1) {  // c's column = op(a) b's column
     L::gemv(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.ta ? k : rows, s.ta ? rows : k, T(1),
-            pa, lda, pb, inc_b, T(0), pc, ldc);
+            pa, lda, pb, inc_b, beta, pc, ldc);
   } else {
     if constexpr (std::is_same_v<T, float>)
       if (own && std::int64_t{rows} * cols * k >= kOneDnnBlock &&
-          onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, pc, ldc))
+          onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, beta, pc, ldc))
         return;
     L::gemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.tb ? CblasTrans : CblasNoTrans, rows,
-            cols, k, T(1), pa, lda, pb, ldb, T(0), pc, ldc);
+            cols, k, T(1), pa, lda, pb, ldb, beta, pc, ldc);
   }
 }
 #endif
@@ -365,7 +373,7 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
   EQSAT_ASSERT(!finish.rows || batch.empty());
   if (sc == 0) return;
   if (s.k == 0) {
-    std::fill_n(c, num_elements(batch) * sc, T(0));
+    if (!s.accumulate) std::fill_n(c, num_elements(batch) * sc, T(0));
     if (finish.epilogue) (*finish.epilogue)(c - finish.origin, num_elements(batch) * sc);
     if (finish.rows) finish.rows->done(0, s.m);
     return;
@@ -432,10 +440,11 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
 }
 
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
-             const DotRows* rows) {
+             const DotRows* rows, bool accumulate) {
   const Array a = converted(*in[0], out.dtype());
   const Array b = converted(*in[1], out.dtype());
-  const MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
+  MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
+  s.accumulate = accumulate;
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   Dims batch;
   broadcast_shapes(op, batches, batch);

@@ -189,7 +189,12 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   absorb_transposes(output_slots_);
   fuse_dot_epilogues(output_slots_);
   chain_row_followers();
-  plan_buffers();
+  // Each slot's static dims (a tuple's elements have none: never a leaf
+  // of a group).
+  std::vector<ops::Dims> dims(slots_.size());
+  for (const auto& [t, s] : slot_of)
+    if (!t->is_tuple()) dims[s] = t->tensor_type().dims;
+  plan_buffers(dims);
   if (body) compile_scalar_body(params);
 }
 
@@ -199,7 +204,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
 // dies here and is read only once by this instruction; at run time the
 // first such operand with the result's dtype and shape and no other
 // holder is taken. Run once the code is final (after fusion).
-void Function::plan_buffers() {
+void Function::plan_buffers(const std::vector<ops::Dims>& dims) {
   std::vector<int> producer(slots_.size(), -1);  // per slot: the instruction writing it
   for (int i = 0; i < static_cast<int>(code_.size()); ++i)
     for (int k = 0; k < code_[i].num_out; ++k) producer[code_[i].out + k] = i;
@@ -213,8 +218,32 @@ void Function::plan_buffers() {
     if (pinned_[s] || last_use[s] == kForever || producer[s] < 0) continue;
     code_[last_use[s] >= 0 ? last_use[s] : producer[s]].release.push_back(s);
   }
+  std::vector<int> readers(slots_.size(), 0);
+  for (const Instruction& in : code_)
+    for (int s : in.operands) ++readers[s];
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     Instruction& in = code_[i];
+    if (in.step == Step::DotEpilogue) {
+      // A leaf the product may be added into: it dies here, no other
+      // operand of this instruction is it, it is not a constant, not a
+      // param read elsewhere (a view of it), and its static dims are the
+      // product's (a broadcast bias is not).
+      const Instruction& group = in.members[1];
+      const Instruction& product = in.members[0];
+      auto eligible = [&](int leaf) {
+        const int s = group.operands[leaf];
+        const bool param = s < static_cast<int>(num_params_);
+        return s != product.out && last_use[s] == i && std::ranges::count(in.operands, s) == 1 &&
+               (!pinned_[s] || (param && readers[s] == 1)) &&
+               dims[s] == product.term->tensor_type().dims;
+      };
+      const auto at = std::ranges::find(group.operands, product.out) - group.operands.begin();
+      if (auto added = without_added_leaf(group.program, static_cast<int>(at), eligible)) {
+        in.accumulate = added->leaf;
+        in.rest = std::move(added->rest);
+      }
+      continue;
+    }
     if (in.step != Step::Kernel && in.step != Step::Fused) continue;
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       const int s = in.operands[k];
@@ -613,8 +642,10 @@ std::vector<std::string> Function::instruction_labels() const {
   return labels;
 }
 
-void Function::run(std::span<const Array* const> params, std::vector<Array>& outputs) {
+void Function::run(std::span<const Array* const> params, std::vector<Array>& outputs,
+                   std::span<const std::uint8_t> writable) {
   for (std::size_t p = 0; p < num_params_; ++p) slots_[p] = *params[p];
+  writable_ = writable;
   auto clear_frame = [&] {
     for (std::size_t s = 0; s < slots_.size(); ++s)
       if (!pinned_[s] || s < num_params_) slots_[s] = Array();

@@ -67,8 +67,11 @@ class Function {
   // Runs once. `params` must match the params' number (types are the
   // caller's business); `outputs` is resized and filled. Not reentrant: a
   // Function runs one activation at a time (graphs are acyclic, so a body
-  // never runs inside itself).
-  void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs);
+  // never runs inside itself). `writable`, when not empty, says per param
+  // whether the caller gives up its values: a product may then be added
+  // into it in place (a loop's sequence rows nothing reads after the step).
+  void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs,
+           std::span<const std::uint8_t> writable = {});
 
   std::size_t num_params() const { return num_params_; }
   // The Context it was compiled in (its pool is the one it takes from).
@@ -98,8 +101,16 @@ class Function {
     std::vector<int> operands;  // slots; for scan and call, the fn operand is left out
     int out = 0;                // first result slot
     int num_out = 1;
-    std::vector<int> release;              // slots that die after this instruction
-    std::vector<int> in_place;             // operand positions whose buffer may take the result
+    std::vector<int> release;   // slots that die after this instruction
+    std::vector<int> in_place;  // operand positions whose buffer may take the result
+    // DotEpilogue whose group adds to the product a leaf that dies here,
+    // read by nothing else (a param: by no other instruction): the leaf's
+    // position in members[1].operands, into which the product may be added
+    // in place (the libraries' beta of 1, no pass of its own), and the
+    // group without that add (empty: nothing left), see without_added_leaf;
+    // else -1.
+    int accumulate = -1;
+    std::vector<FusedOp> rest;
     Function* body = nullptr;              // scan and call
     bool by_rows = false;                  // Scan: its body keeps rows apart (scan_rows.hpp)
     DotTranspose trans{};                  // Dot: which operands are read transposed
@@ -142,7 +153,7 @@ class Function {
   void chain_row_followers();
   bool plan_fused_step(Instruction& in);
   bool plan_followers(Instruction& in, ops::Array& result, DotRows& rows);
-  void plan_buffers();
+  void plan_buffers(const std::vector<ops::Dims>& dims);
   void compile_scalar_body(const std::vector<ops::TermRef>& params);
   void execute(Instruction& in);
   void run_fused(Instruction& in);
@@ -150,6 +161,7 @@ class Function {
   void run_members(Instruction& in);
   void run_dot(Instruction& in, const DotEpilogue* epilogue);
   void run_dot_epilogue(Instruction& in);
+  bool accumulate_in_place(Instruction& in);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 
@@ -163,6 +175,7 @@ class Function {
   std::unique_ptr<ScalarBody> scalar_;
   std::vector<ops::Array> body_outputs_;      // scratch for scan and call
   std::vector<const ops::Array*> body_args_;  // scratch for scan and call
+  std::span<const std::uint8_t> writable_;    // the params of this run given up (run)
 };
 
 }  // namespace eqsat::backend::detail

@@ -52,6 +52,21 @@ void pair_sin_cos(std::vector<FusedOp>& program);
 // registers, not n. A group's registers then stay in the L1 cache (n
 // registers of 4 KiB each overflowed its ways from about 8 on).
 void allocate_registers(std::vector<FusedOp>& program);
+
+// For a product's epilogue `program` reading the product as leaf
+// `product`: an add of an `eligible` leaf and of a sum the product enters
+// once, through adds alone, each read once (`add(L, add(b, P))`: an LSTM
+// step's input rows, bias and product). The library can add that leaf
+// into the product's result (Function::accumulate_in_place); `rest` is
+// the program without that add, its readers reading the sum instead
+// (registers allocated again); empty when the add was the whole program.
+// The sum is then reassociated: (P + L) + b for L + (b + P).
+struct AddedLeaf {
+  int leaf = -1;
+  std::vector<FusedOp> rest;
+};
+std::optional<AddedLeaf> without_added_leaf(const std::vector<FusedOp>& program, int product,
+                                            const std::function<bool(int)>& eligible);
 // Rows shorter than this run op by op (plan_fused): a block's setup would
 // cost more per element than the separate kernels.
 inline constexpr std::int64_t kShortRow = 64;
@@ -156,6 +171,8 @@ void run_softmax(TermRef op, Operands in, Array& out);
 // (an LSTM cell) run there too, one hand-off per product instead of one
 // per group. `work_per_row` (simple ops, as fused_work counts them) is
 // what done() adds to a row, for the grain of an unsplit product's rows.
+// `accumulate`: `out` already holds values of its shape, and the product
+// is added to them (the libraries' beta of 1) instead of overwriting them.
 using DotTranspose = std::array<bool, 2>;
 using DotEpilogue = std::function<void(std::int64_t first, std::int64_t count)>;
 struct DotRows {
@@ -164,7 +181,8 @@ struct DotRows {
 };
 void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans = {});
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {},
-             const DotEpilogue* epilogue = nullptr, const DotRows* rows = nullptr);
+             const DotEpilogue* epilogue = nullptr, const DotRows* rows = nullptr,
+             bool accumulate = false);
 
 // shape_ops.cpp: reshape transpose expand_dims squeeze broadcast_to flip
 // concat stack dim.

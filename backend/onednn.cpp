@@ -33,7 +33,8 @@ const OneDnn& onednn() {
 #endif
 
 bool onednn_sgemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
-                  std::int64_t lda, const float* b, std::int64_t ldb, float* c, std::int64_t ldc) {
+                  std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                  std::int64_t ldc) {
 #ifdef EQSAT_HAVE_DNNL
   const OneDnn& lib = onednn();
   if (!lib.sgemm) return false;
@@ -41,11 +42,11 @@ bool onednn_sgemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t
   // thread alone (the setting is per calling thread).
   thread_local const bool one_thread = (lib.omp_set_num_threads(1), true);
   (void)one_thread;
-  return lib.sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc) ==
+  return lib.sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc) ==
          dnnl_success;
 #else
-  (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)c,
-      (void)ldc;
+  (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)beta,
+      (void)c, (void)ldc;
   return false;
 #endif
 }

@@ -1,11 +1,14 @@
 // The passes over a fused group's program (backend/kernel_groups.hpp):
-// pair_sin_cos, which lets a sin and a cos of one source share a call, and
-// allocate_registers, which reuses a register once its value is dead.
+// pair_sin_cos, which lets a sin and a cos of one source share a call,
+// allocate_registers, which reuses a register once its value is dead, and
+// without_added_leaf, which takes out of a product's epilogue a leaf the
+// product can be added into.
 #include "backend/kernel_groups.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -108,4 +111,75 @@ TEST_CASE("a sin and a cos of one source pair up, and the pair's registers are b
   backend::detail::allocate_registers(program);
   check_registers(program);
   CHECK(program[0].reg != program[2].reg);  // written together
+}
+
+namespace {
+
+std::function<bool(int)> leaves_except(std::set<int> not_eligible) {
+  return [not_eligible](int k) { return !not_eligible.contains(k); };
+}
+
+bool same_source(FusedSource a, FusedSource b) {
+  return a.leaf == b.leaf && a.index == b.index;
+}
+
+}  // namespace
+
+TEST_CASE("a leaf added to a product alone leaves nothing of the epilogue") {
+  // P + L, and L + P: the product is leaf 0.
+  for (bool product_first : {true, false}) {
+    const std::vector<FusedOp> program{product_first ? binary(OpKind::Add, leaf(0), leaf(1))
+                                                     : binary(OpKind::Add, leaf(1), leaf(0))};
+    const auto added = backend::detail::without_added_leaf(program, 0, leaves_except({}));
+    REQUIRE(added);
+    CHECK(added->leaf == 1);
+    CHECK(added->rest.empty());
+  }
+}
+
+TEST_CASE("a leaf added to a sum with the product comes out, its readers reading the sum") {
+  // tanh(L + (b + P)) * L2 (an LSTM step's input rows, bias, product):
+  // b (leaf 1) is not eligible (a broadcast bias), L (leaf 2) is.
+  const std::vector<FusedOp> program{binary(OpKind::Add, leaf(1), leaf(0)),    // 0: b + P
+                                     binary(OpKind::Add, leaf(2), value(0)),   // 1: L + ...
+                                     unary(OpKind::Tanh, value(1)),            // 2
+                                     binary(OpKind::Mul, value(2), leaf(3))};  // 3
+  const auto added = backend::detail::without_added_leaf(program, 0, leaves_except({1}));
+  REQUIRE(added);
+  CHECK(added->leaf == 2);
+  REQUIRE(added->rest.size() == 3);
+  CHECK(added->rest[0].kind == OpKind::Add);
+  CHECK(same_source(added->rest[1].src[0], value(0)));  // tanh reads b + (P + L)
+  CHECK(added->rest[1].kind == OpKind::Tanh);
+  CHECK(same_source(added->rest[2].src[0], value(1)));
+  CHECK(same_source(added->rest[2].src[1], leaf(3)));
+  check_registers(added->rest);
+  // With b eligible, the add next to the product takes it.
+  const auto first = backend::detail::without_added_leaf(program, 0, leaves_except({}));
+  REQUIRE(first);
+  CHECK(first->leaf == 1);
+  CHECK(same_source(first->rest[0].src[1], leaf(0)));  // L + P, P holding P + b
+}
+
+TEST_CASE("no leaf comes out where the product is not only summed, or is read twice") {
+  using backend::detail::without_added_leaf;
+  const auto any = leaves_except({});
+  // exp(P) + L: the product is not summed.
+  CHECK_FALSE(without_added_leaf(
+      {unary(OpKind::Exp, leaf(0)), binary(OpKind::Add, value(0), leaf(1))}, 0, any));
+  // P * L.
+  CHECK_FALSE(without_added_leaf({binary(OpKind::Mul, leaf(0), leaf(1))}, 0, any));
+  // (P + L) * P: the product is read twice.
+  CHECK_FALSE(without_added_leaf(
+      {binary(OpKind::Add, leaf(0), leaf(1)), binary(OpKind::Mul, value(0), leaf(0))}, 0, any));
+  // (P + L) * L: L is read twice.
+  CHECK_FALSE(without_added_leaf(
+      {binary(OpKind::Add, leaf(0), leaf(1)), binary(OpKind::Mul, value(0), leaf(1))}, 0, any));
+  // (P + b) read twice, then + L: the sum's other reader would see L too.
+  CHECK_FALSE(without_added_leaf(
+      {binary(OpKind::Add, leaf(0), leaf(1)), binary(OpKind::Add, value(0), leaf(2)),
+       binary(OpKind::Mul, value(1), value(0))},
+      0, leaves_except({1})));
+  // No eligible leaf.
+  CHECK_FALSE(without_added_leaf({binary(OpKind::Add, leaf(0), leaf(1))}, 0, leaves_except({1})));
 }
