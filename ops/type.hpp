@@ -6,17 +6,7 @@
 
 #include "dtype.hpp"
 
-// g++ 12 reports moving an empty InlinedVector (it copies the unused
-// inline words) as a read of uninitialized memory, wherever it is inlined.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <absl/container/inlined_vector.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 #include <cstdint>
 #include <optional>
