@@ -40,7 +40,7 @@ ops::TermRef move_axis(const NodeContext& ctx, ops::TermRef t, int from, int to)
 
 ops::TermRef reshape(const NodeContext& ctx, ops::TermRef t, const ops::Dims& shape) {
   if (t->tensor_type().dims == shape) return t;
-  return ctx.make(OpKind::Reshape, {{AttrKey::Shape, ops::dims_list(shape)}}, {t});
+  return ctx.make(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(shape)}}, {t});
 }
 
 ops::TermRef slice(const NodeContext& ctx, ops::TermRef t, int axis, std::int64_t start,

@@ -195,7 +195,7 @@ TermRef nll(NodeContext& c, TermRef logp, TermRef target, TermRef weight) {
                         c.make(OpKind::BroadcastTo,
                                {{AttrKey::Shape,
                                  [&] {
-                                   ops::IntList s = ops::dims_list(t->tensor_type().dims);
+                                   ops::IntList s = t->tensor_type().dims;
                                    s.push_back(weight->tensor_type().dims.at(0));
                                    return s;
                                  }()}},

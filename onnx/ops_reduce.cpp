@@ -133,10 +133,10 @@ Out hardmax(NodeContext& c) {
     TermRef arg = arg_extreme(c, x, axis, true, false);
     const std::int64_t n = x->tensor_type().dims[static_cast<std::size_t>(axis)];
     TermRef hot = c.make(OpKind::Eq, {iota_along(n, axis, x->tensor_type().rank()), arg});
-    return cast_to(c,
-                   c.make(OpKind::BroadcastTo,
-                          {{AttrKey::Shape, ops::dims_list(x->tensor_type().dims)}}, {hot}),
-                   x->tensor_type().dtype);
+    return cast_to(
+        c,
+        c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(x->tensor_type().dims)}}, {hot}),
+        x->tensor_type().dtype);
   })};
 }
 

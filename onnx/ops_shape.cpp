@@ -58,7 +58,7 @@ Out reshape_op(NodeContext& c) {
   }
   if (std::ranges::count(out, -1) > 1) c.refuse("more than one -1 in shape");
   if (out == dims) return {c.input(0)};
-  return {c.make(OpKind::Reshape, {{AttrKey::Shape, ops::dims_list(out)}}, {c.input(0)})};
+  return {c.make(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(out)}}, {c.input(0)})};
 }
 
 Out flatten(NodeContext& c) {
@@ -145,7 +145,7 @@ Out expand(NodeContext& c) {
   if (std::ranges::count(target, ops::kUnknownDim) > 0)
     c.refuse("the expanded shape is not known when the model is read");
   if (target == x->tensor_type().dims) return {x};
-  return {c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::dims_list(target)}}, {x})};
+  return {c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(target)}}, {x})};
 }
 
 Out concat(NodeContext& c) {
@@ -255,7 +255,7 @@ Out tile(NodeContext& c) {
     out.push_back(repeats[i] * dims[i]);
   }
   TermRef x = reshape(c, c.input(0), spread);
-  x = c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::dims_list(target)}}, {x});
+  x = c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(target)}}, {x});
   return {reshape(c, x, out)};
 }
 
@@ -274,11 +274,11 @@ TermRef pad_axis(NodeContext& c, TermRef x, int axis, std::int64_t before, std::
     d[static_cast<std::size_t>(axis)] = size;
     if (mode == "constant")
       return c.make(OpKind::Full,
-                    {{AttrKey::Shape, ops::dims_list(d)}, {AttrKey::Dtype, x->tensor_type().dtype}},
+                    {{AttrKey::Shape, ops::IntList(d)}, {AttrKey::Dtype, x->tensor_type().dtype}},
                     {value});
     if (mode == "edge") {
       TermRef edge = at_end ? slice(c, x, axis, len - 1, len) : slice(c, x, axis, 0, 1);
-      return c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::dims_list(d)}}, {edge});
+      return c.make(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(d)}}, {edge});
     }
     // reflect: the mirror image without the edge element
     if (size >= len) c.refuse("reflect padding as wide as the axis");

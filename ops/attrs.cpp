@@ -62,8 +62,6 @@ template <class T>
 constexpr bool is_vector = false;
 template <class T>
 constexpr bool is_vector<std::vector<T>> = true;
-template <>
-constexpr bool is_vector<Dims> = true;
 
 // A hash of any attribute value, derived from its type: a Hana struct
 // combines its members, a vector its elements.

@@ -228,7 +228,7 @@ bool may_fail(OpKind kind, const Attrs& attrs, std::span<const Type* const> type
         if (x->dims[static_cast<std::size_t>(a)] != 1) return true;
       return false;
     case OpKind::BroadcastTo:
-      return !x || !fits(x->dims, to_dims(attrs.get<IntList>(AttrKey::Shape)));
+      return !x || !fits(x->dims, attrs.get<IntList>(AttrKey::Shape));
     case OpKind::Index:
       return !x || !index_in_range(x->dims, values.size() > 1 ? values[1] : nullptr);
     case OpKind::SetIndex:

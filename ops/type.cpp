@@ -64,7 +64,7 @@ bool compatible(const TensorType& a, const TensorType& b) {
   return true;
 }
 
-std::string dims_to_string(std::span<const std::int64_t> d) {
+std::string dims_to_string(const Dims& d) {
   std::string s = "(";
   for (std::size_t i = 0; i < d.size(); ++i) {
     if (i) s.push_back(' ');

@@ -6,11 +6,8 @@
 
 #include "dtype.hpp"
 
-#include <absl/container/inlined_vector.h>
-
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -20,17 +17,7 @@ namespace eqsat::ops {
 
 // A dimension: its length, or kUnknownDim when static inference cannot prove it.
 inline constexpr std::int64_t kUnknownDim = -1;
-// Up to six dimensions are held inline: copying a shape (every Array copy,
-// every step of a loop) allocates nothing.
-using Dims = absl::InlinedVector<std::int64_t, 6>;
-
-// A shape as an attribute's list of integers (`:shape`), and back.
-inline std::vector<std::int64_t> dims_list(const Dims& d) {
-  return {d.begin(), d.end()};
-}
-inline Dims to_dims(std::span<const std::int64_t> v) {
-  return Dims(v.begin(), v.end());
-}
+using Dims = std::vector<std::int64_t>;
 
 // A tensor's type: `f64` is a scalar, `(f32 3 ?)` a matrix with unknown columns.
 struct TensorType {
@@ -72,7 +59,7 @@ void require_addressable(const TensorType& t, std::string_view what);
 std::string to_string(const TensorType& t);
 std::string to_string(const Type& t);
 // `(3 ?)`: a shape as written in attributes and messages.
-std::string dims_to_string(std::span<const std::int64_t> d);
+std::string dims_to_string(const Dims& d);
 
 // True when two types may describe the same value: same dtype and rank, and
 // equal dimensions wherever both are known.

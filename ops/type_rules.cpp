@@ -211,7 +211,7 @@ const IntList& shape_attr(OpKind kind, const Attrs& attrs) {
   return int_list_attr(kind, attrs, AttrKey::Shape);
 }
 
-void require_known_shape(OpKind kind, const Dims& shape) {
+void require_known_shape(OpKind kind, const IntList& shape) {
   for (auto d : shape)
     if (d < 0)
       throw TypeError(fmt::format("{}: :shape entries must be >= 0", name_of(kind)))
@@ -335,7 +335,7 @@ Type dot_rule(OpKind kind, Attrs&, std::span<const TermRef> xs) {
 
 Type reshape_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
-  Dims shape = to_dims(shape_attr(kind, attrs));
+  Dims shape = shape_attr(kind, attrs);
   int inferred = -1;
   std::int64_t known = 1;
   for (int i = 0; i < static_cast<int>(shape.size()); ++i) {
@@ -414,7 +414,7 @@ Type squeeze_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 
 Type broadcast_to_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& x = tensor(kind, xs, 0);
-  const Dims shape = to_dims(shape_attr(kind, attrs));  // a copy: attrs.set below may move it
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   require_assignable(kind, {x.dtype, shape}, x);
   return TensorType{x.dtype, shape};
@@ -543,7 +543,7 @@ Type set_slice_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
 }
 
 Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
-  const Dims shape = to_dims(shape_attr(kind, attrs));  // a copy: attrs.set below may move it
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   const DType d = dtype_attr(kind, attrs, DType::F64);
   attrs.set(AttrKey::Dtype, d);
@@ -553,7 +553,7 @@ Type fill_rule(OpKind kind, Attrs& attrs, std::span<const TermRef>) {
 Type full_rule(OpKind kind, Attrs& attrs, std::span<const TermRef> xs) {
   const TensorType& v = tensor(kind, xs, 0);
   if (!v.is_scalar()) throw TypeError("full: the fill value must be a scalar").about_operand(0);
-  const Dims shape = to_dims(shape_attr(kind, attrs));  // a copy: attrs.set below may move it
+  const IntList shape = shape_attr(kind, attrs);  // a copy: attrs.set below may move it
   require_known_shape(kind, shape);
   const DType d = dtype_attr(kind, attrs, v.dtype);
   attrs.set(AttrKey::Dtype, d);

@@ -28,8 +28,7 @@ TermRef restore_axes(TermRef g, const IntList& axes) {
 TermRef broadcast_like(TermRef g, TermRef like) {
   const TensorType& t = type_of(like);
   if (type_of(g).dims == t.dims) return g;
-  if (t.is_static())
-    return mk(OpKind::BroadcastTo, {g}, {{AttrKey::Shape, ops::dims_list(t.dims)}});
+  if (t.is_static()) return mk(OpKind::BroadcastTo, {g}, {{AttrKey::Shape, t.dims}});
   return mk(OpKind::Add, {g, mk(OpKind::ZerosLike,
                                 {mk(OpKind::Cast, {like}, {{AttrKey::Dtype, type_of(g).dtype}})})});
 }
@@ -69,7 +68,7 @@ TermRef swap_last(TermRef x) {
 }
 
 IntList reshape_target(const TensorType& t) {
-  IntList shape = ops::dims_list(t.dims);
+  IntList shape = t.dims;
   int unknown = 0;
   for (auto& d : shape)
     if (d == kUnknownDim) {

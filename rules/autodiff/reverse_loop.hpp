@@ -53,8 +53,7 @@ inline TermRef rows(TermRef x, std::int64_t start, std::int64_t stop) {
 inline TermRef zeros_of(TermRef x) {
   const ops::TensorType& t = x->tensor_type();
   if (!t.is_static()) return make(OpKind::ZerosLike, {x});
-  return make(OpKind::Zeros, {},
-              {{AttrKey::Shape, ops::dims_list(t.dims)}, {AttrKey::Dtype, t.dtype}});
+  return make(OpKind::Zeros, {}, {{AttrKey::Shape, t.dims}, {AttrKey::Dtype, t.dtype}});
 }
 
 // zeros_like(x) with `part` added at rows [start, stop) (stop 0: to the

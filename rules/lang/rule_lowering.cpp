@@ -389,9 +389,8 @@ class TypedApplier final : public egraph::Applier {
     }
     Built out{nullptr, nullptr, std::nullopt, {}};
     try {
-      out.rep =
-          ops::Term::make(ops::OpKind::BroadcastTo,
-                          ops::Attrs{{ops::AttrKey::Shape, ops::dims_list(to.dims)}}, {b.rep});
+      out.rep = ops::Term::make(ops::OpKind::BroadcastTo,
+                                ops::Attrs{{ops::AttrKey::Shape, ops::IntList(to.dims)}}, {b.rep});
     } catch (const ops::TypeError&) {
       return b;
     }

@@ -91,7 +91,7 @@ class ReduceChainApplier final : public egraph::Applier {
     if (!yt->is_static())
       return g_.add_op(OpKind::Squeeze, {{AttrKey::Axis, a.get<ops::IntList>(AttrKey::Axis)}},
                        kids);
-    return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::dims_list(yt->dims)}}, kids);
+    return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(yt->dims)}}, kids);
   }
 
   // A reduction (without keepdims) of broadcast_to(x, s) over exactly the

@@ -81,10 +81,9 @@ class ShapeIdentityApplier final : public egraph::Applier {
     }
     if (c && !same_shape) {
       const EClassId kids[] = {*c, target};
-      c = to.is_static()
-              ? g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::dims_list(to.dims)}},
-                          std::span<const EClassId>(kids, 1))
-              : g_.add_op(OpKind::BroadcastLike, {}, kids);
+      c = to.is_static() ? g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(to.dims)}},
+                                     std::span<const EClassId>(kids, 1))
+                         : g_.add_op(OpKind::BroadcastLike, {}, kids);
     }
     return c;
   }

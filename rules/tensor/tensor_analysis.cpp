@@ -335,7 +335,7 @@ void TensorAnalysis::modify(egraph::EGraph& g, egraph::EClassId c) {
     const egraph::EClassId s =
         g.add(op_symbol(OpKind::Const), payloads_.intern(scalar->attrs()), {});
     const ops::TermRef b = ops::Term::make(
-        OpKind::BroadcastTo, ops::Attrs{{ops::AttrKey::Shape, ops::dims_list(t.dims)}}, {scalar});
+        OpKind::BroadcastTo, ops::Attrs{{ops::AttrKey::Shape, ops::IntList(t.dims)}}, {scalar});
     g.merge(c, g.add(op_symbol(OpKind::BroadcastTo), payloads_.intern(b->attrs()), {s}),
             constant_fold_reason());
     const egraph::Symbol constant = op_symbol(OpKind::Const);

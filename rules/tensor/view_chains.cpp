@@ -115,7 +115,7 @@ class ViewChainApplier final : public egraph::Applier {
       for (egraph::ENodeId m : eg.nodes(inner)) {
         if (!is_reshaping(g_.kind(m))) continue;
         const EClassId kids[] = {eg.children(m)[0]};
-        return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::dims_list(y->dims)}}, kids);
+        return g_.add_op(OpKind::Reshape, {{AttrKey::Shape, ops::IntList(y->dims)}}, kids);
       }
       return std::nullopt;
     }

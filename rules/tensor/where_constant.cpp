@@ -50,7 +50,7 @@ class WhereConstantApplier final : public egraph::Applier {
     }
     if (c && from.dims != to.dims) {
       const EClassId kids[] = {*c};
-      c = g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::dims_list(to.dims)}}, kids);
+      c = g_.add_op(OpKind::BroadcastTo, {{AttrKey::Shape, ops::IntList(to.dims)}}, kids);
     }
     return c;
   }

@@ -161,7 +161,7 @@ TEST_CASE(
     "import: If with branches of different shapes is refused, a constant condition takes one "
     "branch") {
   Scratch s;
-  auto branch = [](const std::string& name, ops::Dims dims) {
+  auto branch = [](const std::string& name, std::vector<std::int64_t> dims) {
     eo::pb::GraphProto g;
     g.set_name(name);
     auto* n = g.add_node();
@@ -177,7 +177,8 @@ TEST_CASE(
   ModelBuilder m;
   m.input("c", {}, eo::pb::TensorProto::BOOL).output("y");
   auto& node = m.node("If", {"c"}, {"y"}, "choose");
-  for (auto [attr, dims] : {std::pair{"then_branch", ops::Dims{2}}, {"else_branch", {3}}}) {
+  for (auto [attr, dims] :
+       {std::pair{"then_branch", std::vector<std::int64_t>{2}}, {"else_branch", {3}}}) {
     auto* a = node.add_attribute();
     a->set_name(attr);
     a->set_type(eo::pb::AttributeProto::GRAPH);
