@@ -175,51 +175,23 @@ void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
   detail::run_dot(in.term, in.args, dst, in.trans, epilogue);
 }
 
-// The product added by the library into the leaf of its group that
-// Instruction::accumulate names, when that leaf may be written at this
-// run: a param the caller gave up, or a value no other array holds; of
-// the product's shape and dtype, sharing no memory with the product's
-// operands. The rest of the group, if any, is the epilogue. As
+// Whether the product may be added by the library into the leaf of its
+// group that Instruction::accumulate names, at this run: a param the
+// caller gave up, or a value no other array holds; of the product's shape
+// and dtype, sharing no memory with the product's operands. As
 // onnxruntime does for an LSTM, whose step adds its product to the input
-// projection's rows: the separate pass read those rows back from memory.
-// False when it may not (nothing done).
-bool Function::accumulate_in_place(Instruction& in) {
+// projection's rows: a pass of its own read those rows back from memory.
+bool Function::may_accumulate(const Instruction& in) const {
   if (in.accumulate < 0) return false;
-  Instruction& product = in.members[0];
-  Instruction& group = in.members[1];
-  const auto s = static_cast<std::size_t>(group.operands[in.accumulate]);
+  const Instruction& product = in.members[0];
+  const auto s = static_cast<std::size_t>(in.members[1].operands[in.accumulate]);
   const Array& leaf = slots_[s];
   const bool mine = s < num_params_ ? s < writable_.size() && writable_[s] : leaf.unique();
   auto overlaps = [&](const Array* a) {
     return a->bytes() < leaf.bytes() + leaf.nbytes() && leaf.bytes() < a->bytes() + a->nbytes();
   };
-  if (!mine || leaf.dtype() != product.term->tensor_type().dtype || leaf.shape() != product.shape ||
-      std::ranges::any_of(product.args, overlaps))
-    return false;
-  // The group reads the product's slot, which will hold the sum.
-  Array& result = slots_[product.out];
-  result = leaf;
-  const auto at = std::ranges::find(group.operands, product.out) - group.operands.begin();
-  if (!in.rest.empty() &&
-      (!plan_fused(group.args, group.shape, group.layout) || group.shape != product.shape ||
-       group.layout.kinds[at] != LeafKind::Full)) {
-    result = Array();
-    return false;
-  }
-  const DotEpilogue epilogue = [&](std::int64_t first, std::int64_t count) {
-    detail::run_fused_range(in.rest, group.args, group.layout, group.compute, result, first, count);
-  };
-  DotRows rows;
-  const bool by_rows = plan_followers(in, result, rows);
-  try {
-    detail::run_dot(product.term, product.args, result, product.trans,
-                    in.rest.empty() ? nullptr : &epilogue, by_rows ? &rows : nullptr,
-                    /*accumulate=*/true);
-  } catch (const RuntimeError& e) {
-    context_->fail_at(product.term, e.what());
-  }
-  slots_[in.out] = std::move(result);
-  return true;
+  return mine && leaf.dtype() == product.term->tensor_type().dtype &&
+         leaf.shape() == product.shape && std::ranges::none_of(product.args, overlaps);
 }
 
 void Function::run_dot_epilogue(Instruction& in) {
@@ -237,31 +209,43 @@ void Function::run_dot_epilogue(Instruction& in) {
   }
   for (std::size_t k = 0; k < group.operands.size(); ++k)
     group.args[k] = &slots_[group.operands[k]];
-  if (accumulate_in_place(in)) return;
+  // The group reads the product's slot: the product alone, or (added in
+  // place) the sum, with what is left of the group as the epilogue.
   Array& result = slots_[product.out];
-  result = context_->pool.take(product.term->tensor_type().dtype, product.shape);
   const auto leaf = std::ranges::find(group.operands, product.out) - group.operands.begin();
-  if (!plan_fused(group.args, group.shape, group.layout) || group.shape != product.shape ||
-      group.layout.kinds[leaf] != LeafKind::Full) {
-    context_->pool.give(std::move(result));
-    try {
-      run_dot(product, nullptr);
-    } catch (const RuntimeError& e) {
-      context_->fail_at(product.term, e.what());
-    }
-    run_fused(group);  // writes in.out, the group's result
-    context_->pool.give(std::move(slots_[product.out]));
-    return;
+  auto fits = [&](std::span<const FusedOp> program) {
+    return program.empty() ||
+           (plan_fused(group.args, group.shape, group.layout) && group.shape == product.shape &&
+            group.layout.kinds[leaf] == LeafKind::Full);
+  };
+  bool accumulate = may_accumulate(in);
+  if (accumulate) {
+    result = slots_[group.operands[in.accumulate]];
+    accumulate = fits(in.rest);
   }
+  if (!accumulate) {
+    result = context_->pool.take(product.term->tensor_type().dtype, product.shape);
+    if (!fits(group.program)) {
+      context_->pool.give(std::move(result));
+      try {
+        run_dot(product, nullptr);
+      } catch (const RuntimeError& e) {
+        context_->fail_at(product.term, e.what());
+      }
+      run_fused(group);  // writes in.out, the group's result
+      context_->pool.give(std::move(slots_[product.out]));
+      return;
+    }
+  }
+  const std::span<const FusedOp> program = accumulate ? in.rest : group.program;
   const DotEpilogue epilogue = [&](std::int64_t first, std::int64_t count) {
-    detail::run_fused_range(group.program, group.args, group.layout, group.compute, result, first,
-                            count);
+    detail::run_fused_range(program, group.args, group.layout, group.compute, result, first, count);
   };
   DotRows rows;
   const bool by_rows = plan_followers(in, result, rows);
   try {
-    detail::run_dot(product.term, product.args, result, product.trans, &epilogue,
-                    by_rows ? &rows : nullptr);
+    detail::run_dot(product.term, product.args, result, product.trans,
+                    program.empty() ? nullptr : &epilogue, by_rows ? &rows : nullptr, accumulate);
   } catch (const RuntimeError& e) {
     context_->fail_at(product.term, e.what());
   }

@@ -161,7 +161,7 @@ class Function {
   void run_members(Instruction& in);
   void run_dot(Instruction& in, const DotEpilogue* epilogue);
   void run_dot_epilogue(Instruction& in);
-  bool accumulate_in_place(Instruction& in);
+  bool may_accumulate(const Instruction& in) const;
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 

@@ -57,7 +57,7 @@ void allocate_registers(std::vector<FusedOp>& program);
 // `product`: an add of an `eligible` leaf and of a sum the product enters
 // once, through adds alone, each read once (`add(L, add(b, P))`: an LSTM
 // step's input rows, bias and product). The library can add that leaf
-// into the product's result (Function::accumulate_in_place); `rest` is
+// into the product's result (Function::may_accumulate); `rest` is
 // the program without that add, its readers reading the sum instead
 // (registers allocated again); empty when the add was the whole program.
 // The sum is then reassociated: (P + L) + b for L + (b + P).

@@ -403,26 +403,6 @@ void prefetch_rows(const ops::ScanSpec& spec, std::int64_t t, std::int64_t n,
   }
 }
 
-// Per body param, whether the loop gives up its values to the body at
-// each step: a sequence's only tap, when the loop owns the sequence (its
-// last reader, no other array holding it: an LSTM's input projection,
-// computed for the loop alone). Row t is read only by step t, so the body
-// may add a product into it (Function::accumulate_in_place). Whether the
-// tap is a view or a copy does not matter: every block of a loop by rows
-// decides alike, so the values do not depend on the threads. States and
-// non-sequences are never given up.
-std::vector<std::uint8_t> given_up_taps(const ops::ScanSpec& spec, const std::vector<bool>& owned,
-                                        std::size_t num_params) {
-  std::vector<std::uint8_t> writable(num_params, 0);
-  std::size_t p = 0;
-  for (std::size_t j = 0; j < owned.size(); ++j) {
-    const std::size_t taps = spec.sequence_taps[j].size();
-    if (taps == 1) writable[p] = owned[j];
-    p += taps;
-  }
-  return writable;
-}
-
 // What every block of one loop shares: its operands, step count and
 // output rows.
 struct Loop {
@@ -432,7 +412,7 @@ struct Loop {
   const std::vector<const Array*>& sequences;
   const std::vector<const Array*>& non_sequences;
   std::vector<OutputBuffer>& outputs;
-  // Per body param: the loop gives up its values (given_up_taps).
+  // Per body param: the loop gives up its values (run_scan).
   std::span<const std::uint8_t> writable;
 };
 
@@ -523,18 +503,24 @@ void Function::run_scan(Instruction& in) {
   std::vector<const Array*> non_sequences;
   for (std::int64_t i = 0; i < spec.num_nonsequences; ++i) non_sequences.push_back(&next());
 
-  // A sequence no other array holds, read by nothing after the loop.
-  std::vector<bool> owned;
-  for (std::size_t j = 0; j < sequences.size(); ++j) {
+  // Per body param, whether the loop gives up its values to the body at
+  // each step: a sequence's only tap, when the loop owns the sequence (its
+  // last reader, no other array holding it: an LSTM's input projection,
+  // computed for the loop alone). Row t is read only by step t, so the
+  // body may add a product into it (Function::may_accumulate). Whether the
+  // tap is a view or a copy does not matter: every block of a loop by rows
+  // decides alike, so the values do not depend on the threads. States and
+  // non-sequences are never given up.
+  std::vector<std::uint8_t> writable(in.body->num_params(), 0);
+  for (std::size_t j = 0, p = 0; j < sequences.size(); p += spec.sequence_taps[j++].size()) {
     const int slot = in.operands[(n_steps ? 1 : 0) + j];
-    owned.push_back(!pinned_[slot] && std::ranges::count(in.operands, slot) == 1 &&
-                    std::ranges::find(in.release, slot) != in.release.end() &&
-                    sequences[j]->unique());
+    writable[p] = spec.sequence_taps[j].size() == 1 && !pinned_[slot] &&
+                  std::ranges::count(in.operands, slot) == 1 &&
+                  std::ranges::find(in.release, slot) != in.release.end() && sequences[j]->unique();
   }
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();
   std::vector<OutputBuffer> outputs;
-  const std::vector<std::uint8_t> writable = given_up_taps(spec, owned, in.body->num_params());
   const Loop loop{op, spec, n, sequences, non_sequences, outputs, writable};
   const std::vector<RowBlock> blocks =
       in.by_rows ? row_blocks(loop, inits) : std::vector<RowBlock>{};

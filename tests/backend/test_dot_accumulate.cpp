@@ -1,5 +1,5 @@
 // A product added in place into the value it is added to
-// (Function::accumulate_in_place): only into a value nothing reads after,
+// (Function::may_accumulate): only into a value nothing reads after,
 // with the values of the separate add, through every library path (the
 // oneDNN and OpenBLAS GEMMs, GEMV, DOT, Eigen, an empty inner dimension),
 // and in a loop into the rows of a sequence computed for it alone.
