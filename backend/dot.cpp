@@ -47,33 +47,43 @@ struct MatmulShape {
 };
 
 // The shape a stored operand has once its last two dimensions are swapped
-// (when `transposed`; a 1-D operand is its own transpose).
+// (when `transposed`; a 1-D operand is its own transpose): for messages.
 Dims as_seen(const Dims& stored, bool transposed) {
   Dims d = stored;
   if (transposed && d.size() >= 2) std::swap(d[d.size() - 2], d[d.size() - 1]);
   return d;
 }
 
+// Dimension i of as_seen(stored, transposed), without the copy (a loop's
+// product is shaped at every step).
+std::int64_t seen_dim(const Dims& stored, bool transposed, std::size_t i) {
+  const std::size_t r = stored.size();
+  if (transposed && r >= 2 && i + 2 >= r) i = i + 1 == r ? r - 2 : r - 1;
+  return stored[i];
+}
+
 MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
                          DotTranspose trans) {
-  const Dims a = as_seen(stored_a, trans[0]), b = as_seen(stored_b, trans[1]);
+  const std::size_t ra = stored_a.size(), rb = stored_b.size();
   MatmulShape s;
-  s.ta = trans[0] && a.size() >= 2;
-  s.tb = trans[1] && b.size() >= 2;
-  if (a.empty() || b.empty()) fail(op, "operands must have rank >= 1");
-  const std::int64_t ka = a.back();
-  const std::int64_t kb = b.size() == 1 ? b[0] : b[b.size() - 2];
+  s.ta = trans[0] && ra >= 2;
+  s.tb = trans[1] && rb >= 2;
+  if (ra == 0 || rb == 0) fail(op, "operands must have rank >= 1");
+  const std::int64_t ka = seen_dim(stored_a, trans[0], ra - 1);
+  const std::int64_t kb = rb == 1 ? stored_b[0] : seen_dim(stored_b, trans[1], rb - 2);
   if (ka != kb)
     fail(op, fmt::format("inner dimensions differ: {} and {} for shapes {} and {}", ka, kb,
-                         ops::dims_to_string(a), ops::dims_to_string(b)));
+                         ops::dims_to_string(as_seen(stored_a, trans[0])),
+                         ops::dims_to_string(as_seen(stored_b, trans[1]))));
   s.k = ka;
-  if (a.size() >= 2) {
-    s.m = a[a.size() - 2];
-    s.a_batch.assign(a.begin(), a.end() - 2);
+  // The batch dimensions are the stored ones: a transpose swaps the last two.
+  if (ra >= 2) {
+    s.m = seen_dim(stored_a, trans[0], ra - 2);
+    s.a_batch.assign(stored_a.begin(), stored_a.end() - 2);
   }
-  if (b.size() >= 2) {
-    s.n = b.back();
-    s.b_batch.assign(b.begin(), b.end() - 2);
+  if (rb >= 2) {
+    s.n = seen_dim(stored_b, trans[1], rb - 1);
+    s.b_batch.assign(stored_b.begin(), stored_b.end() - 2);
   }
   return s;
 }
@@ -425,15 +435,16 @@ void matmul_typed(const MatmulShape& s, const Dims& batch, const T* a, const T* 
 }  // namespace
 
 void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
-  const Dims a = as_seen(in[0]->shape(), trans[0]);
-  const Dims b = as_seen(in[1]->shape(), trans[1]);
-  const MatmulShape s = matmul_shape(op, in[0]->shape(), in[1]->shape(), trans);
+  const Dims& a = in[0]->shape();
+  const Dims& b = in[1]->shape();
+  const MatmulShape s = matmul_shape(op, a, b, trans);
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   try {
     broadcast_shapes(op, batches, shape);
   } catch (const RuntimeError&) {
     fail(op, fmt::format("batch dimensions of shapes {} and {} do not broadcast",
-                         ops::dims_to_string(a), ops::dims_to_string(b)));
+                         ops::dims_to_string(as_seen(a, trans[0])),
+                         ops::dims_to_string(as_seen(b, trans[1]))));
   }
   if (a.size() >= 2) shape.push_back(s.m);
   if (b.size() >= 2) shape.push_back(s.n);
@@ -441,8 +452,12 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
 
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
              const DotRows* rows, bool accumulate) {
-  const Array a = converted(*in[0], out.dtype());
-  const Array b = converted(*in[1], out.dtype());
+  // Operands of another dtype are converted first.
+  Array copies[2];
+  for (int i = 0; i < 2; ++i)
+    if (in[i]->dtype() != out.dtype()) copies[i] = converted(*in[i], out.dtype());
+  const Array& a = in[0]->dtype() == out.dtype() ? *in[0] : copies[0];
+  const Array& b = in[1]->dtype() == out.dtype() ? *in[1] : copies[1];
   MatmulShape s = matmul_shape(op, a.shape(), b.shape(), trans);
   s.accumulate = accumulate;
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};

@@ -139,9 +139,12 @@ bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
     Instruction& f = code_[in.followers[count]];
     if (!plan_fused_step(f) || f.shape.size() != 2 || f.shape[0] != m || f.shape[1] < kShortRow)
       break;
-    // All-whole leaves plan as one long row: ask for the result's rows.
-    if (f.layout.rows != m && !plan_fused(f.args, f.shape, f.layout, f.shape[1], f.leaf_windows))
+    // All-whole leaves plan as one long row: ask for the result's rows
+    // (kept as its plan: any layout of these shapes runs it).
+    if (f.layout.rows != m && !plan_fused(f.args, f.shape, f.layout, f.shape[1], f.leaf_windows)) {
+      f.planned = false;  // the layout was overwritten
       break;
+    }
     if (f.layout.rows != m) break;
     const ops::DType dtype = f.term->tensor_type().dtype;
     const auto place = std::ranges::find_if(f.in_place, [&](int k) {
@@ -150,7 +153,8 @@ bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
     });
     slots_[f.out] =
         place != f.in_place.end() ? *f.args[*place] : context_->pool.take(dtype, f.shape);
-    rows.work_per_row += fused_work(f.program) * f.layout.row_len;
+    if (f.work == 0) f.work = fused_work(f.program);
+    rows.work_per_row += f.work * f.layout.row_len;
     f.ran = true;
   }
   if (count == 0) return false;
@@ -214,9 +218,10 @@ void Function::run_dot_epilogue(Instruction& in) {
   Array& result = slots_[product.out];
   const auto leaf = std::ranges::find(group.operands, product.out) - group.operands.begin();
   auto fits = [&](std::span<const FusedOp> program) {
-    return program.empty() ||
-           (plan_fused(group.args, group.shape, group.layout) && group.shape == product.shape &&
-            group.layout.kinds[leaf] == LeafKind::Full);
+    if (program.empty()) return true;
+    group.planned = false;  // plan_fused_step's plan is overwritten
+    return plan_fused(group.args, group.shape, group.layout) && group.shape == product.shape &&
+           group.layout.kinds[leaf] == LeafKind::Full;
   };
   bool accumulate = may_accumulate(in);
   if (accumulate) {

@@ -1,6 +1,5 @@
 #include "function.hpp"
 
-#include "block_reduce.hpp"
 #include "kernel_support.hpp"
 #include "kernels.hpp"
 #include "runtime_error.hpp"
@@ -8,7 +7,6 @@
 
 #include "ops/op_dispatch.hpp"
 #include "ops/post_order.hpp"
-#include "ops/slice.hpp"
 #include "ops/type_error.hpp"
 
 #include <fmt/format.h>
@@ -483,73 +481,6 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
     if (!dropped[i]) code_.push_back(std::move(old[i]));
 }
 
-void Function::run_members(Instruction& in) {
-  for (Instruction& member : in.members) {
-    try {
-      execute(member);
-    } catch (const RuntimeError& e) {
-      context_->fail_at(member.term, e.what());
-    }
-  }
-  for (std::size_t m = 0; m + 1 < in.members.size(); ++m)
-    context_->pool.give(std::move(slots_[in.members[m].out]));
-}
-
-// Binds a Fused step's operands, resolves its windows and plans its one
-// pass (in.shape, in.layout): false when it must run op by op.
-bool Function::plan_fused_step(Instruction& in) {
-  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  in.leaf_windows.clear();
-  for (std::size_t k = 0; k < in.windows.size(); ++k) {
-    if (!in.windows[k]) continue;
-    if (in.leaf_windows.empty()) in.leaf_windows.resize(in.operands.size());
-    const Dims& d = in.args[k]->shape();
-    if (d.empty()) return false;  // the slice reports it
-    const ops::Attrs& a = in.windows[k]->attrs();
-    ops::SliceBounds b;
-    if (a.has(ops::AttrKey::Start)) b.start = a.get<std::int64_t>(ops::AttrKey::Start);
-    if (a.has(ops::AttrKey::Stop)) b.stop = a.get<std::int64_t>(ops::AttrKey::Stop);
-    const ops::ResolvedSlice r = ops::resolve_slice(b, d.back());
-    in.leaf_windows[k] = {r.start, r.length, d.back()};
-  }
-  return plan_fused(in.args, in.shape, in.layout, 0, in.leaf_windows);
-}
-
-void Function::run_fused(Instruction& in) {
-  if (!plan_fused_step(in)) return run_members(in);
-  const ops::DType dtype = in.term->tensor_type().dtype;
-  Array& dst = slots_[in.out];
-  for (int k : in.in_place) {
-    const Array& a = *in.args[k];
-    if (a.unique() && a.dtype() == dtype && a.shape() == in.shape) {
-      dst = a;
-      detail::run_fused(in.program, in.args, in.layout, in.compute, dst);
-      return;
-    }
-  }
-  dst = context_->pool.take(dtype, in.shape);
-  detail::run_fused(in.program, in.args, in.layout, in.compute, dst);
-}
-
-void Function::run_fused_reduction(Instruction& in) {
-  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
-  // The reduced length: the trailing axes from the first reduced one.
-  const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
-  Dims full;
-  FusedLayout probe;
-  if (!plan_fused(in.args, full, probe) ||
-      static_cast<std::int64_t>(full.size()) != in.term->operand(0)->tensor_type().rank())
-    return run_members(in);
-  const Dims reduced(full.begin() + axes.front(), full.end());
-  const std::int64_t len = num_elements(reduced);
-  if (len == 0 || !plan_fused(in.args, in.shape, in.layout, len)) return run_members(in);
-  in.shape.resize(axes.front());
-  if (in.term->attrs().get<bool>(ops::AttrKey::Keepdims)) in.shape.resize(full.size(), 1);
-  Array& dst = slots_[in.out];
-  dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
-  detail::run_fused_reduction(in.term->kind(), in.program, in.args, in.layout, dst);
-}
-
 void Function::execute(Instruction& in) {
   switch (in.step) {
     case Step::Scan:
@@ -648,7 +579,7 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
   writable_ = writable;
   auto clear_frame = [&] {
     for (std::size_t s = 0; s < slots_.size(); ++s)
-      if (!pinned_[s] || s < num_params_) slots_[s] = Array();
+      if (!pinned_[s] || s < num_params_) slots_[s].release();
   };
   for (Instruction& in : code_) {
     try {
@@ -678,7 +609,16 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
     for (int s : in.release) context_->pool.give(std::move(slots_[s]));
   }
   outputs.resize(output_slots_.size());
-  for (std::size_t i = 0; i < output_slots_.size(); ++i) outputs[i] = slots_[output_slots_[i]];
+  for (std::size_t i = 0; i < output_slots_.size(); ++i) {
+    // A slot the frame clears next is moved out at its last mention.
+    const auto s = static_cast<std::size_t>(output_slots_[i]);
+    const bool again = std::find(output_slots_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                 output_slots_.end(), output_slots_[i]) != output_slots_.end();
+    if ((!pinned_[s] || s < num_params_) && !again)
+      outputs[i] = std::move(slots_[s]);
+    else
+      outputs[i] = slots_[s];
+  }
   clear_frame();
 }
 

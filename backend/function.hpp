@@ -139,6 +139,12 @@ class Function {
     FusedLayout layout;                    // scratch
     std::vector<const ops::Array*> args;   // scratch: operand values
     ops::Dims shape;                       // scratch: result shape
+    // Fused: the operands' shapes its plan (shape, layout, leaf_windows)
+    // was made for, and whether it fit one pass; a loop's body sees the
+    // same shapes at every step and plans once (plan_fused_step).
+    std::vector<ops::Dims> planned_for;
+    bool planned = false, plan_fits = false;
+    std::int64_t work = 0;  // Fused: fused_work of the program, once known
   };
 
   void fold_constants();
@@ -152,6 +158,7 @@ class Function {
   void fuse_dot_epilogues(const std::vector<int>& output_slots);
   void chain_row_followers();
   bool plan_fused_step(Instruction& in);
+  bool plan_fused_layout(Instruction& in);
   bool plan_followers(Instruction& in, ops::Array& result, DotRows& rows);
   void plan_buffers(const std::vector<ops::Dims>& dims);
   void compile_scalar_body(const std::vector<ops::TermRef>& params);

@@ -34,6 +34,16 @@ class Array {
   // An array of `shape` whose elements all equal `value` converted to `dtype`.
   static Array filled(DType dtype, Dims shape, double value);
 
+  // Makes this an empty array as Array() is, keeping the storage of its
+  // shape for the next array assigned to it: a loop body's frame is filled
+  // again at every step, and copying a shape into it then allocates nothing.
+  void release() {
+    buffer_.reset();
+    shape_.clear();
+    size_ = 0;
+    dtype_ = DType::F64;
+  }
+
   DType dtype() const { return dtype_; }
   const Dims& shape() const { return shape_; }
   int rank() const { return static_cast<int>(shape_.size()); }

@@ -6,6 +6,7 @@
 // transposed or not; and with inf, NaN and subnormal operands.
 #include "backend/program.hpp"
 
+#include "array_values.hpp"
 #include "graph_builder.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,10 +26,6 @@ struct Shape {
   bool vec_a, vec_b;  // a 1-D operand (m or n is then 1)
   bool ta, tb;        // stored with its last two dimensions swapped
 };
-
-void set_element(ops::Array& a, std::int64_t i, double v) {
-  ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) { a.data<T>()[i] = T(v); });
-}
 
 TermRef swap_last_two(TermRef t) {
   const auto r = static_cast<std::int64_t>(t->tensor_type().rank());

@@ -6,7 +6,9 @@
 #include "backend/runtime_error.hpp"
 
 #include "array_compare.hpp"
+#include "array_values.hpp"
 #include "graph_builder.hpp"
+#include "op_by_op.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -28,12 +30,6 @@ constexpr auto kAny = ops::kUnknownDim;
 TermRef chain(TermRef x, TermRef c) {
   TermRef t = op(OpKind::Mul, {op(OpKind::Sin, {x}), x});
   return op(OpKind::Tanh, {op(OpKind::Log, {op(OpKind::Add, {op(OpKind::Exp, {t}), c})})});
-}
-
-ops::Array ramp(ops::Dims shape, double scale) {
-  ops::Array a(kF64, std::move(shape));
-  for (std::int64_t i = 0; i < a.size(); ++i) a.data<double>()[i] = std::sin(i * 0.37) * scale;
-  return a;
 }
 
 }  // namespace
@@ -182,25 +178,6 @@ TEST_CASE("outputs own their buffers: an input, a view of it, a constant, a repe
 
 namespace {
 
-// The same graph with every intermediate value an output: nothing fuses,
-// so the last output is the op-by-op result.
-ops::Graph unfused(std::vector<TermRef> inputs, TermRef root) {
-  std::vector<TermRef> all;
-  std::vector<TermRef> todo{root};
-  while (!todo.empty()) {
-    TermRef t = todo.back();
-    todo.pop_back();
-    if (t->kind() == OpKind::Input || t->kind() == OpKind::Const ||
-        std::ranges::find(all, t) != all.end())
-      continue;
-    all.push_back(t);
-    for (TermRef o : t->operands()) todo.push_back(o);
-  }
-  std::ranges::reverse(all);
-  all.push_back(root);
-  return graph(std::move(inputs), all);
-}
-
 ops::Attrs axis(std::int64_t a, bool keepdims) {
   return {{AttrKey::Axis, ops::IntList{a}}, {AttrKey::Keepdims, keepdims}};
 }
@@ -294,10 +271,6 @@ TEST_CASE("integer chains fuse and wrap around as their kernels do") {
 }
 
 namespace {
-
-void set_element(ops::Array& a, std::int64_t i, double v) {
-  ops::visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) { a.data<T>()[i] = T(v); });
-}
 
 // `a` with its last two dimensions swapped, copied element by element.
 ops::Array swapped_last_two(const ops::Array& a) {
