@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -103,8 +104,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int main(int argc, char** argv) {
   int reps = 200;
-  for (int i = 1; i + 1 < argc; i += 2)
-    if (std::strcmp(argv[i], "--reps") == 0) reps = std::max(1, std::atoi(argv[i + 1]));
+  if (argc != 1 && (argc != 3 || std::strcmp(argv[1], "--reps") != 0 ||
+                    (reps = std::atoi(argv[2])) < 1 || std::to_string(reps) != argv[2])) {
+    fmt::print(stderr, "usage: bench_lstm_loop [--reps N]   (a positive count, default 200)\n");
+    return 2;
+  }
   float probe = 0;
   if (!detail::onednn_sgemm(false, false, 1, 1, 1, &probe, 1, &probe, 1, 0.0f, &probe, 1)) {
     fmt::print(stderr, "bench_lstm_loop: oneDNN (libdnnl.so.2) cannot be loaded\n");

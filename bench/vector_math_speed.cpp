@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace eqsat;
@@ -107,7 +108,12 @@ EQSAT_TARGET_avx2 void sleef_sincos_avx2(const double* x, double* y) {
 
 int main(int argc, char** argv) {
 #ifdef EQSAT_VMATH_SLEEF
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
+  int rounds = 7;
+  if (argc > 2 ||
+      (argc == 2 && ((rounds = std::atoi(argv[1])) < 1 || std::to_string(rounds) != argv[1]))) {
+    fmt::print(stderr, "usage: bench_vector_math_speed [ROUNDS]   (a positive count, default 7)\n");
+    return 2;
+  }
   if (!backend::set_vector_level(backend::VectorLevel::Avx512)) {
     fmt::print(stderr, "bench_vector_math_speed: this CPU has no AVX-512\n");
     return 1;

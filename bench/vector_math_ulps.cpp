@@ -19,6 +19,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace eqsat;
@@ -64,7 +65,13 @@ std::uniform_real_distribution<double> uniform(double lo, double hi) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::int64_t count = argc > 1 ? std::atoll(argv[1]) : 10000000;
+  std::int64_t count = 10000000;
+  if (argc > 2 ||
+      (argc == 2 && ((count = std::atoll(argv[1])) < 1 || std::to_string(count) != argv[1]))) {
+    fmt::print(stderr,
+               "usage: bench_vector_math_ulps [COUNT]   (a positive count, default 10000000)\n");
+    return 2;
+  }
   // Near k pi/2: k pi/2 rounded, moved by up to 2^20 ulp.
   const auto near_half_pi = [](std::mt19937_64& rng, double kmax) {
     const auto k = static_cast<double>(std::uniform_int_distribution<std::int64_t>(
