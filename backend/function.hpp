@@ -139,9 +139,9 @@ class Function {
     FusedLayout layout;                    // scratch
     std::vector<const ops::Array*> args;   // scratch: operand values
     ops::Dims shape;                       // scratch: result shape
-    // Fused: the operands' shapes its plan (shape, layout, leaf_windows)
-    // was made for, and whether it fit one pass; a loop's body sees the
-    // same shapes at every step and plans once (plan_fused_step).
+    // Fused and FusedReduce: the operands' shapes its plan (shape, layout,
+    // leaf_windows) was made for, and whether it fit one pass; a loop's
+    // body sees the same shapes at every step and plans once (plan_once).
     std::vector<ops::Dims> planned_for;
     bool planned = false, plan_fits = false;
     std::int64_t work = 0;  // Fused: fused_work of the program, once known
@@ -157,8 +157,10 @@ class Function {
   void absorb_transposes(const std::vector<int>& output_slots);
   void fuse_dot_epilogues(const std::vector<int>& output_slots);
   void chain_row_followers();
+  bool plan_once(Instruction& in, bool (Function::*plan)(Instruction&));
   bool plan_fused_step(Instruction& in);
   bool plan_fused_layout(Instruction& in);
+  bool plan_reduction_layout(Instruction& in);
   bool plan_followers(Instruction& in, ops::Array& result, DotRows& rows);
   void plan_buffers(const std::vector<ops::Dims>& dims);
   void compile_scalar_body(const std::vector<ops::TermRef>& params);

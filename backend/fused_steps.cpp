@@ -26,10 +26,10 @@ void Function::run_members(Instruction& in) {
     context_->pool.give(std::move(slots_[in.members[m].out]));
 }
 
-// Binds a Fused step's operands and plans its one pass (in.shape,
-// in.layout, in.leaf_windows), unless the leaves have the shapes of the
-// last plan: false when it must run op by op.
-bool Function::plan_fused_step(Instruction& in) {
+// Binds the operands of a Fused or FusedReduce step and returns `plan`'s
+// outcome for their shapes: made anew only when a shape differs from the
+// last plan's (a loop's steps see the same shapes at every step).
+bool Function::plan_once(Instruction& in, bool (Function::*plan)(Instruction&)) {
   for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
   bool same = in.planned;
   for (std::size_t k = 0; same && k < in.args.size(); ++k)
@@ -38,8 +38,14 @@ bool Function::plan_fused_step(Instruction& in) {
   in.planned_for.resize(in.args.size());
   for (std::size_t k = 0; k < in.args.size(); ++k) in.planned_for[k] = in.args[k]->shape();
   in.planned = true;
-  in.plan_fits = plan_fused_layout(in);
+  in.plan_fits = (this->*plan)(in);
   return in.plan_fits;
+}
+
+// A Fused step's one pass (in.shape, in.layout, in.leaf_windows), as
+// plan_once keeps it: false when it must run op by op.
+bool Function::plan_fused_step(Instruction& in) {
+  return plan_once(in, &Function::plan_fused_layout);
 }
 
 // plan_fused_step's plan, made anew.
@@ -76,20 +82,26 @@ void Function::run_fused(Instruction& in) {
   detail::run_fused(in.program, in.args, in.layout, in.compute, dst);
 }
 
-void Function::run_fused_reduction(Instruction& in) {
-  for (std::size_t k = 0; k < in.operands.size(); ++k) in.args[k] = &slots_[in.operands[k]];
+// A FusedReduce step's pass (in.shape: the reduction's result, in.layout:
+// rows of the reduced length), made anew: false when it must run op by op.
+bool Function::plan_reduction_layout(Instruction& in) {
   // The reduced length: the trailing axes from the first reduced one.
   const auto& axes = in.term->attrs().get<ops::IntList>(ops::AttrKey::Axis);
   Dims full;
   FusedLayout probe;
   if (!plan_fused(in.args, full, probe) ||
       static_cast<std::int64_t>(full.size()) != in.term->operand(0)->tensor_type().rank())
-    return run_members(in);
+    return false;
   const Dims reduced(full.begin() + axes.front(), full.end());
   const std::int64_t len = num_elements(reduced);
-  if (len == 0 || !plan_fused(in.args, in.shape, in.layout, len)) return run_members(in);
+  if (len == 0 || !plan_fused(in.args, in.shape, in.layout, len)) return false;
   in.shape.resize(axes.front());
   if (in.term->attrs().get<bool>(ops::AttrKey::Keepdims)) in.shape.resize(full.size(), 1);
+  return true;
+}
+
+void Function::run_fused_reduction(Instruction& in) {
+  if (!plan_once(in, &Function::plan_reduction_layout)) return run_members(in);
   Array& dst = slots_[in.out];
   dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
   detail::run_fused_reduction(in.term->kind(), in.program, in.args, in.layout, dst);

@@ -100,3 +100,28 @@ TEST_CASE("a fused group plans again when a run's shapes differ from the last ru
   const std::vector<ops::Array> args{ramp({3, 104}, 2.0), ramp({3, 1}, 1.0), ramp({100}, 0.5)};
   CHECK(test::compare_arrays(p.run(args)[0], apart.run(args).back(), 0) == "");
 }
+
+TEST_CASE("a fused reduction plans again when a run's shapes differ from the last run's") {
+  // sum(exp(x - m), axis 1) with m (N 1): rows of other lengths and
+  // counts in turn, an empty row, and back; against sums written out (an
+  // op-by-op program would hold a fused reduction too).
+  TermRef x = input("x", kF64, {kAny, kAny});
+  TermRef m = input("m", kF64, {kAny, 1});
+  TermRef y = op(OpKind::Sum, {op(OpKind::Exp, {op(OpKind::Sub, {x, m})})},
+                 {{AttrKey::Axis, ops::IntList{1}}, {AttrKey::Keepdims, false}});
+  backend::Program p = backend::compile(graph({x, m}, {y}));
+  CHECK(p.num_instructions() == 1);
+  const std::vector<std::pair<int, int>> shapes = {{4, 700}, {4, 700}, {9, 700}, {4, 300},
+                                                   {4, 0},   {4, 700}, {1, 5}};
+  for (auto [rows, cols] : shapes) {
+    INFO(rows << " x " << cols);
+    const ops::Array xv = ramp({rows, cols}, 2.0), mv = ramp({rows, 1}, 1.0);
+    const ops::Array got = p.run({xv, mv})[0];
+    REQUIRE(got.shape() == ops::Dims{rows});
+    for (int r = 0; r < rows; ++r) {
+      double want = 0;
+      for (int j = 0; j < cols; ++j) want += std::exp(xv.element(r * cols + j) - mv.element(r));
+      CHECK(got.element(r) == Approx(want).epsilon(1e-12));
+    }
+  }
+}
