@@ -153,7 +153,6 @@ bool Function::plan_followers(Instruction& in, Array& result, DotRows& rows) {
     });
     slots_[f.out] =
         place != f.in_place.end() ? *f.args[*place] : context_->pool.take(dtype, f.shape);
-    if (f.work == 0) f.work = fused_work(f.program);
     rows.work_per_row += f.work * f.layout.row_len;
     f.ran = true;
   }
@@ -218,10 +217,8 @@ void Function::run_dot_epilogue(Instruction& in) {
   Array& result = slots_[product.out];
   const auto leaf = std::ranges::find(group.operands, product.out) - group.operands.begin();
   auto fits = [&](std::span<const FusedOp> program) {
-    if (program.empty()) return true;
-    group.planned = false;  // plan_fused_step's plan is overwritten
-    return plan_fused(group.args, group.shape, group.layout) && group.shape == product.shape &&
-           group.layout.kinds[leaf] == LeafKind::Full;
+    return program.empty() || (plan_fused_step(group) && group.shape == product.shape &&
+                               group.layout.kinds[leaf] == LeafKind::Full);
   };
   bool accumulate = may_accumulate(in);
   if (accumulate) {

@@ -193,6 +193,14 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   for (const auto& [t, s] : slot_of)
     if (!t->is_tuple()) dims[s] = t->tensor_type().dims;
   plan_buffers(dims);
+  // An output slot the frame clears after a run gives its value up at its
+  // last mention (Function::run): no copy of its shape.
+  for (std::size_t i = 0; i < output_slots_.size(); ++i) {
+    const auto s = static_cast<std::size_t>(output_slots_[i]);
+    const bool again = std::find(output_slots_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                 output_slots_.end(), output_slots_[i]) != output_slots_.end();
+    output_moves_.push_back((!pinned_[s] || s < num_params_) && !again);
+  }
   if (body) compile_scalar_body(params);
 }
 
@@ -378,6 +386,7 @@ Function::Instruction Function::fuse_group(std::vector<Instruction>& old,
   }
   pair_sin_cos(fused.program);
   allocate_registers(fused.program);
+  fused.work = fused_work(fused.program);
   fused.args.resize(fused.operands.size());
   return fused;
 }
@@ -610,14 +619,10 @@ void Function::run(std::span<const Array* const> params, std::vector<Array>& out
   }
   outputs.resize(output_slots_.size());
   for (std::size_t i = 0; i < output_slots_.size(); ++i) {
-    // A slot the frame clears next is moved out at its last mention.
-    const auto s = static_cast<std::size_t>(output_slots_[i]);
-    const bool again = std::find(output_slots_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                                 output_slots_.end(), output_slots_[i]) != output_slots_.end();
-    if ((!pinned_[s] || s < num_params_) && !again)
-      outputs[i] = std::move(slots_[s]);
+    if (output_moves_[i])
+      outputs[i] = std::move(slots_[output_slots_[i]]);
     else
-      outputs[i] = slots_[s];
+      outputs[i] = slots_[output_slots_[i]];
   }
   clear_frame();
 }

@@ -144,7 +144,7 @@ class Function {
     // body sees the same shapes at every step and plans once (plan_once).
     std::vector<ops::Dims> planned_for;
     bool planned = false, plan_fits = false;
-    std::int64_t work = 0;  // Fused: fused_work of the program, once known
+    std::int64_t work = 0;  // Fused: fused_work of the program
   };
 
   void fold_constants();
@@ -180,6 +180,7 @@ class Function {
   std::vector<ops::Array> slots_;  // the frame: one value per slot
   std::vector<bool> pinned_;       // params and constants: never released or overwritten
   std::vector<int> output_slots_;
+  std::vector<bool> output_moves_;  // per output: moved out of its slot (see the constructor)
   std::vector<OpTiming>* timings_ = nullptr;
   std::unique_ptr<ScalarBody> scalar_;
   std::vector<ops::Array> body_outputs_;      // scratch for scan and call
