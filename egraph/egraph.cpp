@@ -1,6 +1,7 @@
 #include "egraph/egraph.hpp"
 
 #include "egraph/growth.hpp"
+#include "egraph/sort_by_content.hpp"
 #include "egraph/sorted_runs.hpp"
 #include "support/internal_error.hpp"
 
@@ -14,43 +15,6 @@
 namespace eqsat::egraph {
 
 using ChildBuffer = absl::InlinedVector<EClassId, 8>;
-
-namespace {
-
-// An e-node of up to two children as a sort key: sorting a class's e-nodes
-// then reads each record once instead of two per comparison. The order is
-// EGraph::less_by_content's (operator, payload, arity, children, id;
-// absent children are 0).
-struct ContentKey {
-  std::uint32_t op;
-  Payload payload;
-  std::uint32_t arity, kid0, kid1, id;
-  friend bool operator<(const ContentKey& a, const ContentKey& b) {
-    return std::tie(a.op, a.payload, a.arity, a.kid0, a.kid1, a.id) <
-           std::tie(b.op, b.payload, b.arity, b.kid0, b.kid1, b.id);
-  }
-};
-
-// Sorts e-node ids by content; `less` (reading the records) when one has
-// more children than a record holds inline.
-template <class Record, class Less>
-void sort_by_content(ENodeId* first, ENodeId* last, const std::vector<Record>& records,
-                     std::vector<ContentKey>& keys, Less less) {
-  keys.clear();
-  for (ENodeId* p = first; p != last; ++p) {
-    const Record& r = records[p->index()];
-    if (r.arity > 2) {
-      std::sort(first, last, less);
-      return;
-    }
-    keys.push_back({r.op, r.payload, r.arity, r.arity > 0 ? r.inline_kids[0].value() : 0u,
-                    r.arity > 1 ? r.inline_kids[1].value() : 0u, p->value()});
-  }
-  std::sort(keys.begin(), keys.end());
-  for (const ContentKey& k : keys) *first++ = ENodeId(k.id);
-}
-
-}  // namespace
 
 struct EGraph::Key {
   Symbol op;
@@ -122,18 +86,24 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   // The canonical children: on the stack for usual arities (no vector to
   // set up on every call), on the heap beyond.
   constexpr std::size_t kStack = 8;
-  EClassId stack_kids[kStack];
-  std::vector<EClassId> heap_kids;
-  EClassId* kids_out = stack_kids;
-  if (children.size() > kStack) {
-    heap_kids.resize(children.size());
-    kids_out = heap_kids.data();
+  if (children.size() > kStack) [[unlikely]] {
+    std::vector<EClassId> canon(children.size());
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      check_id(children[i], "EGraph::add");
+      canon[i] = uf_.find_compress(children[i]);
+    }
+    return add_canonical(op, payload, canon, children);
   }
+  EClassId canon[kStack];
   for (std::size_t i = 0; i < children.size(); ++i) {
     check_id(children[i], "EGraph::add");
-    kids_out[i] = uf_.find_compress(children[i]);
+    canon[i] = uf_.find_compress(children[i]);
   }
-  const std::span<const EClassId> canon(kids_out, children.size());
+  return add_canonical(op, payload, std::span<const EClassId>(canon, children.size()), children);
+}
+
+EClassId EGraph::add_canonical(Symbol op, Payload payload, std::span<const EClassId> canon,
+                               std::span<const EClassId> children) {
   EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
   // One probe: a miss claims the slot for the new e-node's id right away
   // (its record is pushed below, before anything reads the hash-cons).
@@ -163,6 +133,7 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
     children_.insert(children_.end(), canon.begin(), canon.end());
   }
   r.cls = c;
+  r.stamp = snapshot_number_ + 1;
   reserve_one_more(records_);
   reserve_one_more(slot_);
   reserve_one_more(touched_flag_);
@@ -247,11 +218,13 @@ std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
 }
 
 std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
-                                                   std::span<const EClassId> children) const {
+                                                   std::span<const EClassId> children,
+                                                   std::uint32_t* stamp) const {
   // Hash-cons entries of e-nodes that existed at the last rebuild keep their
   // keys until the next rebuild (only `repair` re-keys).
   auto it = memo_->set.find(Key{op, payload, children, hash_enode(op, payload, children)});
   if (it == memo_->set.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  if (stamp) *stamp = records_[it->index()].stamp;
   return snapshot_root_[records_[it->index()].cls.index()];
 }
 
@@ -310,6 +283,8 @@ bool EGraph::merge(EClassId a, EClassId b) {
     if (d.a_changed) queue_analysis(root.parents);
     if (d.b_changed) queue_analysis(other.parents);
   }
+  // b's e-nodes move to another class: matches through them are new.
+  for (ENodeId n : other.nodes) records_[n.index()].stamp = snapshot_number_ + 1;
   root.nodes.append(other.nodes);
   root.parents.append(other.parents);
   other.nodes.release();
@@ -357,6 +332,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     if (!stale) return;
     memo_->set.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
+    r.stamp = snapshot_number_ + 1;
     touch(r.cls, kNodesChanged);  // its class's sort order may have changed
   }
   auto [it, inserted] = memo_->set.insert(n);
@@ -369,6 +345,7 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
   if (!r.pruned) {
     if (rm.pruned) {  // the content stays visible through m
       rm.pruned = 0;
+      rm.stamp = snapshot_number_ + 1;
       EClassId cm = uf_.find_compress(rm.cls);
       cls(cm).nodes.push_back(m);
       touch(cm, kNodesChanged);
@@ -503,7 +480,7 @@ void EGraph::rebuild_index() {
   if (snapshot_root_.capacity() < ids) snapshot_root_.reserve(ids + ids / 2);
   snapshot_root_.resize(ids);
   packed_.clear();
-  packed_.reserve(num_classes_ + 6 * num_visible_);
+  packed_.reserve(num_classes_ + (kPackedHeader + 2) * num_visible_);
   packed_.push_back(0);  // offset 0: an empty class
   // One pass over the ids (flattened: find is one step): roots, offsets and
   // each canonical class's words, written through a pointer once the
@@ -519,7 +496,7 @@ void EGraph::rebuild_index() {
     live_classes_.push_back(c);
     const IdList<ENodeId>& nodes = cls(c).nodes;
     std::size_t words = 1;
-    for (ENodeId n : nodes) words += 4 + records_[n.index()].arity;
+    for (ENodeId n : nodes) words += kPackedHeader + records_[n.index()].arity;
     const std::size_t header = packed_.size();
     packed_at_[i] = static_cast<std::uint32_t>(header);
     packed_.resize(header + words);
@@ -532,9 +509,10 @@ void EGraph::rebuild_index() {
       out[1] = r.arity;
       out[2] = static_cast<std::uint32_t>(r.payload);
       out[3] = static_cast<std::uint32_t>(r.payload >> 32);
+      out[4] = r.stamp;
       const EClassId* k = kids(r);
-      for (std::uint32_t j = 0; j < r.arity; ++j) out[4 + j] = k[j].value();
-      out += 4 + r.arity;
+      for (std::uint32_t j = 0; j < r.arity; ++j) out[kPackedHeader + j] = k[j].value();
+      out += kPackedHeader + r.arity;
       if (r.op == prev) continue;
       prev = r.op;
       if (r.op >= by_op_.size()) by_op_.resize(r.op + 1);
@@ -542,6 +520,7 @@ void EGraph::rebuild_index() {
     }
   }
   snapshot_nodes_ = records_.size();
+  ++snapshot_number_;
 }
 
 // Kept whole (~100 lines): a flat list of independent checks, read top to
@@ -630,7 +609,7 @@ void EGraph::check_invariants() const {
     for (ENodeId n : cl.nodes) {
       const NodeRecord& r = records_[n.index()];
       words.insert(words.end(), {r.op, r.arity, static_cast<std::uint32_t>(r.payload),
-                                 static_cast<std::uint32_t>(r.payload >> 32)});
+                                 static_cast<std::uint32_t>(r.payload >> 32), r.stamp});
       for (EClassId k : children(n)) words.push_back(k.value());
     }
     std::span<const std::uint32_t> packed = packed_nodes(c);

@@ -140,13 +140,28 @@ class EGraph {
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
   // The visible e-nodes of canonical class c packed for e-matching, in the
-  // order of nodes(c): per e-node the words [op id, arity, payload low 32
-  // bits, payload high 32 bits, children...]. Rebuilt by `rebuild`; only
-  // valid while the e-graph is clean.
+  // order of nodes(c) (the words below). Rebuilt by `rebuild`; only valid
+  // while the e-graph is clean.
   // The class of (op, payload, children) as of the last rebuild, children
-  // being classes of that snapshot; nullopt if it did not exist then.
+  // being classes of that snapshot; nullopt if it did not exist then. With
+  // `stamp`, the e-node's stamp (node_stamp) is stored there.
   std::optional<EClassId> lookup_in_snapshot(Symbol op, Payload payload,
-                                             std::span<const EClassId> children) const;
+                                             std::span<const EClassId> children,
+                                             std::uint32_t* stamp = nullptr) const;
+  // Snapshots are numbered: the one a rebuild takes is one more than the
+  // last (a new e-graph's, empty, is 0).
+  std::uint32_t snapshot_number() const { return snapshot_number_; }
+  // The first snapshot holding e-node n as it is now: with its present
+  // children, in its present class. Adding n, a rebuild changing its
+  // children, and a merge moving it into another class (the class merged
+  // away lends its e-nodes to the root) each set it to the next snapshot's
+  // number. So an e-match whose e-nodes all have stamps <= s was already
+  // there in snapshot s (the runner's semi-naive skip, runner.hpp).
+  std::uint32_t node_stamp(ENodeId n) const { return records_[n.index()].stamp; }
+  // Each packed e-node's words are [op id, arity, payload low 32 bits,
+  // payload high 32 bits, stamp, children...] (kPackedHeader words before
+  // the children; the stamp is node_stamp's).
+  static constexpr std::uint32_t kPackedHeader = 5;
   std::span<const std::uint32_t> packed_nodes(EClassId c) const {
     const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
     return {p + 1, p[0]};
@@ -226,6 +241,7 @@ class EGraph {
     std::uint32_t pruned : 1;
     std::uint32_t queued : 1;  // in the analysis worklist
     EClassId cls;              // the class it was added to (find() it)
+    std::uint32_t stamp;       // see node_stamp
   };
   struct EClass {
     IdList<ENodeId> nodes;
@@ -261,6 +277,10 @@ class EGraph {
   }
   [[gnu::cold, gnu::noinline]] void bad_id(EClassId c, const char* where) const;
   void repair(ENodeId n, std::size_t& unions);
+  // `add` once the children are canonical (`canon`; `children` as given,
+  // for explanations).
+  EClassId add_canonical(Symbol op, Payload payload, std::span<const EClassId> canon,
+                         std::span<const EClassId> children);
   // `add` with explanations on, after the hash-cons found e-node m for the
   // canonical content: the id of exactly op@payload(children).
   EClassId term_for_hit(ENodeId m, Symbol op, Payload payload, std::span<const EClassId> children);
@@ -293,7 +313,8 @@ class EGraph {
   std::vector<std::uint32_t> packed_;         // see packed_nodes
   std::vector<EClassId> snapshot_root_;       // by class id: its root at the last rebuild
   std::size_t snapshot_nodes_ = 0;            // e-node ids that existed then
-  std::vector<ENodeId> merge_scratch_;        // sort_runs's
+  std::uint32_t snapshot_number_ = 0;
+  std::vector<ENodeId> merge_scratch_;  // sort_runs's
   std::size_t num_classes_ = 0;
   std::size_t num_visible_ = 0;
   std::uint64_t version_ = 0;

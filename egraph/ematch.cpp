@@ -13,15 +13,21 @@ namespace {
 
 constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
 
-std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::uint32_t i) {
+// The class of a ground subterm in the snapshot; `newest` is raised to the
+// stamps of the e-nodes it was found through.
+std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::uint32_t i,
+                                      std::uint32_t& newest) {
   const Pattern::Node& n = p.node(i);
   absl::InlinedVector<EClassId, 4> kids;
   for (std::uint32_t c : p.children(i)) {
-    std::optional<EClassId> k = lookup_ground(g, p, c);
+    std::optional<EClassId> k = lookup_ground(g, p, c, newest);
     if (!k) return std::nullopt;
     kids.push_back(*k);
   }
-  return g.lookup_in_snapshot(n.op, n.payload.value, kids);
+  std::uint32_t stamp = 0;
+  std::optional<EClassId> found = g.lookup_in_snapshot(n.op, n.payload.value, kids, &stamp);
+  newest = std::max(newest, stamp);
+  return found;
 }
 
 }  // namespace
@@ -35,8 +41,13 @@ struct MatchProgram::State {
                   : m.size() + more) {}
   const EGraph& g;
   Matches& out;
-  std::size_t limit;        // stop once flushed + out.size() reaches it
+  std::size_t limit;        // stop once flushed + skipped + out.size() reaches it
   std::size_t flushed = 0;  // matches handed to the sink
+  // Matches whose e-nodes all have stamps <= seen_through are counted in
+  // `skipped`, not written (0: none are, stamps start at 1).
+  std::uint32_t seen_through = 0;
+  std::size_t skipped = 0;
+  std::uint32_t grounds_newest = 0;  // the newest stamp the ground terms were found through
   const MatchSink* sink = nullptr;
   // Registers: inline for the patterns of usual rules (a search then
   // allocates nothing), read through plain pointers.
@@ -183,20 +194,26 @@ void MatchProgram::compile_part(const Pattern& p, std::uint32_t root_reg, bool s
 bool MatchProgram::resolve_grounds(const EGraph& g, State& s) const {
   auto& out = s.grounds;
   out.clear();
+  s.grounds_newest = 0;
   for (const GroundTerm& t : grounds_) {
-    std::optional<EClassId> c = lookup_ground(g, patterns_[t.pattern], t.node);
+    std::optional<EClassId> c = lookup_ground(g, patterns_[t.pattern], t.node, s.grounds_newest);
     if (!c) return false;  // a ground subterm absent from the e-graph: no match
     out.push_back(*c);
   }
   return true;
 }
 
-void MatchProgram::run(State& s, std::size_t pc) const {
+void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
   if (pc == code_.size()) {
+    if (newest <= s.seen_through && s.seen_through != 0) {
+      ++s.skipped;
+      if (s.flushed + s.skipped + s.out.size() >= s.limit) s.stop = true;
+      return;
+    }
     s.out.roots.push_back(s.regs[0]);
     for (std::uint32_t r : var_regs_) s.out.classes.push_back(s.regs[r]);
     for (std::uint32_t r : pvar_regs_) s.out.payloads.push_back(s.pregs[r]);
-    if (s.flushed + s.out.size() >= s.limit) s.stop = true;
+    if (s.flushed + s.skipped + s.out.size() >= s.limit) s.stop = true;
     return;
   }
   const Instr& in = code_[pc];
@@ -208,7 +225,7 @@ void MatchProgram::run(State& s, std::size_t pc) const {
       for (EClassId c : classes) {
         std::size_t before = s.out.size();
         s.regs[in.reg] = c;
-        run(s, pc + 1);
+        run(s, pc + 1, in.kind == Kind::Scan ? newest : class_stamp(s.g, c));
         if (has_any_ && pc == 0) dedup_from(s.out, before);
         if (pc == 0 && s.sink && s.out.size() >= kBatch && !s.stop) {
           s.flushed += s.out.size();
@@ -226,7 +243,7 @@ void MatchProgram::run(State& s, std::size_t pc) const {
       const std::uint32_t* p = words.data();
       const std::uint32_t* end = p + words.size();
       const std::uint32_t op = in.op.id();
-      for (; p < end; p += 4 + p[1]) {
+      for (; p < end; p += EGraph::kPackedHeader + p[1]) {
         if (p[0] != op) {
           if (p[0] > op) break;
           continue;
@@ -248,19 +265,29 @@ void MatchProgram::run(State& s, std::size_t pc) const {
             break;
         }
         EClassId* out = s.regs + in.other;
-        for (std::uint32_t c = 0; c < in.arity; ++c) out[c] = EClassId(p[4 + c]);
-        run(s, pc + 1);
+        for (std::uint32_t c = 0; c < in.arity; ++c)
+          out[c] = EClassId(p[EGraph::kPackedHeader + c]);
+        run(s, pc + 1, std::max(newest, p[4]));
         if (s.stop) return;
       }
       return;
     }
     case Kind::Compare:
-      if (s.regs[in.reg] == s.regs[in.other]) run(s, pc + 1);
+      if (s.regs[in.reg] == s.regs[in.other]) run(s, pc + 1, newest);
       return;
     case Kind::Ground:
-      if (s.regs[in.reg] == s.grounds[in.other]) run(s, pc + 1);
+      if (s.regs[in.reg] == s.grounds[in.other]) run(s, pc + 1, newest);
       return;
   }
+}
+
+std::uint32_t MatchProgram::class_stamp(const EGraph& g, EClassId c) {
+  std::uint32_t oldest = std::numeric_limits<std::uint32_t>::max();
+  const std::span<const std::uint32_t> words = g.packed_nodes(c);
+  for (const std::uint32_t* p = words.data(); p < words.data() + words.size();
+       p += EGraph::kPackedHeader + p[1])
+    oldest = std::min(oldest, p[4]);
+  return oldest;
 }
 
 void MatchProgram::dedup_from(Matches& m, std::size_t begin) const {
@@ -291,15 +318,20 @@ void MatchProgram::dedup_from(Matches& m, std::size_t begin) const {
 }
 
 std::size_t MatchProgram::search(const EGraph& g, Matches& out, std::size_t limit,
-                                 const MatchSink* sink) const {
+                                 const MatchSink* sink, std::uint32_t seen_through,
+                                 std::size_t* skipped) const {
+  EQSAT_ASSERT(seen_through == 0 || skips_seen())
+      << "MatchProgram::search: this program cannot tell seen matches";
   out.layout = &layout_;
   const std::size_t initial = out.size();
   State s(g, out, limit);
   s.sink = sink;
+  s.seen_through = seen_through;
   if (limit == 0 || !resolve_grounds(g, s)) return 0;
   s.size_registers(n_regs_, n_pregs_);
-  run(s, 0);
-  return s.flushed + out.size() - initial;
+  run(s, 0, s.grounds_newest);
+  if (skipped) *skipped += s.skipped;
+  return s.flushed + s.skipped + out.size() - initial;
 }
 
 void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,
@@ -310,7 +342,7 @@ void MatchProgram::search_eclass(const EGraph& g, EClassId c, Matches& out,
   s.size_registers(n_regs_, n_pregs_);
   s.regs[0] = g.find(c);
   std::size_t before = out.size();
-  run(s, 1);  // code_[0] is the root's Scan
+  run(s, 1, s.grounds_newest);  // code_[0] is the root's Scan
   if (has_any_) dedup_from(out, before);
 }
 

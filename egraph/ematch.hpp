@@ -35,10 +35,20 @@ class MatchProgram {
   // `sink`, whenever `out` holds kBatch matches or more (at a root
   // boundary) they are handed to the sink and cleared, so a caller may
   // apply matches while the search goes on; what is left at the end stays
-  // in `out`.
+  // in `out`. Matches whose e-nodes (and ground terms' e-nodes) all have
+  // stamps <= `seen_through` (EGraph::node_stamp: matches that snapshot
+  // already held) are counted but not written (and added to `*skipped`);
+  // only for programs that skips_seen() (else an InternalError).
   std::size_t search(const EGraph& g, Matches& out,
                      std::size_t limit = std::numeric_limits<std::size_t>::max(),
-                     const MatchSink* sink = nullptr) const;
+                     const MatchSink* sink = nullptr, std::uint32_t seen_through = 0,
+                     std::size_t* skipped = nullptr) const;
+  // Whether the stamps of a match's e-nodes tell a match seen before: not
+  // with `any` payloads (two e-nodes may give one match, which is written
+  // once). A lone variable's match, a class, counts as seen when one of the
+  // class's e-nodes was there, in it, in that snapshot (the class was, and
+  // a pattern instantiated with it then is in it now).
+  bool skips_seen() const { return !has_any_; }
   static constexpr std::size_t kBatch = 4096;
   // The same, for matches rooted at class c only (single patterns; for a
   // multi-pattern, the first part's root).
@@ -72,7 +82,11 @@ class MatchProgram {
                     const std::vector<std::uint32_t>& var_global,
                     const std::vector<std::uint32_t>& pvar_global);
   bool resolve_grounds(const EGraph& g, State& s) const;
-  void run(State& s, std::size_t pc) const;
+  // Runs code_[pc...]; `newest` is the largest stamp of the e-nodes bound so far.
+  void run(State& s, std::size_t pc, std::uint32_t newest) const;
+  // The oldest stamp of class c's e-nodes in the snapshot (the largest
+  // stamp when it has none): a lone variable's match's stamp.
+  static std::uint32_t class_stamp(const EGraph& g, EClassId c);
   void dedup_from(Matches& m, std::size_t begin) const;
   void finish_layout(const std::vector<std::uint32_t>& var_reg,
                      const std::vector<std::uint32_t>& pvar_reg);

@@ -6,6 +6,7 @@
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
 
+#include <cstdint>
 #include <span>
 
 namespace eqsat::egraph {
@@ -19,8 +20,21 @@ struct ENodeRef {
 };
 
 // The hash of an e-node's content (operator, payload, children); stable
-// across runs and platforms.
-std::size_t hash_enode(Symbol op, Payload payload, std::span<const EClassId> children);
+// across runs and platforms. Inline: every hash-cons probe computes one.
+inline std::size_t hash_enode(Symbol op, Payload payload, std::span<const EClassId> children) {
+  std::uint64_t h =
+      (static_cast<std::uint64_t>(op.id()) << 32 | children.size()) * 0x9e3779b97f4a7c15ULL;
+  h ^= payload * 0xbf58476d1ce4e5b9ULL;
+  for (EClassId c : children) h = (h ^ c.value()) * 0x94d049bb133111ebULL;
+  // murmur3's finalizer: the hash-cons's table reads both the low and the
+  // high bits.
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return static_cast<std::size_t>(h);
+}
 
 // Strict weak order on content: operator, payload, arity, then children.
 bool enode_less(const ENodeRef& a, const ENodeRef& b);

@@ -2,8 +2,6 @@
 
 #include "support/internal_error.hpp"
 
-#include <absl/container/inlined_vector.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -43,6 +41,9 @@ PatternApplier::PatternApplier(Pattern rhs, std::optional<Pattern> lhs)
   }
   root_value_ = value_of[rhs_.root()];
   values_.resize(vars + steps_.size());
+  std::uint32_t widest = 0;
+  for (const Step& st : steps_) widest = std::max(widest, st.arity);
+  kids_.resize(widest);
 }
 
 void PatternApplier::bind(const VarLayout& layout) {
@@ -70,13 +71,14 @@ EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
   EClassId* v = values_.data();
   const std::size_t vars = var_index_.size();
   for (std::size_t k = 0; k < vars; ++k) v[k] = subst[var_index_[k]];
-  absl::InlinedVector<EClassId, 4> kids;
+  // Children gather into `kids`, sized once for the widest step.
+  EClassId* kids = kids_.data();
+  const std::uint32_t* args = args_.data();
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const Step& st = steps_[k];
-    kids.resize(st.arity);
-    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[args_[st.first_arg + j]];
+    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[args[st.first_arg + j]];
     const Payload p = st.pvar == kFixed ? st.payload : subst.payload(pvar_index_[st.pvar]);
-    v[vars + k] = g.add(st.op, p, kids);
+    v[vars + k] = g.add(st.op, p, std::span<const EClassId>(kids, st.arity));
   }
   return v[root_value_];
 }
@@ -119,6 +121,17 @@ Rewrite::Rewrite(std::string name, std::shared_ptr<const Searcher> searcher,
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("rewrite " + name_ + ": " + e.what());
   }
+  const auto* pattern = dynamic_cast<const PatternSearcher*>(searcher_.get());
+  if (pattern && pattern->program().skips_seen() &&
+      dynamic_cast<const PatternApplier*>(applier_.get()))
+    seen_program_ = &pattern->program();
+}
+
+std::size_t Rewrite::search_unseen(const EGraph& g, Matches& out, std::size_t limit,
+                                   const MatchSink* sink, std::uint32_t seen_through,
+                                   std::size_t* skipped) const {
+  EQSAT_ASSERT(skips_seen()) << "rewrite " << name_ << " cannot skip the matches it saw";
+  return seen_program_->search(g, out, limit, sink, seen_through, skipped);
 }
 
 Rewrite::Rewrite(std::string name, const Pattern& lhs, std::shared_ptr<Applier> applier)

@@ -143,6 +143,7 @@ class PatternApplier final : public Applier {
   std::vector<std::uint32_t> args_;
   std::uint32_t root_value_ = 0;
   std::vector<EClassId> values_;  // scratch: one per variable and step
+  std::vector<EClassId> kids_;    // scratch: a step's children
 };
 
 // A guard evaluated on each match just before applying it.
@@ -179,11 +180,21 @@ class Rewrite {
   const Searcher& searcher() const { return *searcher_; }
   Applier& applier() const { return *applier_; }
 
+  // Whether matches that an earlier snapshot already held may be skipped
+  // (MatchProgram::search's `seen_through`) once they were applied: applying
+  // one again changes nothing when the rule instantiates a pattern under no
+  // condition (a condition may read analysis data that changed since) and
+  // its program tells seen matches.
+  bool skips_seen() const { return seen_program_ != nullptr && conditions_.empty(); }
+
   // Searches (streaming into `sink` when given); returns how many matches
-  // were found.
+  // were found. With `seen_through` (only when skips_seen()), the matches
+  // that snapshot held are counted, not written, and added to `*skipped`.
   std::size_t search(const EGraph& g, Matches& out,
                      std::size_t limit = std::numeric_limits<std::size_t>::max(),
-                     const MatchSink* sink = nullptr) const {
+                     const MatchSink* sink = nullptr, std::uint32_t seen_through = 0,
+                     std::size_t* skipped = nullptr) const {
+    if (seen_through > 0) return search_unseen(g, out, limit, sink, seen_through, skipped);
     if (sink) return searcher_->search_streaming(g, out, limit, *sink);
     std::size_t before = out.size();
     searcher_->search(g, out, limit);
@@ -200,6 +211,12 @@ class Rewrite {
   std::shared_ptr<const Searcher> searcher_;
   std::shared_ptr<Applier> applier_;
   std::vector<Condition> conditions_;
+  // The searcher's program when the searcher is a pattern whose program
+  // skips_seen() and the applier a PatternApplier; else null.
+  const MatchProgram* seen_program_ = nullptr;
+
+  std::size_t search_unseen(const EGraph& g, Matches& out, std::size_t limit, const MatchSink* sink,
+                            std::uint32_t seen_through, std::size_t* skipped) const;
 };
 
 }  // namespace eqsat::egraph

@@ -126,11 +126,21 @@ void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r,
   // (The sink holds two pointers: std::function keeps it without allocating.)
   const bool stream = limit == std::numeric_limits<std::size_t>::max();
   MatchSink sink = [this, &progress](Matches& batch) { return apply_batch(progress, batch); };
-  std::size_t found = rule.search(g_, matches, limit, stream ? &sink : nullptr);
+  // Semi-naive: the matches of the last snapshot whose matches were all
+  // applied are counted (the scheduler sees every match, as egg's does)
+  // but not applied again. With explanations on, every match is applied,
+  // so that proofs record the same terms as without the skip.
+  const std::uint32_t snapshot = g_.snapshot_number();
+  const std::uint32_t seen =
+      config_.skip_seen_matches && rule.skips_seen() && !g_.explaining() ? seen_through_[r] : 0;
+  std::size_t found =
+      rule.search(g_, matches, limit, stream ? &sink : nullptr, seen, &it.rules[r].skipped);
   it.rules[r].matches = found;
+  bool complete = true;
   if (!scheduler_->accept(iteration, r, found)) {
     it.rules[r].banned = true;
     matches.clear();
+    complete = false;
   }
   // One clock reading per rule: it ends this rule's search and starts the
   // next one's (a rule with few matches takes well under a microsecond).
@@ -143,6 +153,7 @@ void Runner::run_rule(const Rewrite& rule, std::size_t iteration, std::size_t r,
     apply_batch(progress, matches);
     t = Clock::now();
   }
+  if (complete && !stopped_) seen_through_[r] = snapshot;
   it.apply_seconds += progress.apply_seconds;
 }
 
@@ -165,6 +176,7 @@ RunReport Runner::run(const std::vector<const Rewrite*>& rules) {
   report_ = RunReport{};
   for (const Rewrite* r : rules) report_.rule_names.push_back(r->name());
   scheduler_->start(rules);
+  seen_through_.assign(rules.size(), 0);
   if (!g_.clean()) g_.rebuild();
   Matches matches;
 
@@ -227,15 +239,16 @@ std::string RunReport::to_string(bool with_times) const {
     out += fmt::format("  Time: {:.6f} s (search {:.6f}, apply {:.6f}, rebuild {:.6f})\n", seconds,
                        search_seconds(), apply_seconds(), rebuild_seconds());
   }
-  out += "  Rules (matches / applied, banned iterations):\n";
+  out += "  Rules (matches / applied / skipped as seen, banned iterations):\n";
   for (std::size_t r = 0; r < rule_names.size(); ++r) {
-    std::size_t m = 0, a = 0, b = 0;
+    std::size_t m = 0, a = 0, k = 0, b = 0;
     for (const Iteration& it : iterations) {
       m += it.rules[r].matches;
       a += it.rules[r].applied;
+      k += it.rules[r].skipped;
       b += it.rules[r].banned;
     }
-    out += fmt::format("    {:<24} {:>9} / {:<9} {}\n", rule_names[r], m, a, b);
+    out += fmt::format("    {:<24} {:>9} / {:<9} / {:<9} {}\n", rule_names[r], m, a, k, b);
   }
   out += "  Iterations (e-nodes, e-classes after; applied; rebuild merges";
   out += with_times ? "; search/apply/rebuild s):\n" : "):\n";

@@ -11,6 +11,18 @@
 // right-hand side above it), the time limit after every rule's search and every 64 applied matches.
 // The e-graph is always rebuilt (consistent) when `run` returns.
 //
+// Semi-naive application: once all of a rule's matches in a snapshot were
+// applied, its later searches count but do not apply the matches that
+// snapshot already held (EGraph::node_stamp), for rules where applying
+// one again would change nothing (Rewrite::skips_seen: a pattern, no
+// condition) and explanations off. egg applies them again, which changes
+// nothing but can add e-nodes congruent to existing ones (a match's
+// classes merged since), left for the rebuild to merge: so the e-graph
+// after each iteration (up to the numbering of classes) and the matches
+// the scheduler counts are the same either way, while the node limit, checked during an iteration,
+// counts fewer such duplicates, and which applications count as changing (a duplicate made by a
+// seen match can leave a later match nothing to add) may differ.
+//
 // Defaults (egg's): 30 iterations, 10,000 e-nodes, 5 seconds, and the
 // BackoffScheduler (match limit 1,000, ban length 5).
 //
@@ -47,6 +59,8 @@ struct RunnerConfig {
   std::size_t iter_limit = 30;     // iterations
   std::size_t node_limit = 10000;  // e-nodes (EGraph::num_nodes)
   double time_limit = 5.0;         // seconds
+  // Semi-naive application (above); off, every match is applied as egg does.
+  bool skip_seen_matches = true;
 };
 
 // What one rule did in one iteration.
@@ -54,6 +68,7 @@ struct RuleRecord {
   std::size_t matches = 0;  // found (capped by the scheduler's match limit; a
                             // search cut short by a limit counts what it found)
   std::size_t applied = 0;  // matches whose application changed the e-graph
+  std::size_t skipped = 0;  // matches not applied: seen before (semi-naive)
   bool banned = false;      // skipped or its matches dropped by the scheduler
 };
 
@@ -134,6 +149,8 @@ class Runner {
   RunReport report_;
   std::chrono::steady_clock::time_point start_;
   bool stopped_ = false;
+  // By rule: the last snapshot all of whose matches were applied (0: none).
+  std::vector<std::uint32_t> seen_through_;
 };
 
 }  // namespace eqsat::egraph
