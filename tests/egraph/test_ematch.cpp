@@ -154,6 +154,13 @@ std::uint32_t random_pattern(Pattern& p, std::mt19937& rng, int depth) {
   return p.op(kF, payload(), {l, r});
 }
 
+// A random pattern of depth <= 3.
+Pattern random_pattern(std::mt19937& rng) {
+  Pattern p;
+  random_pattern(p, rng, 3);
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("patterns parse and print") {
@@ -242,8 +249,7 @@ TEST_CASE("e-matching finds exactly what a brute-force matcher finds") {
     std::mt19937 rng(seed);
     EGraph g;
     random_egraph(g, rng);
-    Pattern p;
-    random_pattern(p, rng, 3);
+    Pattern p = random_pattern(rng);
     INFO("seed " << seed << " pattern " << p.to_string());
     MatchProgram prog(p);
     Matches m;
@@ -294,8 +300,7 @@ TEST_CASE("searches read the last rebuild's snapshot, whatever adds and merges f
     std::mt19937 rng(seed);
     EGraph g;
     random_egraph(g, rng);
-    Pattern p;
-    random_pattern(p, rng, 3);
+    Pattern p = random_pattern(rng);
     p.op(kF, PayloadMatch::any(), {p.root(), p.op(kA, PayloadMatch::exact(rng() % 3))});
     MatchProgram prog(p);
     Matches before, after;
@@ -358,9 +363,7 @@ TEST_CASE("a search past a snapshot skips only matches that snapshot held") {
     std::mt19937 rng(seed);
     EGraph g;
     random_egraph(g, rng);
-    Pattern raw;
-    random_pattern(raw, rng, 3);
-    const Pattern p = without_any(raw, rng);
+    const Pattern p = without_any(random_pattern(rng), rng);
     MatchProgram prog(p);
     REQUIRE(prog.skips_seen());
     INFO("seed " << seed << " pattern " << p.to_string());
