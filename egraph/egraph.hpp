@@ -139,9 +139,6 @@ class EGraph {
   std::size_t num_slots() const { return classes_.size(); }
   // Canonical classes holding an e-node with operator `op`, by id.
   std::span<const EClassId> classes_with_op(Symbol op) const;
-  // The visible e-nodes of canonical class c packed for e-matching, in the
-  // order of nodes(c) (the words below). Rebuilt by `rebuild`; only valid
-  // while the e-graph is clean.
   // The class of (op, payload, children) as of the last rebuild, children
   // being classes of that snapshot; nullopt if it did not exist then. With
   // `stamp`, the e-node's stamp (node_stamp) is stored there.
@@ -152,15 +149,18 @@ class EGraph {
   // last (a new e-graph's, empty, is 0).
   std::uint32_t snapshot_number() const { return snapshot_number_; }
   // The first snapshot holding e-node n as it is now: with its present
-  // children, in its present class. Adding n, a rebuild changing its
-  // children, and a merge moving it into another class (the class merged
-  // away lends its e-nodes to the root) each set it to the next snapshot's
-  // number. So an e-match whose e-nodes all have stamps <= s was already
-  // there in snapshot s (the runner's semi-naive skip, runner.hpp).
+  // children, in its present class. Adding n (or showing it again after a
+  // prune), a rebuild changing its children, and a merge moving it into
+  // another class (the class merged away lends its e-nodes to the root)
+  // each set it to the next snapshot's number. So an e-match whose e-nodes
+  // all have stamps <= s was already there in snapshot s (the runner's
+  // semi-naive skip, runner.hpp).
   std::uint32_t node_stamp(ENodeId n) const { return records_[n.index()].stamp; }
-  // Each packed e-node's words are [op id, arity, payload low 32 bits,
-  // payload high 32 bits, stamp, children...] (kPackedHeader words before
-  // the children; the stamp is node_stamp's).
+  // The visible e-nodes of canonical class c packed for e-matching, in the
+  // order of nodes(c): per e-node the words [op id, arity, payload low 32
+  // bits, payload high 32 bits, node_stamp, children...] (kPackedHeader
+  // words before the children). Rebuilt by `rebuild`; only valid while the
+  // e-graph is clean.
   static constexpr std::uint32_t kPackedHeader = 5;
   std::span<const std::uint32_t> packed_nodes(EClassId c) const {
     const std::uint32_t* p = packed_.data() + packed_at_[c.index()];
