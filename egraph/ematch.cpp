@@ -225,7 +225,8 @@ void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
       for (EClassId c : classes) {
         std::size_t before = s.out.size();
         s.regs[in.reg] = c;
-        run(s, pc + 1, in.kind == Kind::Scan ? newest : class_stamp(s.g, c));
+        // A lone variable's stamp only matters when seen matches are skipped.
+        run(s, pc + 1, in.kind == Kind::Scan || s.seen_through == 0 ? newest : class_stamp(s.g, c));
         if (has_any_ && pc == 0) dedup_from(s.out, before);
         if (pc == 0 && s.sink && s.out.size() >= kBatch && !s.stop) {
           s.flushed += s.out.size();
