@@ -33,13 +33,29 @@ struct EGraph::MemoHash {
 struct EGraph::MemoEq {
   using is_transparent = void;
   const EGraph* g;
-  bool operator()(ENodeId a, ENodeId b) const;
-  bool operator()(ENodeId a, const Key& k) const;
+  // Inline, as every hash-cons hit and re-keyed e-node compares.
+  bool operator()(ENodeId a, const Key& k) const {
+    const NodeRecord& r = g->records_[a.index()];
+    if (r.op != k.op.id() || r.payload != k.payload || r.arity != k.children.size()) return false;
+    const EClassId* kids = g->kids(r);
+    for (std::size_t i = 0; i < k.children.size(); ++i)
+      if (kids[i] != k.children[i]) return false;
+    return true;
+  }
+  bool operator()(ENodeId a, ENodeId b) const {
+    if (a == b) return true;
+    const NodeRecord& r = g->records_[b.index()];
+    return (*this)(a, Key{Symbol::from_id_unchecked(r.op), r.payload, {g->kids(r), r.arity}, 0});
+  }
   bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
 };
 
+// The hash-cons starts with 4,095 slots (about 20 KiB, room for 3,584
+// e-nodes): a saturating run's table would otherwise rehash its e-nodes
+// again and again on the way up from one slot (integ_part2: 3% of its
+// instructions).
 struct EGraph::Memo {
-  explicit Memo(const EGraph* g) : set(0, MemoHash{g}, MemoEq{g}) {}
+  explicit Memo(const EGraph* g) : set(4095, MemoHash{g}, MemoEq{g}) {}
   absl::flat_hash_set<ENodeId, MemoHash, MemoEq> set;
 };
 
@@ -52,19 +68,6 @@ EGraph::EGraph(std::unique_ptr<Analysis> analysis, Explanations explanations)
 }
 
 EGraph::~EGraph() = default;
-
-bool EGraph::MemoEq::operator()(ENodeId a, ENodeId b) const {
-  if (a == b) return true;
-  return enode_equal(g->node(a), g->node(b));
-}
-
-bool EGraph::MemoEq::operator()(ENodeId a, const Key& k) const {
-  const NodeRecord& r = g->records_[a.index()];
-  if (r.op != k.op.id() || r.payload != k.payload || r.arity != k.children.size()) {
-    return false;
-  }
-  return std::equal(k.children.begin(), k.children.end(), g->kids(r));
-}
 
 std::size_t EGraph::hashcons_size() const {
   return memo_->set.size();
@@ -80,6 +83,27 @@ void EGraph::bad_id(EClassId c, const char* where) const {
       << where << ": e-class id "
       << (c.valid() ? std::to_string(c.value()) : std::string("(invalid)"))
       << " is not in this e-graph";
+}
+
+// The hash-cons probe, inline in `add`: most adds of a saturating run find
+// their e-node, and that path stays free of the new e-node's book-keeping.
+[[gnu::always_inline]] inline EClassId EGraph::add_canonical(Symbol op, Payload payload,
+                                                             std::span<const EClassId> canon,
+                                                             std::span<const EClassId> children) {
+  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
+  // One probe: a miss claims the slot for the new e-node's id right away
+  // (its record is pushed in add_fresh, before anything reads the hash-cons).
+  const ENodeId n(static_cast<std::uint32_t>(records_.size()));
+  bool fresh = false;
+  auto it = memo_->set.lazy_emplace(Key{op, payload, canon, hash_enode(op, payload, canon)},
+                                    [&](const auto& construct) {
+                                      fresh = true;
+                                      construct(n);
+                                    });
+  if (fresh) return add_fresh(n, op, payload, canon, children);
+  if (proofs_) [[unlikely]]
+    return term_for_hit(*it, op, payload, children);
+  return find(records_[it->index()].cls);
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
@@ -102,23 +126,8 @@ EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> child
   return add_canonical(op, payload, std::span<const EClassId>(canon, children.size()), children);
 }
 
-EClassId EGraph::add_canonical(Symbol op, Payload payload, std::span<const EClassId> canon,
-                               std::span<const EClassId> children) {
-  EQSAT_ASSERT(op.valid()) << "EGraph::add: an e-node needs an operator symbol";
-  // One probe: a miss claims the slot for the new e-node's id right away
-  // (its record is pushed below, before anything reads the hash-cons).
-  ENodeId n(static_cast<std::uint32_t>(records_.size()));
-  bool fresh = false;
-  auto it = memo_->set.lazy_emplace(Key{op, payload, canon, hash_enode(op, payload, canon)},
-                                    [&](const auto& construct) {
-                                      fresh = true;
-                                      construct(n);
-                                    });
-  if (!fresh) {
-    if (proofs_) [[unlikely]]
-      return term_for_hit(*it, op, payload, children);
-    return find(records_[it->index()].cls);
-  }
+EClassId EGraph::add_fresh(ENodeId n, Symbol op, Payload payload, std::span<const EClassId> canon,
+                           std::span<const EClassId> children) {
   EClassId c = uf_.make_set();
   if (proofs_) [[unlikely]]
     proofs_->add_term(c, op, payload, children);
@@ -408,11 +417,6 @@ bool EGraph::less_by_content(ENodeId a, ENodeId b) const {
     if (cx[i] != cy[i]) return cx[i] < cy[i];
   }
   return a < b;
-}
-
-void EGraph::touch(EClassId c, std::uint8_t what) {
-  if (!(touched_flag_[c.index()] & kListed)) touched_.push_back(c);
-  touched_flag_[c.index()] |= kListed | what;
 }
 
 void EGraph::normalize_touched() {

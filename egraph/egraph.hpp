@@ -281,13 +281,22 @@ class EGraph {
   // for explanations).
   EClassId add_canonical(Symbol op, Payload payload, std::span<const EClassId> canon,
                          std::span<const EClassId> children);
+  // `add` after the hash-cons claimed slot n for content it did not hold:
+  // the new e-node's record, class and parent entries (out of line).
+  [[gnu::noinline]] EClassId add_fresh(ENodeId n, Symbol op, Payload payload,
+                                       std::span<const EClassId> canon,
+                                       std::span<const EClassId> children);
   // `add` with explanations on, after the hash-cons found e-node m for the
   // canonical content: the id of exactly op@payload(children).
   EClassId term_for_hit(ENodeId m, Symbol op, Payload payload, std::span<const EClassId> children);
   // Lists class c for normalizing at the end of the rebuild; `what` says
   // which of its lists changed.
   static constexpr std::uint8_t kListed = 1, kNodesChanged = 2, kParentsMerged = 4, kParentDied = 8;
-  void touch(EClassId c, std::uint8_t what);
+  // (Inline: merges and repairs touch one to three classes each.)
+  void touch(EClassId c, std::uint8_t what) {
+    if (!(touched_flag_[c.index()] & kListed)) touched_.push_back(c);
+    touched_flag_[c.index()] |= kListed | what;
+  }
   void normalize_touched();
   void rebuild_index();
   bool visible(const NodeRecord& r) const { return !r.dead && !r.pruned; }

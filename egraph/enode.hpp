@@ -26,18 +26,11 @@ inline std::size_t hash_enode(Symbol op, Payload payload, std::span<const EClass
       (static_cast<std::uint64_t>(op.id()) << 32 | children.size()) * 0x9e3779b97f4a7c15ULL;
   h ^= payload * 0xbf58476d1ce4e5b9ULL;
   for (EClassId c : children) h = (h ^ c.value()) * 0x94d049bb133111ebULL;
-  // murmur3's finalizer: the hash-cons's table reads both the low and the
-  // high bits.
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return static_cast<std::size_t>(h);
+  // One wide product folded: the hash-cons's table reads both the low and
+  // the high bits, and each depends on every bit of h.
+  const unsigned __int128 m = static_cast<unsigned __int128>(h) * 0xff51afd7ed558ccdULL;
+  return static_cast<std::size_t>(static_cast<std::uint64_t>(m) ^
+                                  static_cast<std::uint64_t>(m >> 64));
 }
-
-// Strict weak order on content: operator, payload, arity, then children.
-bool enode_less(const ENodeRef& a, const ENodeRef& b);
-bool enode_equal(const ENodeRef& a, const ENodeRef& b);
 
 }  // namespace eqsat::egraph

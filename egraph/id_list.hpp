@@ -89,7 +89,7 @@ class IdList {
     o.size_ = o.cap_ = 0;
   }
   void grow(std::uint32_t need) {
-    std::uint32_t cap = capacity() + capacity() / 2 + 2;
+    std::uint32_t cap = capacity() * 2 + 4;
     if (cap < need) cap = need;
     Id* p;
     if (cap_ == 0) {
