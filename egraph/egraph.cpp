@@ -269,13 +269,7 @@ bool EGraph::merge(EClassId a, EClassId b, Symbol why) {
   return merged;
 }
 
-bool EGraph::merge(EClassId a, EClassId b) {
-  check_id(a, "EGraph::merge");
-  check_id(b, "EGraph::merge");
-  const EClassId term_a = a, term_b = b;
-  a = uf_.find_compress(a);
-  b = uf_.find_compress(b);
-  if (a == b) return false;
+bool EGraph::merge_roots(EClassId term_a, EClassId term_b, EClassId a, EClassId b) {
   if (proofs_) [[unlikely]]
     proofs_->add_edge(term_a, term_b, reason_);
   // The class with more parents stays the root: fewer e-nodes to repair.

@@ -98,7 +98,14 @@ class EGraph {
   // Asserts that a and b are equal, because of `why` (with explanations on;
   // `reason()` by default). Returns true when they were in different
   // classes. Congruence is restored by the next `rebuild`.
-  bool merge(EClassId a, EClassId b);
+  // (Inline up to the roots: most merges a saturating run asks for find
+  // both sides in one class already.)
+  bool merge(EClassId a, EClassId b) {
+    check_id(a, "EGraph::merge");
+    check_id(b, "EGraph::merge");
+    const EClassId ra = uf_.find_compress(a), rb = uf_.find_compress(b);
+    return ra != rb && merge_roots(a, b, ra, rb);
+  }
   bool merge(EClassId a, EClassId b, Symbol why);
 
   // The reason recorded for merges that name none (with explanations on):
@@ -276,6 +283,9 @@ class EGraph {
       bad_id(c, where);
   }
   [[gnu::cold, gnu::noinline]] void bad_id(EClassId c, const char* where) const;
+  // `merge` of the distinct roots a and b of term_a and term_b (the ids
+  // given, for explanations); always true.
+  bool merge_roots(EClassId term_a, EClassId term_b, EClassId a, EClassId b);
   void repair(ENodeId n, std::size_t& unions);
   // `add` once the children are canonical (`canon`; `children` as given,
   // for explanations).

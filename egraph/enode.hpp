@@ -25,7 +25,12 @@ inline std::size_t hash_enode(Symbol op, Payload payload, std::span<const EClass
   std::uint64_t h =
       (static_cast<std::uint64_t>(op.id()) << 32 | children.size()) * 0x9e3779b97f4a7c15ULL;
   h ^= payload * 0xbf58476d1ce4e5b9ULL;
-  for (EClassId c : children) h = (h ^ c.value()) * 0x94d049bb133111ebULL;
+  constexpr std::uint64_t kMix = 0x94d049bb133111ebULL;
+  // Two children or fewer (nearly every e-node) in straight-line code.
+  const std::size_t n = children.size();
+  if (n >= 1) h = (h ^ children[0].value()) * kMix;
+  if (n >= 2) h = (h ^ children[1].value()) * kMix;
+  for (std::size_t i = 2; i < n; ++i) h = (h ^ children[i].value()) * kMix;
   // One wide product folded: the hash-cons's table reads both the low and
   // the high bits, and each depends on every bit of h.
   const unsigned __int128 m = static_cast<unsigned __int128>(h) * 0xff51afd7ed558ccdULL;

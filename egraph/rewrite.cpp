@@ -68,15 +68,22 @@ void PatternApplier::bind(const VarLayout& layout) {
 }
 
 EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
+  // Every array is read through a local pointer: `add` could, for all the
+  // compiler knows, change this applier's vectors, which it would then
+  // reload after each call.
   EClassId* v = values_.data();
   const std::size_t vars = var_index_.size();
-  for (std::size_t k = 0; k < vars; ++k) v[k] = subst[var_index_[k]];
+  const std::uint32_t* var_index = var_index_.data();
+  for (std::size_t k = 0; k < vars; ++k) v[k] = subst[var_index[k]];
   // Children gather into `kids`, sized once for the widest step.
   EClassId* kids = kids_.data();
   const std::uint32_t* args = args_.data();
-  for (std::size_t k = 0; k < steps_.size(); ++k) {
-    const Step& st = steps_[k];
-    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[args[st.first_arg + j]];
+  const Step* steps = steps_.data();
+  const std::size_t n_steps = steps_.size();
+  for (std::size_t k = 0; k < n_steps; ++k) {
+    const Step& st = steps[k];
+    const std::uint32_t* a = args + st.first_arg;
+    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[a[j]];
     const Payload p = st.pvar == kFixed ? st.payload : subst.payload(pvar_index_[st.pvar]);
     v[vars + k] = g.add(st.op, p, std::span<const EClassId>(kids, st.arity));
   }
