@@ -64,8 +64,7 @@ struct Lhs {
     enum class Kind { Var, Literal, Op } kind = Kind::Var;
     const Pattern* ast = nullptr;
   };
-  std::unique_ptr<Pattern> own_;  // the AST when the Lhs owns it
-  bool has_literal = false;       // a literal matched a uniform class
+  bool has_literal = false;  // a literal matched a uniform class
   egraph::Pattern pattern;
   std::vector<Node> nodes;  // parallel to pattern's nodes
   bool attrs_ = false;      // has_attrs(), once lowered
@@ -76,11 +75,6 @@ struct Lhs {
   // `ast` must outlive the Lhs.
   Lhs(const Pattern& ast, TensorEGraph& g) {
     lower(ast, g);
-    attrs_ = has_attrs();
-  }
-  // A left side of its own (a commuted variant).
-  Lhs(std::unique_ptr<Pattern> own, TensorEGraph& g) : own_(std::move(own)) {
-    lower(*own_, g);
     attrs_ = has_attrs();
   }
 
@@ -229,33 +223,72 @@ struct Lhs {
   }
 };
 
+// A rewrite's left side, lowered on first use, shared by its searcher and
+// applier: most shipped rules never see their root operator in a small
+// graph, and lowering and compiling every rule was a fixed cost of each
+// optimization. The runner uses both on one thread.
+class LazyLhs {
+ public:
+  // `ast` must outlive the LazyLhs.
+  LazyLhs(const Pattern& ast, TensorEGraph& g) : ast_(&ast), g_(&g) {}
+  // A left side of its own (a commuted variant).
+  LazyLhs(std::unique_ptr<Pattern> own, TensorEGraph& g)
+      : own_(std::move(own)), ast_(own_.get()), g_(&g) {}
+
+  const Pattern& ast() const { return *ast_; }
+  const TensorEGraph* graph() const { return g_; }
+  // False when no class of the snapshot holds the root operator: the
+  // left side has no match there.
+  bool may_match(const egraph::EGraph& eg) const {
+    return !ast_->is_op() || !eg.classes_with_op(op_symbol(ast_->op)).empty();
+  }
+  const Lhs& get() const {
+    if (!lhs_) lhs_.emplace(*ast_, *g_);
+    return *lhs_;
+  }
+
+ private:
+  std::unique_ptr<Pattern> own_;
+  const Pattern* ast_;
+  TensorEGraph* g_;
+  mutable std::optional<Lhs> lhs_;
+};
+
 // Finds the matches of a left side that hold beyond the e-graph pattern.
+// Its left side is lowered and its match program compiled on the first
+// search that can find a match (LazyLhs).
 class TensorSearcher final : public egraph::Searcher {
  public:
-  // `ast` (the rule's left side) must outlive the searcher; it is printed
-  // only when asked, not for every rule of every run.
-  TensorSearcher(std::shared_ptr<const Lhs> lhs, const TensorEGraph& g, const Pattern& ast)
-      : lhs_(std::move(lhs)),
-        inner_(lhs_->pattern),
-        g_(&g),
-        ast_(&ast),
-        verify_(lhs_->needs_verify()) {}
+  explicit TensorSearcher(std::shared_ptr<const LazyLhs> lhs) : lhs_(std::move(lhs)) {}
 
-  const egraph::VarLayout& layout() const override { return inner_.layout(); }
+  // Empty until the left side is lowered: the rewrite's typed applier reads
+  // variables by name and binds nothing to it.
+  const egraph::VarLayout& layout() const override { return layout_; }
   void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
     egraph::Matches all;
-    inner_.search(g, all, limit);
+    if (lhs_->may_match(g)) program().search(g, all, limit);
     keep_verified(all, out);
   }
   void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
                      std::size_t limit) const override {
     egraph::Matches all;
-    inner_.search_eclass(g, c, all, limit);
+    if (lhs_->may_match(g)) program().search_eclass(g, c, all, limit);
     keep_verified(all, out);
   }
-  std::string to_string() const override { return ast::to_string(*ast_); }
+  // The rule's left side as written; printed only when asked.
+  std::string to_string() const override { return ast::to_string(lhs_->ast()); }
 
  private:
+  const egraph::MatchProgram& program() const {
+    if (!program_) {
+      const Lhs& lhs = lhs_->get();
+      program_.emplace(lhs.pattern);
+      layout_ = program_->layout();
+      verify_ = lhs.needs_verify();
+    }
+    return *program_;
+  }
+
   void keep_verified(egraph::Matches& all, egraph::Matches& out) const {
     if (!verify_ && out.roots.empty()) {
       out = std::move(all);
@@ -265,7 +298,7 @@ class TensorSearcher final : public egraph::Searcher {
     out.layout = &layout();
     const std::size_t nv = layout().vars.size(), np = layout().payload_vars.size();
     for (std::size_t i = 0; i < all.size(); ++i) {
-      if (verify_ && !lhs_->verify(*g_, all.subst(i))) continue;
+      if (verify_ && !lhs_->get().verify(*lhs_->graph(), all.subst(i))) continue;
       out.roots.push_back(all.roots[i]);
       out.classes.insert(out.classes.end(), all.classes.begin() + i * nv,
                          all.classes.begin() + (i + 1) * nv);
@@ -274,11 +307,11 @@ class TensorSearcher final : public egraph::Searcher {
     }
   }
 
-  std::shared_ptr<const Lhs> lhs_;
-  egraph::PatternSearcher inner_;
-  const TensorEGraph* g_;
-  const Pattern* ast_;
-  bool verify_ = true;  // lhs_->needs_verify()
+  std::shared_ptr<const LazyLhs> lhs_;
+  // Set when the left side is lowered.
+  mutable std::optional<egraph::MatchProgram> program_;
+  mutable egraph::VarLayout layout_;  // the program's
+  mutable bool verify_ = false;       // the left side's needs_verify()
 };
 
 }  // namespace
@@ -290,7 +323,7 @@ class TypedApplier final : public egraph::Applier {
   // `stabilizing`: the left side is a worse way to compute the right side;
   // each applied match marks its root e-node unstable (docs/architecture.md decision
   // 11), so extraction keeps the stable form.
-  TypedApplier(std::shared_ptr<const Lhs> lhs, const Pattern& rhs, TensorEGraph& g,
+  TypedApplier(std::shared_ptr<const LazyLhs> lhs, const Pattern& rhs, TensorEGraph& g,
                bool stabilizing)
       : lhs_(std::move(lhs)),
         rhs_(rhs),
@@ -300,8 +333,8 @@ class TypedApplier final : public egraph::Applier {
         no_attrs_(g.analysis().payloads().intern({})) {
     std::set<std::string> kept;
     vars_of(rhs, kept);
-    for (const Lhs::Node& n : lhs_->nodes)
-      if (n.kind == Lhs::Node::Kind::Var && !kept.contains(n.ast->var)) dropped_.insert(n.ast->var);
+    vars_of(lhs_->ast(), dropped_);
+    std::erase_if(dropped_, [&](const std::string& v) { return kept.contains(v); });
   }
 
   // True when the e-graph changed: a merge, or new e-nodes (a right side
@@ -314,16 +347,17 @@ class TypedApplier final : public egraph::Applier {
       const auto present = lookup(eg, rhs_, s);
       if (present && eg.find(*present) == eg.find(root)) return false;
     }
-    const Lhs::Bindings bound = lhs_->bindings(*g_, s);
+    const Lhs& lhs = lhs_->get();
+    const Lhs::Bindings bound = lhs.bindings(*g_, s);
     auto built = type_side(rhs_, s, bound, g_->data(root).type(), nullptr);
-    if (built && lhs_->has_literal) built = broadcast_to_class(std::move(*built), root);
+    if (built && lhs.has_literal) built = broadcast_to_class(std::move(*built), root);
     if (!built || built->rep->type() != g_->data(root).type()) {
       ++refused_;
       return false;
     }
     if (stabilizing_) {
       Lhs::RootNode node;
-      if (lhs_->verify(*g_, s, &node) && !operand_at_hand(eg, node) &&
+      if (lhs.verify(*g_, s, &node) && !operand_at_hand(eg, node) &&
           marked_.insert(key(node)).second)
         g_->mark_unstable(node.op, node.payload, node.children);
     }
@@ -341,7 +375,7 @@ class TypedApplier final : public egraph::Applier {
       return false;
     }
     // With explanations on, the recorded step is exactly lhs(s) => rhs(s).
-    eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs_->pattern, s) : root, right);
+    eg.merge(eg.explaining() ? egraph::instantiate(eg, lhs.pattern, s) : root, right);
     return eg.version() != before;
   }
   std::string to_string() const override { return ast::to_string(rhs_); }
@@ -354,7 +388,7 @@ class TypedApplier final : public egraph::Applier {
   // softplus(log y) is unstable, but softplus(x) is not, though x's class
   // also holds log(exp x).
   bool operand_at_hand(const egraph::EGraph& eg, const Lhs::RootNode& node) const {
-    const Pattern& root = *lhs_->nodes.back().ast;
+    const Pattern& root = *lhs_->get().nodes.back().ast;
     for (std::size_t i = 0; i < root.children.size() && i < node.children.size(); ++i) {
       if (!root.children[i].is_op()) continue;
       for (egraph::ENodeId n : eg.nodes(node.children[i]))
@@ -493,7 +527,7 @@ class TypedApplier final : public egraph::Applier {
     return g_->egraph().add(op_symbol(b.rep->kind()), p, kids);
   }
 
-  std::shared_ptr<const Lhs> lhs_;
+  std::shared_ptr<const LazyLhs> lhs_;
   // A root e-node as marked: the runner applies every match again in each
   // iteration, and one mark per e-node is enough.
   using NodeKey = std::tuple<std::uint32_t, Payload, std::vector<std::size_t>>;
@@ -599,17 +633,17 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
     if (!scheduled(program, r.ruleset)) continue;
     // One e-graph rewrite per (commuted) left side: NAME, NAME#1, NAME#2...
     auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
-      std::vector<std::shared_ptr<const Lhs>> sides;
+      std::vector<std::shared_ptr<const LazyLhs>> sides;
       if (r.commutative)
         for (Pattern& v : commuted_variants(from))
-          sides.push_back(std::make_shared<const Lhs>(std::make_unique<Pattern>(std::move(v)), g));
+          sides.push_back(
+              std::make_shared<const LazyLhs>(std::make_unique<Pattern>(std::move(v)), g));
       else
-        sides.push_back(std::make_shared<const Lhs>(from, g));
+        sides.push_back(std::make_shared<const LazyLhs>(from, g));
       for (std::size_t k = 0; k < sides.size(); ++k) {
-        const auto& lhs = sides[k];
-        const Pattern& ast = lhs->own_ ? *lhs->own_ : from;
-        auto searcher = std::make_shared<TensorSearcher>(lhs, g, ast);
-        auto applier = std::make_shared<TypedApplier>(lhs, to, g, r.ruleset == kStabilizeRuleset);
+        auto searcher = std::make_shared<TensorSearcher>(sides[k]);
+        auto applier =
+            std::make_shared<TypedApplier>(sides[k], to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);
         if (!r.conditions.empty()) rw.when(make_condition(r.conditions, g));
         rewrites_.push_back(std::move(rw));

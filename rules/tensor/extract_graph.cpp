@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace eqsat::rules {
@@ -34,33 +35,70 @@ namespace {
 
 constexpr double kRunCap = 1e9;
 
-// The steps scan e-node `n` runs, as the cost model estimates them.
-std::int64_t scan_trips(const TensorEGraph& g, egraph::ENodeId n, const backend::CostModel& model) {
-  const egraph::EGraph& eg = g.egraph();
-  const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
-  std::vector<ops::Type> types;
-  for (EClassId k : eg.children(n)) types.push_back(g.type(k));
-  backend::StepBounds n_steps;
-  if (spec.has_n_steps) {
+// The steps each scan e-node runs, as the cost model estimates them, read
+// once per e-node, and what its :n-steps class tells once per class:
+// reading that walks the class's e-nodes and their operands', and
+// extraction prices each scan e-node many times; a loop's second
+// derivative made such a class large and shared by many scans, which took
+// most of the optimization's time.
+class ScanTrips {
+ public:
+  ScanTrips(const TensorEGraph& g, const backend::CostModel& model)
+      : g_(&g),
+        model_(&model),
+        trips_(g.egraph().num_node_ids(), kUnread),
+        bounds_(g.egraph().num_class_ids()) {}
+
+  std::int64_t operator()(egraph::ENodeId n) {
+    std::int64_t& t = trips_[n.index()];
+    if (t == kUnread) t = read(n);
+    return t;
+  }
+
+ private:
+  static constexpr std::int64_t kUnread = std::numeric_limits<std::int64_t>::min();
+
+  std::int64_t read(egraph::ENodeId n) {
+    const TensorEGraph& g = *g_;
+    const egraph::EGraph& eg = g.egraph();
+    const auto& spec = g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
+    std::vector<ops::Type> types;
+    for (EClassId k : eg.children(n)) types.push_back(g.type(k));
+    backend::StepBounds n_steps;
+    if (spec.has_n_steps) n_steps = steps_of(eg.children(n)[1]);
+    return model_->trip_count(spec, types, g.type(eg.class_of(n)), n_steps);
+  }
+
+  // What :n-steps class `c` gives away, read once.
+  const backend::StepBounds& steps_of(EClassId c) {
+    const TensorEGraph& g = *g_;
+    const egraph::EGraph& eg = g.egraph();
+    std::optional<backend::StepBounds>& b = bounds_[eg.find(c).index()];
+    if (b) return *b;
     // :n-steps is an integer scalar: a known value is exact in a double.
-    const auto constant = [&](EClassId c) -> std::optional<std::int64_t> {
-      if (const auto& u = g.data(c).uniform) return static_cast<std::int64_t>(*u);
+    const auto constant = [&](EClassId k) -> std::optional<std::int64_t> {
+      if (const auto& u = g.data(k).uniform) return static_cast<std::int64_t>(*u);
       return std::nullopt;
     };
-    const auto forms = [&](EClassId c, const auto& f) {
-      for (egraph::ENodeId m : eg.nodes(c)) f(g.kind(m), eg.children(m));
+    const auto forms = [&](EClassId k, const auto& f) {
+      for (egraph::ENodeId m : eg.nodes(k)) f(g.kind(m), eg.children(m));
     };
-    n_steps = backend::StepBounds::read(eg.children(n)[1], constant, forms);
+    b = backend::StepBounds::read(c, constant, forms);
+    return *b;
   }
-  return model.trip_count(spec, types, g.type(eg.class_of(n)), n_steps);
-}
+
+  const TensorEGraph* g_;
+  const backend::CostModel* model_;
+  std::vector<std::int64_t> trips_;                         // by e-node id; kUnread until read
+  std::vector<std::optional<backend::StepBounds>> bounds_;  // by class id
+};
 
 // How many times each class is expected to run, by class id (0: not reached
 // from the roots): 1 outside loops, times a scan's trip count inside its body
 // (nested scans multiply). A class takes the largest count over the ways
 // roots reach it. Capped, so it terminates.
 std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> roots,
-                               const backend::CostModel& model) {
+                               ScanTrips& scan_trips) {
   const egraph::EGraph& eg = g.egraph();
   std::vector<double> count(eg.num_class_ids(), 0.0);
   std::vector<EClassId> work;
@@ -80,7 +118,7 @@ std::vector<double> run_counts(const TensorEGraph& g, std::span<const EClassId> 
       const auto kids = eg.children(n);
       for (std::size_t i = 0; i < kids.size(); ++i) {
         const bool body = g.kind(n) == ops::OpKind::Scan && i == 0;
-        reach(kids[i], body ? m * static_cast<double>(scan_trips(g, n, model)) : m);
+        reach(kids[i], body ? m * static_cast<double>(scan_trips(n)) : m);
       }
     }
   }
@@ -128,7 +166,10 @@ struct FusedClasses {
 
 egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassId> roots,
                                   const backend::CostModel& model) {
-  return [&g, &model, runs = run_counts(g, roots, model), fused = FusedClasses(g, roots, model),
+  ScanTrips scan_trips(g, model);
+  std::vector<double> runs = run_counts(g, roots, scan_trips);
+  return [&g, &model, scan_trips = std::move(scan_trips), runs = std::move(runs),
+          fused = FusedClasses(g, roots, model),
           types = std::vector<ops::Type>{}](const egraph::EGraph& eg, egraph::ENodeId n) mutable {
     const auto kids = eg.children(n);
     types.resize(kids.size());  // assigned, not rebuilt: their dims keep their storage
@@ -138,7 +179,7 @@ egraph::ENodeCost extraction_cost(const TensorEGraph& g, std::span<const EClassI
     std::optional<std::int64_t> trips;
     const ops::ScanSpec* spec = nullptr;
     if (g.kind(n) == ops::OpKind::Scan) {
-      trips = scan_trips(g, n, model);
+      trips = scan_trips(n);
       spec = &g.attrs(n).get<ops::ScanSpec>(ops::AttrKey::Scan);
     }
     double one = 0;

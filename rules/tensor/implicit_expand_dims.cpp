@@ -1,7 +1,9 @@
 #include "rules/tensor/implicit_expand_dims.hpp"
 
 #include "rules/tensor/op_class_searcher.hpp"
+#include "rules/tensor/op_symbols.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -29,7 +31,8 @@ std::vector<OpKind> broadcasting_ops() {
 // operand's rank: the e-node with x in its place joins the class.
 class ImplicitExpandDimsApplier final : public egraph::Applier {
  public:
-  explicit ImplicitExpandDimsApplier(TensorEGraph& g) : g_(g) {}
+  explicit ImplicitExpandDimsApplier(TensorEGraph& g)
+      : g_(g), expand_dims_(op_symbol(OpKind::ExpandDims)) {}
 
   bool apply(egraph::EGraph& eg, EClassId root, const egraph::Subst&) override {
     // Lists held inline: this runs for every broadcasting class in every
@@ -72,17 +75,43 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
   std::string to_string() const override { return "implicit-expand-dims"; }
 
  private:
-  // The x of each `expand_dims(x, :axis 0)` in class c.
-  absl::InlinedVector<EClassId, 4> leading_new_axis_operands(const egraph::EGraph& eg,
-                                                             EClassId c) const {
-    absl::InlinedVector<EClassId, 4> xs;
-    for (egraph::ENodeId m : eg.nodes(c))
-      if (g_.kind(m) == OpKind::ExpandDims && g_.attrs(m).get<std::int64_t>(AttrKey::Axis) == 0)
-        xs.push_back(eg.children(m)[0]);
-    return xs;
+  using Operands = absl::InlinedVector<EClassId, 4>;
+
+  // The x of each `expand_dims(x, :axis 0)` in class c. An operand class is
+  // read for every broadcasting e-node above it, and may hold thousands of
+  // forms (a loop index's arithmetic, in a loop's gradient), which made this
+  // rule most of such an optimization's time: a class's answer is kept
+  // until its e-node list changes. Between two rebuilds a list only grows at
+  // its end (merges, new e-nodes) or loses e-nodes (pruning), and none comes
+  // back, so the same length and last e-node mean the same list.
+  const Operands& leading_new_axis_operands(const egraph::EGraph& eg, EClassId c) {
+    if (read_in_ != eg.snapshot_number()) {
+      read_.clear();
+      read_in_ = eg.snapshot_number();
+    }
+    const std::span<const egraph::ENodeId> nodes = eg.nodes(c);
+    const egraph::ENodeId last = nodes.empty() ? egraph::ENodeId() : nodes.back();
+    Read& r = read_[eg.find(c).value()];
+    if (r.read && r.size == nodes.size() && r.last == last) return r.xs;
+    r = {true, nodes.size(), last, {}};
+    for (egraph::ENodeId m : nodes)
+      if (eg.op(m) == expand_dims_ && g_.attrs(m).get<std::int64_t>(AttrKey::Axis) == 0)
+        r.xs.push_back(eg.children(m)[0]);
+    return r.xs;
   }
 
   TensorEGraph& g_;
+  // leading_new_axis_operands' answers in snapshot read_in_, by class: the
+  // class's e-node count and last e-node when read.
+  struct Read {
+    bool read = false;
+    std::size_t size = 0;
+    egraph::ENodeId last;
+    Operands xs;
+  };
+  absl::flat_hash_map<std::uint32_t, Read> read_;
+  std::uint32_t read_in_ = ~0u;
+  egraph::Symbol expand_dims_;
 };
 
 }  // namespace

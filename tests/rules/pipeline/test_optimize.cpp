@@ -440,3 +440,15 @@ TEST_CASE(":comm matches commuted operands and reports under the rule's name") {
   check_optimizes(p, "(input x (f64 3)) (output (log (sub 1 x)))",
                   "(input x (f64 3)) (output (log (sub 1 x)))");
 }
+
+TEST_CASE("a rule whose root operator appears only when another rule fires still applies") {
+  // Rules are lowered when their root operator first appears in the
+  // e-graph: log1p is not in the graph until to-log1p adds it.
+  const RuleProgram p = rules_from(R"(
+    (rewrite to-log1p (log (add ?x 1)) (log1p ?x))
+    (rewrite log1p-of-neg (log1p (neg ?x)) (log (sub 1 ?x))))");
+  OptimizeReport report;
+  optimize(graph("(input x (f64 3)) (output (log (add (neg x) 1)))"), p, &report);
+  CHECK(rule(report, "to-log1p").applications == 1);
+  CHECK(rule(report, "log1p-of-neg").applications == 1);
+}
