@@ -34,20 +34,38 @@ struct StepBounds {
   // of x (a term has one, an e-class one per e-node).
   template <class Node, class Constant, class Forms>
   static StepBounds read(const Node& n, const Constant& constant, const Forms& forms) {
+    return read(n, constant, forms,
+                [&](const Node& k) { return largest_floor(k, constant, forms); });
+  }
+  // The same, with `floor(k)` giving largest_floor(k, ...): an e-class's
+  // `minimum` forms may share operand classes of many forms each, which a
+  // caller reads once each.
+  template <class Node, class Constant, class Forms, class Floor>
+  static StepBounds read(const Node& n, const Constant& constant, const Forms& forms,
+                         const Floor& floor) {
     StepBounds b;
     b.exact = constant(n);
     forms(n, [&](ops::OpKind kind, const auto& children) {
       if (kind != ops::OpKind::Minimum) return;
       for (const auto& k : children) {
         if (const auto c = constant(k)) b.at_most = std::min(b.at_most.value_or(*c), *c);
-        forms(k, [&](ops::OpKind inner, const auto& bounds) {
-          if (inner != ops::OpKind::Maximum) return;
-          for (const auto& y : bounds)
-            if (const auto c = constant(y)) b.at_least = std::max(b.at_least.value_or(*c), *c);
-        });
+        if (const std::optional<std::int64_t> c = floor(k))
+          b.at_least = std::max(b.at_least.value_or(*c), *c);
       }
     });
     return b;
+  }
+  // The largest constant operand of the `maximum` forms of `k`.
+  template <class Node, class Constant, class Forms>
+  static std::optional<std::int64_t> largest_floor(const Node& k, const Constant& constant,
+                                                   const Forms& forms) {
+    std::optional<std::int64_t> at_least;
+    forms(k, [&](ops::OpKind kind, const auto& bounds) {
+      if (kind != ops::OpKind::Maximum) return;
+      for (const auto& y : bounds)
+        if (const auto c = constant(y)) at_least = std::max(at_least.value_or(*c), *c);
+    });
+    return at_least;
   }
 };
 

@@ -35,19 +35,22 @@ namespace {
 
 constexpr double kRunCap = 1e9;
 
-// The steps each scan e-node runs, as the cost model estimates them, read
-// once per e-node, and what its :n-steps class tells once per class:
-// reading that walks the class's e-nodes and their operands', and
-// extraction prices each scan e-node many times; a loop's second
-// derivative made such a class large and shared by many scans, which took
-// most of the optimization's time.
+// The steps each scan e-node runs, as the cost model estimates them: read
+// once per e-node, its :n-steps class's bounds once per class, and the
+// floor each operand class of that class's `minimum` forms gives once per
+// operand class. Extraction prices each scan e-node many times, and a
+// loop's second derivative made :n-steps classes of thousands of
+// `minimum` forms over shared operand classes of thousands of forms each:
+// read afresh each time, they took 86 of an optimization's 87 seconds
+// (bench/README.md, "Speed round 18").
 class ScanTrips {
  public:
   ScanTrips(const TensorEGraph& g, const backend::CostModel& model)
       : g_(&g),
         model_(&model),
         trips_(g.egraph().num_node_ids(), kUnread),
-        bounds_(g.egraph().num_class_ids()) {}
+        bounds_(g.egraph().num_class_ids()),
+        floors_(g.egraph().num_class_ids()) {}
 
   std::int64_t operator()(egraph::ENodeId n) {
     std::int64_t& t = trips_[n.index()];
@@ -83,7 +86,12 @@ class ScanTrips {
     const auto forms = [&](EClassId k, const auto& f) {
       for (egraph::ENodeId m : eg.nodes(k)) f(g.kind(m), eg.children(m));
     };
-    b = backend::StepBounds::read(c, constant, forms);
+    const auto floor = [&](EClassId k) {
+      std::optional<std::optional<std::int64_t>>& f = floors_[eg.find(k).index()];
+      if (!f) f = backend::StepBounds::largest_floor(k, constant, forms);
+      return *f;
+    };
+    b = backend::StepBounds::read(c, constant, forms, floor);
     return *b;
   }
 
@@ -91,6 +99,8 @@ class ScanTrips {
   const backend::CostModel* model_;
   std::vector<std::int64_t> trips_;                         // by e-node id; kUnread until read
   std::vector<std::optional<backend::StepBounds>> bounds_;  // by class id
+  // StepBounds::largest_floor of each class, once read, by class id.
+  std::vector<std::optional<std::optional<std::int64_t>>> floors_;
 };
 
 // How many times each class is expected to run, by class id (0: not reached
