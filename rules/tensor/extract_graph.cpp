@@ -5,6 +5,7 @@
 #include "egraph/extract/from_egraph.hpp"
 #include "egraph/extract/shared_choice.hpp"
 #include "ops/post_order.hpp"
+#include "support/internal_error.hpp"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -52,7 +53,10 @@ class ScanTrips {
         bounds_(g.egraph().num_class_ids()),
         floors_(g.egraph().num_class_ids()) {}
 
+  // For the e-graph as it was when the ScanTrips was made.
   std::int64_t operator()(egraph::ENodeId n) {
+    EQSAT_ASSERT(n.index() < trips_.size())
+        << "ScanTrips: e-node " << n.value() << " was added after the trip counts were made";
     std::int64_t& t = trips_[n.index()];
     if (t == kUnread) t = read(n);
     return t;
