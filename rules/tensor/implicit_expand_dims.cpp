@@ -92,8 +92,8 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
     const std::span<const egraph::ENodeId> nodes = eg.nodes(c);
     const egraph::ENodeId last = nodes.empty() ? egraph::ENodeId() : nodes.back();
     Read& r = read_[eg.find(c).value()];
-    if (r.read && r.size == nodes.size() && r.last == last) return r.xs;
-    r = {true, nodes.size(), last, {}};
+    if (r.size == nodes.size() && r.last == last) return r.xs;  // an empty class: none
+    r = {nodes.size(), last, {}};
     for (egraph::ENodeId m : nodes)
       if (eg.op(m) == expand_dims_ && g_.attrs(m).get<std::int64_t>(AttrKey::Axis) == 0)
         r.xs.push_back(eg.children(m)[0]);
@@ -104,7 +104,6 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
   // leading_new_axis_operands' answers in snapshot read_in_, by class: the
   // class's e-node count and last e-node when read.
   struct Read {
-    bool read = false;
     std::size_t size = 0;
     egraph::ENodeId last;
     Operands xs;
