@@ -1,8 +1,38 @@
 #include "diagnostic.hpp"
 
-#include <fmt/format.h>
+#include <absl/container/node_hash_set.h>
+
+#include <mutex>
 
 namespace eqsat::ops {
+
+namespace {
+
+// The interned names (a node set: its strings never move).
+struct FileNames {
+  std::mutex mutex;
+  absl::node_hash_set<std::string> names;
+};
+
+FileNames& file_names() {
+  static FileNames* table = new FileNames;  // never destroyed: names outlive every static
+  return *table;
+}
+
+const std::string* intern(std::string_view name) {
+  FileNames& t = file_names();
+  const std::lock_guard lock(t.mutex);
+  return &*t.names.emplace(name).first;
+}
+
+}  // namespace
+
+FileName::FileName() {
+  static const std::string* const empty = intern({});
+  name_ = empty;
+}
+
+FileName::FileName(std::string_view name) : name_(intern(name)) {}
 
 std::string Diagnostic::to_string() const {
   if (where.line == 0) return fmt::format("{}: error: {}", where.file, message);

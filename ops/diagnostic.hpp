@@ -3,6 +3,10 @@
 // DiagnosticError carries one or more such lines.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <compare>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -10,10 +14,36 @@
 
 namespace eqsat::ops {
 
+// A source file's name, interned: every FileName of one name refers to the
+// same stored string, so the location each node of a parsed file carries
+// (a graph's terms, the shipped rules' patterns) is copied and compared
+// without touching the name. Names live as long as the process (a process
+// reads few files); making one from a string looks it up under a lock.
+class FileName {
+ public:
+  FileName();
+  FileName(std::string_view name);  // implicit: a string names a file
+  FileName(const std::string& name) : FileName(std::string_view(name)) {}
+  FileName(const char* name) : FileName(std::string_view(name)) {}
+
+  const std::string& str() const { return *name_; }
+  operator const std::string&() const { return *name_; }
+  bool empty() const { return name_->empty(); }
+
+  friend bool operator==(const FileName& a, const FileName& b) { return a.name_ == b.name_; }
+  friend std::strong_ordering operator<=>(const FileName& a, const FileName& b) {
+    return a.str().compare(b.str()) <=> 0;
+  }
+  friend std::ostream& operator<<(std::ostream& out, const FileName& f) { return out << f.str(); }
+
+ private:
+  const std::string* name_;
+};
+
 // A position in a source file; lines and columns count from 1. Line 0
 // stands for the file as a whole.
 struct SourceLocation {
-  std::string file;
+  FileName file;
   int line = 0;
   int column = 0;
   friend bool operator==(const SourceLocation&, const SourceLocation&) = default;
@@ -45,3 +75,11 @@ class DiagnosticError : public std::runtime_error {
 std::string capped_quote(std::string_view text);
 
 }  // namespace eqsat::ops
+
+template <>
+struct fmt::formatter<eqsat::ops::FileName> : fmt::formatter<std::string_view> {
+  template <class Context>
+  auto format(const eqsat::ops::FileName& f, Context& ctx) const {
+    return fmt::formatter<std::string_view>::format(f.str(), ctx);
+  }
+};

@@ -128,7 +128,7 @@ class Builder {
     e.kind = SExpr::Kind::Float;
   }
 
-  const std::string& file_;
+  const FileName file_;  // interned once for every node
 };
 
 }  // namespace

@@ -36,7 +36,7 @@ using ops::SourceLocation;
 namespace {
 
 std::string where_text(const SourceLocation& w) {
-  return w.line == 0 ? w.file : fmt::format("{}:{}:{}", w.file, w.line, w.column);
+  return w.line == 0 ? w.file.str() : fmt::format("{}:{}:{}", w.file, w.line, w.column);
 }
 
 bool is_variable(const SExpr& e) {
@@ -125,7 +125,7 @@ class RuleParser {
   }
 
   void add_error(const SourceLocation& where, std::string message) {
-    if (std::ranges::find(files_, where.file) == files_.end()) files_.push_back(where.file);
+    if (std::ranges::find(files_, where.file.str()) == files_.end()) files_.push_back(where.file);
     errors_.push_back({where, std::move(message)});
   }
 

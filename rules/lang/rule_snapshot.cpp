@@ -204,7 +204,7 @@ class Reader {
 
  private:
   std::string_view in_;
-  std::vector<std::string> files_;
+  std::vector<ops::FileName> files_;  // interned once for every node
 };
 
 }  // namespace

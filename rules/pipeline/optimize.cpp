@@ -321,7 +321,7 @@ LoadedRules load_rules(const RuleFileOptions& options) {
                   {}};
   const RuleProgram& p = out.program;
   auto from_user = [&](const ops::SourceLocation& where) {
-    return std::ranges::find(user_files, where.file) != user_files.end();
+    return std::ranges::find(user_files, where.file.str()) != user_files.end();
   };
   // Rule sets holding a user's rewrite or use that no schedule step runs.
   std::vector<std::string> sets;

@@ -56,7 +56,7 @@ TEST_CASE("each rule is preceded by its one-line law and lives in its file's rul
     const auto lines = lines_of(r.where.file);
     REQUIRE(r.where.line >= 2);
     CHECK(lines[r.where.line - 2].rfind(";; ", 0) == 0);
-    const std::string stem = std::filesystem::path(r.where.file).stem().string();
+    const std::string stem = std::filesystem::path(r.where.file.str()).stem().string();
     CHECK(r.ruleset == stem);
   }
 }
