@@ -10,6 +10,7 @@
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
+#include "blas_start.hpp"
 #include "block_reduce.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
@@ -23,12 +24,9 @@
 
 #ifdef EQSAT_HAVE_OPENBLAS
 #include <cblas.h>
-#include <dlfcn.h>
 #endif
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 #include <vector>
 
@@ -199,35 +197,7 @@ struct Blas<double> {
 
 }  // namespace
 
-// Whether OpenBLAS is this program's own copy, linked statically into the
-// executable (EQSAT_STATIC_SOLVERS). Only then do the libraries run
-// single-threaded under the executor's pool: a shared OpenBLAS (the Python
-// module's) is also NumPy's, whose products its thread count would slow,
-// and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
-// Otherwise products run as before this round: large ones on OpenBLAS's
-// own threads, one after another, small ones on Eigen. Declared in
-// thread_pool.hpp, whose num_threads() asks it.
-bool own_blas() {
-  static const bool own = [] {
-    Dl_info lib{}, self{};
-    if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
-        !dladdr(reinterpret_cast<void*>(&own_blas), &self) || !lib.dli_fname || !self.dli_fname)
-      return false;
-    return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
-  }();
-  return own;
-}
-
 namespace {
-
-// Before OpenBLAS's own start-up (a constructor of priority 101 runs before
-// the default ones): its copy in an executable starts without threads.
-// Else it starts one per core, whose spinning between calls was a third of
-// a small `eqsat optimize`'s CPU time, though the optimizer never
-// multiplies.
-__attribute__((constructor(101))) void own_blas_starts_without_threads() {
-  if (own_blas()) setenv("OPENBLAS_NUM_THREADS", "1", 1);
-}
 
 // OpenBLAS's thread count, set before its first use: 1 for the
 // executable's own copy (the executor's pool splits the work: library

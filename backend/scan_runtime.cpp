@@ -4,6 +4,7 @@
 // whose flag is true is kept) and :keep (only the last k steps stored).
 // The body is compiled once; sequence taps, state histories and outputs are
 // preallocated, so after the first step no step allocates a buffer.
+#include "blas_start.hpp"
 #include "function.hpp"
 #include "kernel_support.hpp"
 #include "support/internal_error.hpp"

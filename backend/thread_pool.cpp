@@ -1,5 +1,7 @@
 #include "thread_pool.hpp"
 
+#include "blas_start.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <charconv>

@@ -6,8 +6,8 @@
 // OS refuses to create (a process or address-space limit) is done without:
 // the pool runs with those it has. OpenBLAS, when the executor uses it, is
 // limited to the same number, and fewer under an address-space limit
-// (blas_threads), unless it is the executable's own copy (own_blas): then
-// dot.cpp runs it single-threaded and splits its work on this pool.
+// (blas_threads), unless it is the executable's own copy (own_blas,
+// blas_start.hpp): then dot.cpp runs it single-threaded and splits its work on this pool.
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
@@ -44,9 +44,6 @@ int blas_threads(int threads, std::optional<std::uint64_t> address_limit);
 // The smaller of the address-space and data limits (ulimit -v, -d), or
 // nullopt when neither is set.
 std::optional<std::uint64_t> address_space_limit();
-// Whether OpenBLAS is linked into the executable (dot.cpp), not a shared
-// library the process may share with others (NumPy).
-bool own_blas();
 // Calls `spawn` up to `n` times and stops at the first that throws
 // std::system_error (the OS refused a thread); returns how many succeeded.
 int spawn_up_to(int n, const std::function<void()>& spawn);

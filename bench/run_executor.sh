@@ -3,15 +3,17 @@
 # inputs; bench/executor_numpy.py drives both) and
 # rewrites the "executor" section of bench/README.md with the table.
 #   bench/run_executor.sh [BUILD_DIR]      (default: build)
-# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, when set on this machine, slow
-# NumPy down; they are unset for NumPy's side only.
+# OPENBLAS_L2_SIZE, when set on this machine, slows NumPy down: it is unset
+# for NumPy's side, and OPENBLAS_CORETYPE is bench/blas_core.sh's choice.
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
+# NumPy's OpenBLAS runs the kernels eqsat's own runs (bench/blas_core.sh).
+core=$(bench/blas_core.sh)
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/executor_numpy.py \
+env -u OPENBLAS_L2_SIZE -u OPENBLAS_CORETYPE ${core:+OPENBLAS_CORETYPE=$core} /usr/bin/python3 bench/executor_numpy.py \
   --data "$data" --bench "$build/bench/bench_executor_kernels" --reps 5 --rounds 3 \
   > "$data/table.md"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

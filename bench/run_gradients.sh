@@ -6,10 +6,12 @@
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
+# NumPy's OpenBLAS runs the kernels eqsat's own runs (bench/blas_core.sh).
+core=$(bench/blas_core.sh)
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 "$build/bench/bench_gradients" --data "$data" --reps 5 > "$data/eqsat.tsv"
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/gradients_numpy.py \
+env -u OPENBLAS_L2_SIZE -u OPENBLAS_CORETYPE ${core:+OPENBLAS_CORETYPE=$core} /usr/bin/python3 bench/gradients_numpy.py \
   --data "$data" --eqsat "$data/eqsat.tsv" --reps 5 > "$data/table.md"
 {
   printf '\nMemory: the gradient of a 10^5-step loop over a state of 1000 f64 (tape: 800 MB),\n'

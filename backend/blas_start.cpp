@@ -1,0 +1,83 @@
+// How the executable's own OpenBLAS starts: its thread count and the
+// kernels it runs. A constructor of priority 101 runs before OpenBLAS's
+// own start-up (the default priority), which reads both from the
+// environment.
+#include "blas_start.hpp"
+
+#ifdef EQSAT_HAVE_OPENBLAS
+#include <cblas.h>
+#include <dlfcn.h>
+#endif
+
+#include <cstdlib>
+#include <cstring>
+
+namespace eqsat::backend::detail {
+
+#ifdef EQSAT_HAVE_OPENBLAS
+
+// Only the executable's own copy (EQSAT_STATIC_SOLVERS) runs
+// single-threaded under the executor's pool: a shared OpenBLAS (the Python
+// module's) is also NumPy's, whose products its thread count would slow,
+// and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
+// There large products run on OpenBLAS's own threads, one after another,
+// and small ones on Eigen (dot.cpp).
+bool own_blas() {
+  static const bool own = [] {
+    Dl_info lib{}, self{};
+    if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
+        !dladdr(reinterpret_cast<void*>(&own_blas), &self) || !lib.dli_fname || !self.dli_fname)
+      return false;
+    return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
+  }();
+  return own;
+}
+
+std::string blas_kernels() {
+  return openblas_get_corename();
+}
+
+namespace {
+
+// The OpenBLAS kernels for this CPU's vector units, or null to let OpenBLAS
+// choose. OpenBLAS chooses by CPU model number, and a model newer than its
+// table runs its generic SSE3 kernels ("Prescott"): Debian 12's 0.3.21 does
+// so on a 5th-generation Xeon (model 207), where the f64 MLP ran 3x slower
+// than with the AVX-512 kernels (bench/README.md, "Speed round 20").
+// Chosen by features instead: AVX-512 (F, VL, BW, DQ, with the OS saving
+// their registers) takes the Skylake-X kernels, AVX2 with FMA the Haswell
+// ones (Zen's on AMD: the same kernels with AMD's cache sizes).
+const char* blas_core() {
+  __builtin_cpu_init();  // runs before libgcc's own constructor sets the flags
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return __builtin_cpu_is("amd") ? "Zen" : "Haswell";
+  return nullptr;
+}
+
+// The executable's copy starts without threads (else it starts one per
+// core, whose spinning between calls was a third of a small `eqsat
+// optimize`'s CPU time, though the optimizer never multiplies) and with
+// blas_core()'s kernels, unless the user set OPENBLAS_CORETYPE.
+__attribute__((constructor(101))) void start_own_blas() {
+  if (!own_blas()) return;
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  if (const char* core = blas_core()) setenv("OPENBLAS_CORETYPE", core, 0);
+}
+
+}  // namespace
+
+#else
+
+bool own_blas() {
+  return false;
+}
+std::string blas_kernels() {
+  return {};
+}
+
+#endif
+
+}  // namespace eqsat::backend::detail
