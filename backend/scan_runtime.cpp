@@ -454,13 +454,20 @@ std::int64_t run_steps(const Loop& loop, Function& body, RowBlock block,
 // Fewer elements of state times steps than this run as one loop: the
 // threads' start costs more than the split saves.
 constexpr std::int64_t kRowsWork = std::int64_t{1} << 14;
+// So does a split whose smallest block holds fewer elements of state than
+// this: each block pays a whole step's fixed costs (the body's dispatch,
+// its small products' calls) for a sliver of the work. An LSTM of 2 rows
+// of 64 units (blocks of 128 elements) took as long on two threads as
+// whole on one, on twice the CPU time; one of 16 rows of 128 (blocks of
+// 2048) ran 1.7x faster (bench/README.md, "Speed round 20").
+constexpr std::int64_t kBlockElements = 512;
 
 // The blocks of rows a loop whose body keeps rows apart (scan_rows.hpp)
 // runs as, one per thread: the rows are axis 0 of every sit-sot and axis 1
 // of every sequence, which must agree; a nit-sot's step shape must be
 // known but for its rows (its rows are taken before the loop). Empty: run
 // the loop whole (one thread, too few rows or too little work, a shared
-// OpenBLAS).
+// OpenBLAS, blocks too small).
 std::vector<RowBlock> row_blocks(const Loop& loop, const std::vector<const Array*>& inits) {
   const int threads = num_threads();
   // A shared OpenBLAS (the Python module's, NumPy's) runs large products
@@ -486,6 +493,7 @@ std::vector<RowBlock> row_blocks(const Loop& loop, const std::vector<const Array
   }
   if (rows < 2 || elements * loop.n < kRowsWork) return {};
   const std::int64_t parts = std::min<std::int64_t>(threads, rows);
+  if (elements / rows * (rows / parts) < kBlockElements) return {};
   std::vector<RowBlock> blocks;
   for (std::int64_t p = 0; p < parts; ++p)
     blocks.push_back({rows * p / parts, rows * (p + 1) / parts, rows});

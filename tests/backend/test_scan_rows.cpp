@@ -128,12 +128,13 @@ TEST_CASE("an LSTM-like loop by rows gives the values of the same loop run whole
     std::int64_t rows, hid, steps;
     const char* keep;
   };
-  // f64 rows of 128 elements: every block starts aligned, taps read in
-  // place; f32 rows of 148 elements and 7 rows: blocks of 3 and 4 rows,
-  // taps copied; then loops too small to split (too little work, one
-  // step), which run whole.
-  const Case cases[] = {{"f64", 8, 32, 40, "(1 all 3 all)"},
-                        {"f32", 7, 37, 40, "(all 2 all 1)"},
+  // f64 rows of 256 elements: every block starts aligned, taps read in
+  // place; f32 rows of 404 elements and 7 rows: blocks of 3 and 4 rows,
+  // taps copied (each block holds at least 512 elements of state, so both
+  // split on two threads); then loops too small to split (too little
+  // work, one step), which run whole.
+  const Case cases[] = {{"f64", 8, 64, 40, "(1 all 3 all)"},
+                        {"f32", 7, 101, 40, "(all 2 all 1)"},
                         {"f64", 3, 5, 60, "(1 1 all all)"},
                         {"f64", 5, 8, 1, "(all all all all)"}};
   std::mt19937_64 rng(29);
@@ -263,7 +264,11 @@ TEST_CASE("random loops that keep rows apart give by rows the values they give w
   std::mt19937_64 rng(2026);
   for (int g = 0; g < 40; ++g) {
     const std::int64_t rows = std::uniform_int_distribution<std::int64_t>(2, 13)(rng);
-    const std::int64_t hid = std::uniform_int_distribution<std::int64_t>(2, 40)(rng);
+    // Every fourth loop is too small to split (it runs whole); the others'
+    // blocks of rows / 2 rows hold at least 512 elements of state, so they
+    // split on two threads.
+    const std::int64_t least = g % 4 == 0 ? 2 : (512 + rows / 2 - 1) / (rows / 2);
+    const std::int64_t hid = std::uniform_int_distribution<std::int64_t>(least, least + 38)(rng);
     const std::int64_t steps = std::max<std::int64_t>(2, (1 << 14) / (rows * hid) + 1);
     const bool f32 = g % 2 == 1;
     const char* dt = f32 ? "f32" : "f64";
