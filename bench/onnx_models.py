@@ -30,6 +30,12 @@ from onnx import TensorProto, helper, numpy_helper
 
 ONNX_DTYPE = {"f32": TensorProto.FLOAT, "f64": TensorProto.DOUBLE}
 NP_DTYPE = {"f32": np.float32, "f64": np.float64}
+# LayerNormalization's stash_type: the dtype its mean and variance are
+# computed in, float32 unless the model says otherwise (the ONNX function
+# body casts to it, and eqsat's importer follows it). onnxruntime computes
+# a float64 input in float64 whatever it says, so the f64 model asks for
+# float64 and both sides compute alike.
+STASH = {"f32": TensorProto.FLOAT, "f64": TensorProto.DOUBLE}
 
 
 class Model:
@@ -182,14 +188,16 @@ def encoder(dt, rng):
     m.node("MatMul", ["a", "wo"], ["om"])
     m.node("Add", ["om", "bo"], ["ob"])
     m.node("Add", ["x", "ob"], ["r1"])
-    m.node("LayerNormalization", ["r1", "g1", "be1"], ["n1"], axis=-1, epsilon=1e-5)
+    m.node("LayerNormalization", ["r1", "g1", "be1"], ["n1"], axis=-1, epsilon=1e-5,
+           stash_type=STASH[dt])
     m.node("MatMul", ["n1", "w1"], ["f1m"])
     m.node("Add", ["f1m", "b1"], ["f1b"])
     m.node("Relu", ["f1b"], ["f1"])
     m.node("MatMul", ["f1", "w2"], ["f2m"])
     m.node("Add", ["f2m", "b2"], ["f2"])
     m.node("Add", ["n1", "f2"], ["r2"])
-    m.node("LayerNormalization", ["r2", "g2", "be2"], ["y"], axis=-1, epsilon=1e-5)
+    m.node("LayerNormalization", ["r2", "g2", "be2"], ["y"], axis=-1, epsilon=1e-5,
+           stash_type=STASH[dt])
     m.output("y", [seq, d])
 
     def linear(x, n):
