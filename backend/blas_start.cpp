@@ -9,10 +9,41 @@
 #include <dlfcn.h>
 #endif
 
+#include <fmt/format.h>
+
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
 namespace eqsat::backend::detail {
+
+// Chosen by features, not left to OpenBLAS: it chooses by CPU model
+// number, and a model newer than its table runs its generic SSE3 kernels
+// ("Prescott"): Debian 12's 0.3.21 does so on a 5th-generation Xeon (model
+// 207), where the f64 MLP ran 3x slower than with the AVX-512 kernels
+// (bench/README.md, "Speed round 20"). AVX-512 (F, VL, BW, DQ, with the OS
+// saving their registers) takes the Skylake-X kernels, AVX2 with FMA the
+// Haswell ones (Zen's on AMD: the same kernels with AMD's cache sizes).
+const char* blas_core() {
+  __builtin_cpu_init();  // runs before libgcc's own constructor sets the flags
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return __builtin_cpu_is("amd") ? "Zen" : "Haswell";
+  return nullptr;
+}
+
+std::string generic_blas_warning(std::string_view kernels, const char* cpu_core) {
+  std::string lower(kernels);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (!cpu_core || lower != "prescott") return {};
+  return fmt::format(
+      "OpenBLAS runs its generic kernels ({}) on this CPU, a model newer than it knows: "
+      "matrix products run several times slower than they can. Set OPENBLAS_CORETYPE={} "
+      "before the process starts to use the CPU's vector units.",
+      kernels, cpu_core);
+}
 
 #ifdef EQSAT_HAVE_OPENBLAS
 
@@ -38,24 +69,6 @@ std::string blas_kernels() {
 }
 
 namespace {
-
-// The OpenBLAS kernels for this CPU's vector units, or null to let OpenBLAS
-// choose. OpenBLAS chooses by CPU model number, and a model newer than its
-// table runs its generic SSE3 kernels ("Prescott"): Debian 12's 0.3.21 does
-// so on a 5th-generation Xeon (model 207), where the f64 MLP ran 3x slower
-// than with the AVX-512 kernels (bench/README.md, "Speed round 20").
-// Chosen by features instead: AVX-512 (F, VL, BW, DQ, with the OS saving
-// their registers) takes the Skylake-X kernels, AVX2 with FMA the Haswell
-// ones (Zen's on AMD: the same kernels with AMD's cache sizes).
-const char* blas_core() {
-  __builtin_cpu_init();  // runs before libgcc's own constructor sets the flags
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
-    return "SkylakeX";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return __builtin_cpu_is("amd") ? "Zen" : "Haswell";
-  return nullptr;
-}
 
 // The executable's copy starts without threads (else it starts one per
 // core, whose spinning between calls was a third of a small `eqsat

@@ -1,6 +1,6 @@
 // The executable's own OpenBLAS starts with the kernels of the CPU's vector
 // units (blas_start.cpp), not its generic ones on a CPU model it does not
-// know.
+// know; a shared one running those draws a warning naming the fix.
 #include "backend/blas_start.hpp"
 
 #include <catch2/catch.hpp>
@@ -35,4 +35,18 @@ TEST_CASE("the executable's own OpenBLAS runs the kernels chosen for the CPU") {
     CHECK(kernels == lower(chosen));
     CHECK(kernels != "prescott");
   }
+}
+
+TEST_CASE("OpenBLAS's generic kernels on a CPU with better ones draw a warning naming the fix") {
+  using backend::detail::generic_blas_warning;
+  const std::string w = generic_blas_warning("Prescott", "SkylakeX");
+  CHECK(w.find("generic kernels (Prescott)") != std::string::npos);
+  CHECK(w.find("OPENBLAS_CORETYPE=SkylakeX") != std::string::npos);
+  CHECK(generic_blas_warning("prescott", "Haswell").find("OPENBLAS_CORETYPE=Haswell") !=
+        std::string::npos);
+  // The right kernels, or a CPU with nothing better: no warning.
+  CHECK(generic_blas_warning("SkylakeX", "SkylakeX").empty());
+  CHECK(generic_blas_warning("Haswell", "SkylakeX").empty());
+  CHECK(generic_blas_warning("Prescott", nullptr).empty());
+  CHECK(generic_blas_warning("", "Haswell").empty());
 }

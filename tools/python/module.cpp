@@ -13,6 +13,7 @@
 #include "expr.hpp"
 #include "onnx_io.hpp"
 
+#include "backend/blas_start.hpp"
 #include "backend/program.hpp"
 #include "backend/runtime_error.hpp"
 #include "ops/diagnostic.hpp"
@@ -485,6 +486,13 @@ PYBIND11_MODULE(_eqsat, m) {
       PyErr_SetString(error.ptr(), e.what());
     }
   });
+  // The module's OpenBLAS is a shared library (NumPy's too) that started
+  // before eqsat could choose its kernels (backend/blas_start.hpp): say so
+  // when they are its generic ones.
+  const std::string slow = backend::detail::generic_blas_warning(backend::detail::blas_kernels(),
+                                                                 backend::detail::blas_core());
+  if (!slow.empty() && PyErr_WarnEx(PyExc_RuntimeWarning, slow.c_str(), 1) < 0)
+    throw py::error_already_set();
   bind_expr(m);
   bind_bodies(m);
   bind_graph(m);
