@@ -576,7 +576,7 @@ std::vector<std::string> Function::instruction_labels() const {
                                   in.followers.size() == 1 ? "" : "s"));
     if (!flags.empty()) label += fmt::format("({})", fmt::join(flags, ", "));
     if (auto it = context_->locations.find(shown.term); it != context_->locations.end())
-      label += fmt::format(" at {}:{}:{}", it->second.file, it->second.line, it->second.column);
+      label += fmt::format(" at {}", it->second.text());
     labels.push_back(std::move(label));
   }
   return labels;

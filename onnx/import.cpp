@@ -35,7 +35,7 @@ int default_opset(const pb::ModelProto& model) {
 
 ImportResult import_model(const std::string& path, const ImportOptions& options) {
   const pb::ModelProto model = read_model(path);
-  ModelContext context{path, default_opset(model), &options, {}, {}};
+  ModelContext context{path, default_opset(model), &options, {}, {}, {}};
   const pb::GraphProto& g = model.graph();
   if (model.functions_size() > 0)
     throw ImportError(fmt::format("{}: error: not supported: model-local functions", path));
@@ -69,6 +69,7 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
           fmt::format("{}: error: output '{}' is not computed by any node", path, out.name()));
     result.graph.outputs.push_back({names.make(out.name()), t});
   }
+  result.graph.locations = std::move(context.locations);
   result.side_files = std::move(context.side_files);
   return result;
 }

@@ -125,6 +125,21 @@ void Scope::import_node(const pb::NodeProto& node) {
       throw refuse(fmt::format("its output {} ('{}') is not computed by eqsat", i, node.output(i)));
     define(node.output(i), outputs[k]);
   }
+  locate(node, outputs);
+}
+
+void Scope::locate(const pb::NodeProto& node, const std::vector<ops::TermRef>& outputs) {
+  const ops::SourceLocation where{model_.path, 0, 0,
+                                  fmt::format("'{}' ({})", node_label(node), node.op_type())};
+  std::vector<ops::TermRef> todo;
+  for (ops::TermRef t : outputs)
+    if (t) todo.push_back(t);
+  while (!todo.empty()) {
+    ops::TermRef t = todo.back();
+    todo.pop_back();
+    if (t->kind() == ops::OpKind::Input || !model_.locations.emplace(t, where).second) continue;
+    for (ops::TermRef operand : t->operands()) todo.push_back(operand);
+  }
 }
 
 }  // namespace eqsat::onnx

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace eqsat::onnx {
@@ -30,6 +31,9 @@ struct ModelContext {
   const ImportOptions* options = nullptr;
   std::map<ops::TermRef, std::optional<ops::Array>> values;  // evaluator cache
   std::vector<SideFile> side_files;
+  // Where each term the nodes made comes from (its first node), for
+  // run-time errors and profiles: `MODEL.onnx: node 'NAME' (OPTYPE)`.
+  std::unordered_map<ops::TermRef, ops::SourceLocation> locations;
 };
 
 class Scope {
@@ -64,6 +68,9 @@ class Scope {
 
  private:
   void import_node(const pb::NodeProto& node);
+  // Gives `node`'s location to the terms its outputs reach that no earlier
+  // node made (graph inputs keep none).
+  void locate(const pb::NodeProto& node, const std::vector<ops::TermRef>& outputs);
 
   ModelContext& model_;
   Scope* parent_ = nullptr;

@@ -34,9 +34,14 @@ FileName::FileName() {
 
 FileName::FileName(std::string_view name) : name_(intern(name)) {}
 
+std::string SourceLocation::text() const {
+  if (line != 0) return fmt::format("{}:{}:{}", file, line, column);
+  if (!node.empty()) return fmt::format("{}: node {}", file, node);
+  return file.str();
+}
+
 std::string Diagnostic::to_string() const {
-  if (where.line == 0) return fmt::format("{}: error: {}", where.file, message);
-  return fmt::format("{}:{}:{}: error: {}", where.file, where.line, where.column, message);
+  return fmt::format("{}: error: {}", where.text(), message);
 }
 
 namespace {

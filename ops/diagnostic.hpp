@@ -41,12 +41,21 @@ class FileName {
 };
 
 // A position in a source file; lines and columns count from 1. Line 0
-// stands for the file as a whole.
+// stands for the file as a whole, or for the node `node` of a model file
+// (ONNX: "'proj' (MatMul)", its name or first output and its op type),
+// which has no lines.
 struct SourceLocation {
+  SourceLocation() = default;
+  SourceLocation(FileName file, int line = 0, int column = 0, FileName node = {})
+      : file(file), line(line), column(column), node(node) {}
+
   FileName file;
   int line = 0;
   int column = 0;
+  FileName node;
   friend bool operator==(const SourceLocation&, const SourceLocation&) = default;
+  // `FILE:LINE:COL`, `FILE: node NODE`, or `FILE` for line 0.
+  std::string text() const;
 };
 
 // One located message.

@@ -1,9 +1,11 @@
 // The importer (onnx/import.cpp, scope.cpp): names, inputs, initializers,
-// side files, and the exact text of each kind of refusal.
+// side files, the node each term comes from, and the exact text of each
+// kind of refusal.
 #include "../tools/run_eqsat.hpp"
 #include "model_builder.hpp"
 
 #include "backend/evaluate_closed.hpp"
+#include "backend/program.hpp"
 #include "onnx/import.hpp"
 #include "onnx/import_error.hpp"
 
@@ -69,6 +71,28 @@ TEST_CASE("import: with side_dir, constants past the inline limit get a path and
   CHECK(r.side_files[0].path == "w/0.npy");
   CHECK(r.side_files[0].value.size() == 20);
   CHECK(r.graph.outputs[0].term->tensor_type().dims == ops::Dims{20});
+}
+
+TEST_CASE("import: each term knows its node, and a run-time error there names it") {
+  Scratch s;
+  ModelBuilder m;
+  m.input("a", {2, -1}).input("b", {-1, 3}).output("y");
+  m.node("MatMul", {"a", "b"}, {"m"}, "proj");
+  m.node("Relu", {"m"}, {"y"});  // unnamed: called by its output
+  const std::string path = m.write(s.path("mm.onnx"));
+  const auto r = import(path);
+  const ops::TermRef y = r.graph.outputs[0].term;
+  REQUIRE(r.graph.location(y));
+  CHECK(r.graph.location(y)->text() == path + ": node 'y' (Relu)");
+  const ops::TermRef product = y->kind() == ops::OpKind::Dot ? y : y->operand(0);
+  REQUIRE(r.graph.location(product));
+  CHECK(r.graph.location(product)->text() == path + ": node 'proj' (MatMul)");
+  CHECK(r.graph.location(r.graph.inputs[0]) == nullptr);  // inputs come from no node
+  eqsat::backend::Program p = eqsat::backend::compile(r.graph);
+  const ops::Array a = ops::Array::filled(ops::DType::F32, {2, 4}, 1.0);
+  const ops::Array b = ops::Array::filled(ops::DType::F32, {5, 3}, 1.0);
+  CHECK_THROWS_WITH(p.run({a, b}), Catch::StartsWith(path + ": node 'proj' (MatMul): error: ") &&
+                                       Catch::Contains("inner dimensions differ"));
 }
 
 TEST_CASE("import: a refusal names the model, the node, its op type and the reason") {
