@@ -7,7 +7,8 @@
 // the pool runs with those it has. OpenBLAS, when the executor uses it, is
 // limited to the same number, and fewer under an address-space limit
 // (blas_threads), unless it is the executable's own copy (own_blas,
-// blas_start.hpp): then dot.cpp runs it single-threaded and splits its work on this pool.
+// blas_start.hpp): then dot.cpp runs it single-threaded and splits its
+// work on this pool.
 //
 //   parallel_for(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) { ... });
 //
