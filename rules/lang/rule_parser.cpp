@@ -35,10 +35,6 @@ using ops::SourceLocation;
 
 namespace {
 
-std::string where_text(const SourceLocation& w) {
-  return w.line == 0 ? w.file.str() : fmt::format("{}:{}:{}", w.file, w.line, w.column);
-}
-
 bool is_variable(const SExpr& e) {
   return e.is_symbol() && e.text.size() > 1 && e.text[0] == '?';
 }
@@ -189,7 +185,7 @@ class RuleParser {
         return;
       }
       return error(name, fmt::format("rule set '{}' is already declared at {}", name.text,
-                                     where_text(set.where)));
+                                     set.where.text()));
     }
     program_.rulesets_.push_back({name.text, name.where});
   }
@@ -270,7 +266,7 @@ class RuleParser {
     for (const auto& [seen, where] : rule_names_)
       if (seen == r.name)
         return error(name, fmt::format("duplicate rule name '{}' (first defined at {})", r.name,
-                                       where_text(where)));
+                                       where.text()));
     rule_names_.push_back({r.name, r.where});
     if (errors_.size() == errors_before) program_.rewrites_.push_back(std::move(r));
   }
@@ -558,7 +554,7 @@ class RuleParser {
     for (const Use& other : program_.uses_)
       if (other.applier == u.applier && other.ruleset == u.ruleset) {
         error(name, fmt::format("applier '{}' is already used in rule set '{}' at {}", u.applier,
-                                u.ruleset, where_text(other.where)));
+                                u.ruleset, other.where.text()));
         ok = false;
       }
     if (ok) program_.uses_.push_back(std::move(u));
@@ -567,7 +563,7 @@ class RuleParser {
   void schedule_form(const SExpr& e) {
     if (have_schedule_)
       return error(e, fmt::format("a second schedule (the first is at {})",
-                                  where_text(program_.schedule_.where)));
+                                  program_.schedule_.where.text()));
     have_schedule_ = true;
     program_.schedule_.where = e.where;
     if (e.items.size() < 2) return error(e, "malformed schedule: it has no steps");

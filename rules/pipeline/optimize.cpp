@@ -347,9 +347,8 @@ LoadedRules load_rules(const RuleFileOptions& options) {
       const RuleVerdict v = check_rule(r, quick);
       if (v.kind == RuleVerdict::Kind::Unsound)
         out.warnings.push_back(fmt::format(
-            "{}:{}:{}: warning: rule {} fails check-rules' numeric check (--trust-rules to skip "
-            "it): {}",
-            r.where.file, r.where.line, r.where.column, r.name, v.counterexample));
+            "{}: warning: rule {} fails check-rules' numeric check (--trust-rules to skip it): {}",
+            r.where.text(), r.name, v.counterexample));
     }
   }
   if (options.fast_math) {
