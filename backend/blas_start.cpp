@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace eqsat::backend::detail {
+namespace eqsat::backend {
 
 // Chosen by features, not left to OpenBLAS: it chooses by CPU model
 // number, and a model newer than its table runs its generic SSE3 kernels
@@ -53,11 +53,12 @@ std::string generic_blas_warning(std::string_view kernels, const char* cpu_core)
 // and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
 // There large products run on OpenBLAS's own threads, one after another,
 // and small ones on Eigen (dot.cpp).
-bool own_blas() {
+bool detail::own_blas() {
   static const bool own = [] {
     Dl_info lib{}, self{};
     if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
-        !dladdr(reinterpret_cast<void*>(&own_blas), &self) || !lib.dli_fname || !self.dli_fname)
+        !dladdr(reinterpret_cast<void*>(&detail::own_blas), &self) || !lib.dli_fname ||
+        !self.dli_fname)
       return false;
     return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
   }();
@@ -75,7 +76,7 @@ namespace {
 // optimize`'s CPU time, though the optimizer never multiplies) and with
 // blas_core()'s kernels, unless the user set OPENBLAS_CORETYPE.
 __attribute__((constructor(101))) void start_own_blas() {
-  if (!own_blas()) return;
+  if (!detail::own_blas()) return;
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   if (const char* core = blas_core()) setenv("OPENBLAS_CORETYPE", core, 0);
 }
@@ -84,7 +85,7 @@ __attribute__((constructor(101))) void start_own_blas() {
 
 #else
 
-bool own_blas() {
+bool detail::own_blas() {
   return false;
 }
 std::string blas_kernels() {
@@ -93,4 +94,4 @@ std::string blas_kernels() {
 
 #endif
 
-}  // namespace eqsat::backend::detail
+}  // namespace eqsat::backend

@@ -1,15 +1,18 @@
 // The executable's own OpenBLAS: whether there is one, and which kernels
-// it runs (blas_start.cpp chooses them before OpenBLAS starts).
+// it runs (blas_start.cpp chooses them before OpenBLAS starts; `eqsat
+// --version` names them).
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace eqsat::backend::detail {
+namespace eqsat::backend {
 
+namespace detail {
 // Whether OpenBLAS is linked into the executable, not a shared library the
 // process may share with others (NumPy). False without OpenBLAS.
 bool own_blas();
+}  // namespace detail
 
 // The name of the kernels OpenBLAS runs ("SkylakeX", "Haswell", ...), as
 // OpenBLAS reports it; empty without OpenBLAS.
@@ -28,4 +31,4 @@ const char* blas_core();
 // in the Python module, starts before eqsat can choose.
 std::string generic_blas_warning(std::string_view kernels, const char* cpu_core);
 
-}  // namespace eqsat::backend::detail
+}  // namespace eqsat::backend

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
 # NumPy's OpenBLAS runs the kernels eqsat's own runs (bench/blas_core.sh).
-core=$(bench/blas_core.sh)
+core=$(bench/blas_core.sh "$build")
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

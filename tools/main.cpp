@@ -5,6 +5,8 @@
 #include "exit_status.hpp"
 #include "standard_output.hpp"
 
+#include "backend/blas_start.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +31,12 @@ int main(int argc, char** argv) {
   ignore_broken_pipes();
   CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
+  // The version, and the OpenBLAS kernels products run on (bench/blas_core.sh
+  // gives NumPy the same).
+  app.set_version_flag("--version", [] {
+    const std::string kernels = eqsat::backend::blas_kernels();
+    return "eqsat " EQSAT_VERSION + (kernels.empty() ? "" : "\nOpenBLAS kernels: " + kernels);
+  });
   Action action;
   add_registered_commands(app, action, argc > 1 ? argv[1] : "");
   // A first argument that is neither an option nor a subcommand is a

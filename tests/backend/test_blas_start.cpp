@@ -26,7 +26,7 @@ TEST_CASE("the executable's own OpenBLAS runs the kernels chosen for the CPU") {
     WARN("OpenBLAS is a shared library here: it chooses its kernels itself");
     return;
   }
-  const std::string kernels = lower(backend::detail::blas_kernels());
+  const std::string kernels = lower(backend::blas_kernels());
   // Chosen before OpenBLAS started (or by the user), and honoured.
   const char* chosen = std::getenv("OPENBLAS_CORETYPE");
   __builtin_cpu_init();
@@ -38,7 +38,7 @@ TEST_CASE("the executable's own OpenBLAS runs the kernels chosen for the CPU") {
 }
 
 TEST_CASE("OpenBLAS's generic kernels on a CPU with better ones draw a warning naming the fix") {
-  using backend::detail::generic_blas_warning;
+  using backend::generic_blas_warning;
   const std::string w = generic_blas_warning("Prescott", "SkylakeX");
   CHECK(w.find("generic kernels (Prescott)") != std::string::npos);
   CHECK(w.find("OPENBLAS_CORETYPE=SkylakeX") != std::string::npos);

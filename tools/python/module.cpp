@@ -489,8 +489,8 @@ PYBIND11_MODULE(_eqsat, m) {
   // The module's OpenBLAS is a shared library (NumPy's too) that started
   // before eqsat could choose its kernels (backend/blas_start.hpp): say so
   // when they are its generic ones.
-  const std::string slow = backend::detail::generic_blas_warning(backend::detail::blas_kernels(),
-                                                                 backend::detail::blas_core());
+  const std::string slow =
+      backend::generic_blas_warning(backend::blas_kernels(), backend::blas_core());
   if (!slow.empty() && PyErr_WarnEx(PyExc_RuntimeWarning, slow.c_str(), 1) < 0)
     throw py::error_already_set();
   bind_expr(m);
