@@ -7,6 +7,7 @@
 #include "rules/lang/rule_ast.hpp"
 #include "rules/tensor/tensor_egraph.hpp"
 
+#include <cstdint>
 #include <span>
 
 namespace eqsat::rules {
@@ -19,5 +20,11 @@ struct PredicateArg {
 };
 
 bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g);
+
+// The dtypes (bit `1 << dtype` each) the first argument's class may have
+// for `c` to hold: all of them unless c's predicate names a dtype or a
+// kind of dtype. With TensorAnalysis::dtypes_made, it tells that a rule
+// cannot match an e-graph without searching it.
+std::uint32_t dtypes_allowed(const ast::Condition& c);
 
 }  // namespace eqsat::rules

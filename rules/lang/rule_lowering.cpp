@@ -259,26 +259,37 @@ class LazyLhs {
 // search that can find a match (LazyLhs).
 class TensorSearcher final : public egraph::Searcher {
  public:
-  explicit TensorSearcher(std::shared_ptr<const LazyLhs> lhs) : lhs_(std::move(lhs)) {}
+  // `dtype_needs`: per condition of the rule that restricts a dtype, the
+  // dtypes it allows (dtypes_allowed); the rule is not searched while the
+  // e-graph has made no class of one of them.
+  TensorSearcher(std::shared_ptr<const LazyLhs> lhs, std::vector<std::uint32_t> dtype_needs)
+      : lhs_(std::move(lhs)), dtype_needs_(std::move(dtype_needs)) {}
 
   // Empty until the left side is lowered: the rewrite's typed applier reads
   // variables by name and binds nothing to it.
   const egraph::VarLayout& layout() const override { return layout_; }
   void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override {
     egraph::Matches all;
-    if (lhs_->may_match(g)) program().search(g, all, limit);
+    if (may_match(g)) program().search(g, all, limit);
     keep_verified(all, out);
   }
   void search_eclass(const egraph::EGraph& g, EClassId c, egraph::Matches& out,
                      std::size_t limit) const override {
     egraph::Matches all;
-    if (lhs_->may_match(g)) program().search_eclass(g, c, all, limit);
+    if (may_match(g)) program().search_eclass(g, c, all, limit);
     keep_verified(all, out);
   }
   // The rule's left side as written; printed only when asked.
   std::string to_string() const override { return ast::to_string(lhs_->ast()); }
 
  private:
+  bool may_match(const egraph::EGraph& g) const {
+    const std::uint32_t made = lhs_->graph()->analysis().dtypes_made();
+    return lhs_->may_match(g) && std::ranges::all_of(dtype_needs_, [&](std::uint32_t need) {
+             return (made & need) != 0;
+           });
+  }
+
   const egraph::MatchProgram& program() const {
     if (!program_) {
       const Lhs& lhs = lhs_->get();
@@ -308,6 +319,7 @@ class TensorSearcher final : public egraph::Searcher {
   }
 
   std::shared_ptr<const LazyLhs> lhs_;
+  std::vector<std::uint32_t> dtype_needs_;
   // Set when the left side is lowered.
   mutable std::optional<egraph::MatchProgram> program_;
   mutable egraph::VarLayout layout_;  // the program's
@@ -631,6 +643,10 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
   // lowering every rule is a fixed cost of each optimization.
   for (const Rewrite& r : program.rewrites()) {
     if (!scheduled(program, r.ruleset)) continue;
+    std::vector<std::uint32_t> dtype_needs;
+    for (const Condition& c : r.conditions)
+      if (const std::uint32_t mask = dtypes_allowed(c); mask != (1u << ops::kNumDTypes) - 1)
+        dtype_needs.push_back(mask);
     // One e-graph rewrite per (commuted) left side: NAME, NAME#1, NAME#2...
     auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
       std::vector<std::shared_ptr<const LazyLhs>> sides;
@@ -641,7 +657,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       else
         sides.push_back(std::make_shared<const LazyLhs>(from, g));
       for (std::size_t k = 0; k < sides.size(); ++k) {
-        auto searcher = std::make_shared<TensorSearcher>(sides[k]);
+        auto searcher = std::make_shared<TensorSearcher>(sides[k], dtype_needs);
         auto applier =
             std::make_shared<TypedApplier>(sides[k], to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);

@@ -80,8 +80,15 @@ class TensorAnalysis : public egraph::AnalysisOf<TensorAnalysis, TensorData> {
   // instead and its dense `const` e-nodes are hidden.
   void modify(egraph::EGraph& g, egraph::EClassId c);
 
+  // The dtypes of the tensor classes made so far, bit `1 << dtype` each. A
+  // class's dtype is its first e-node's (merges only refine shapes), so no
+  // class has a dtype outside this set: a rule whose condition needs one
+  // (`(integer ?x)` in an all-float graph) can be skipped unsearched.
+  std::uint32_t dtypes_made() const { return dtypes_made_; }
+
  private:
   PayloadTable payloads_;
+  std::uint32_t dtypes_made_ = 0;
 };
 
 }  // namespace eqsat::rules

@@ -95,10 +95,23 @@ TEST_CASE("shape predicates see unknown lengths known equal") {
   Fixture f(R"((input a (f64 ? 3)) (input b (f64 ? 3)) (input v (f64 ?))
     (output (exp a)) (output (zeros_like a)) (output (max a :axis (1) :keepdims true))
     (output b) (output (transpose (zeros_like (transpose a)))))");
-  CHECK(f.holds(Predicate::SameType, 0, 1));       // exp a and zeros_like a
-  CHECK(f.holds(Predicate::SameType, 0, 4));       // through two transposes
-  CHECK_FALSE(f.holds(Predicate::SameType, 0, 3)); // b has rows of its own
-  CHECK(f.holds(Predicate::BroadcastsTo, 2, 0));   // (rows of a, 1) into a's shape
+  CHECK(f.holds(Predicate::SameType, 0, 1));        // exp a and zeros_like a
+  CHECK(f.holds(Predicate::SameType, 0, 4));        // through two transposes
+  CHECK_FALSE(f.holds(Predicate::SameType, 0, 3));  // b has rows of its own
+  CHECK(f.holds(Predicate::BroadcastsTo, 2, 0));    // (rows of a, 1) into a's shape
   CHECK_FALSE(f.holds(Predicate::BroadcastsTo, 2, 3));
   CHECK_FALSE(f.holds(Predicate::BroadcastsTo, 0, 2));
+}
+
+TEST_CASE("the dtypes a condition allows its first argument") {
+  auto allowed = [](Predicate p, ops::DType named = ops::DType::F64) {
+    ast::Condition c{p, {{}, {ast::ConditionArg::Kind::DType, "", 0, named}}, {}};
+    return dtypes_allowed(c);
+  };
+  auto bit = [](ops::DType d) { return std::uint32_t{1} << static_cast<unsigned>(d); };
+  CHECK(allowed(Predicate::Integer) == (bit(ops::DType::I32) | bit(ops::DType::I64)));
+  CHECK(allowed(Predicate::Float) == (bit(ops::DType::F32) | bit(ops::DType::F64)));
+  CHECK(allowed(Predicate::Dtype, ops::DType::Bool) == bit(ops::DType::Bool));
+  CHECK(allowed(Predicate::Finite) == (std::uint32_t{1} << ops::kNumDTypes) - 1);
+  CHECK(allowed(Predicate::SameDtype) == (std::uint32_t{1} << ops::kNumDTypes) - 1);
 }
