@@ -21,17 +21,21 @@ bool all_elements(const ops::Array& a, bool (*pred)(double)) {
 
 }  // namespace
 
-std::uint32_t dtypes_allowed(const ast::Condition& c) {
-  std::uint32_t mask = 0;
-  for (int i = 0; i < ops::kNumDTypes; ++i) {
-    const auto d = static_cast<ops::DType>(i);
-    const bool allowed = c.predicate == Predicate::Float     ? ops::is_float(d)
-                         : c.predicate == Predicate::Integer ? ops::is_integer(d)
-                         : c.predicate == Predicate::Dtype   ? d == c.args[1].dtype
-                                                             : true;
-    if (allowed) mask |= std::uint32_t{1} << i;
+std::vector<std::uint32_t> dtype_needs(std::span<const ast::Condition> conditions) {
+  std::vector<std::uint32_t> needs;
+  for (const ast::Condition& c : conditions) {
+    std::uint32_t mask = 0;
+    for (int i = 0; i < ops::kNumDTypes; ++i) {
+      const auto d = static_cast<ops::DType>(i);
+      const bool allowed = c.predicate == Predicate::Float     ? ops::is_float(d)
+                           : c.predicate == Predicate::Integer ? ops::is_integer(d)
+                           : c.predicate == Predicate::Dtype   ? d == c.args[1].dtype
+                                                               : true;
+      if (allowed) mask |= std::uint32_t{1} << i;
+    }
+    if (mask != (std::uint32_t{1} << ops::kNumDTypes) - 1) needs.push_back(mask);
   }
-  return mask;
+  return needs;
 }
 
 bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g) {

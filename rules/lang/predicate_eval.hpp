@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace eqsat::rules {
 
@@ -21,10 +22,10 @@ struct PredicateArg {
 
 bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g);
 
-// The dtypes (bit `1 << dtype` each) the first argument's class may have
-// for `c` to hold: all of them unless c's predicate names a dtype or a
-// kind of dtype. With TensorAnalysis::dtypes_made, it tells that a rule
-// cannot match an e-graph without searching it.
-std::uint32_t dtypes_allowed(const ast::Condition& c);
+// For each of `conditions` that restricts its first argument's dtype
+// (`integer`, `float`, `dtype`), the dtypes it allows, bit `1 << dtype`
+// each. With TensorAnalysis::dtypes_made, they tell that a rule cannot
+// match an e-graph without searching it.
+std::vector<std::uint32_t> dtype_needs(std::span<const ast::Condition> conditions);
 
 }  // namespace eqsat::rules

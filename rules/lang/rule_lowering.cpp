@@ -259,9 +259,8 @@ class LazyLhs {
 // search that can find a match (LazyLhs).
 class TensorSearcher final : public egraph::Searcher {
  public:
-  // `dtype_needs`: per condition of the rule that restricts a dtype, the
-  // dtypes it allows (dtypes_allowed); the rule is not searched while the
-  // e-graph has made no class of one of them.
+  // `dtype_needs`: the rule's conditions' (predicate_eval.hpp); the rule
+  // is not searched while the e-graph has made no class of one of them.
   TensorSearcher(std::shared_ptr<const LazyLhs> lhs, std::vector<std::uint32_t> dtype_needs)
       : lhs_(std::move(lhs)), dtype_needs_(std::move(dtype_needs)) {}
 
@@ -643,10 +642,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
   // lowering every rule is a fixed cost of each optimization.
   for (const Rewrite& r : program.rewrites()) {
     if (!scheduled(program, r.ruleset)) continue;
-    std::vector<std::uint32_t> dtype_needs;
-    for (const Condition& c : r.conditions)
-      if (const std::uint32_t mask = dtypes_allowed(c); mask != (1u << ops::kNumDTypes) - 1)
-        dtype_needs.push_back(mask);
+    const std::vector<std::uint32_t> needs = dtype_needs(r.conditions);
     // One e-graph rewrite per (commuted) left side: NAME, NAME#1, NAME#2...
     auto add_direction = [&](const std::string& name, const Pattern& from, const Pattern& to) {
       std::vector<std::shared_ptr<const LazyLhs>> sides;
@@ -657,7 +653,7 @@ LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
       else
         sides.push_back(std::make_shared<const LazyLhs>(from, g));
       for (std::size_t k = 0; k < sides.size(); ++k) {
-        auto searcher = std::make_shared<TensorSearcher>(sides[k], dtype_needs);
+        auto searcher = std::make_shared<TensorSearcher>(sides[k], needs);
         auto applier =
             std::make_shared<TypedApplier>(sides[k], to, g, r.ruleset == kStabilizeRuleset);
         egraph::Rewrite rw(k == 0 ? name : fmt::format("{}#{}", name, k), searcher, applier);

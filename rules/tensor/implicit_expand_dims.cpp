@@ -118,7 +118,8 @@ class ImplicitExpandDimsApplier final : public egraph::Applier {
 egraph::Rewrite make_implicit_expand_dims(TensorEGraph& g) {
   return egraph::Rewrite(
       "implicit-expand-dims",
-      std::make_shared<OpClassSearcher>(broadcasting_ops(), "(OP (expand_dims ?x :axis 0) ?y)"),
+      std::make_shared<OpClassSearcher>(broadcasting_ops(), "(OP (expand_dims ?x :axis 0) ?y)",
+                                        std::vector<OpKind>{OpKind::ExpandDims}),
       std::make_shared<ImplicitExpandDimsApplier>(g));
 }
 

@@ -1,7 +1,10 @@
 // A searcher for built-in appliers that match by op alone: it finds every
 // class holding an e-node of one of the given ops (loop bodies included),
 // each class once, in class-id order. The applier then looks at the
-// class's e-nodes itself.
+// class's e-nodes itself. An applier that acts only on operands of some
+// ops (`expand_dims` under an add) names them as `needs`: while the
+// e-graph holds no e-node of any of them, the search finds nothing, as
+// the applier would do nothing with its classes.
 #pragma once
 
 #include "egraph/rewrite.hpp"
@@ -15,8 +18,9 @@ namespace eqsat::rules {
 class OpClassSearcher final : public egraph::Searcher {
  public:
   // `text` is how the rule's left side is shown in reports.
-  OpClassSearcher(std::vector<ops::OpKind> ops, std::string text)
-      : ops_(std::move(ops)), text_(std::move(text)) {}
+  OpClassSearcher(std::vector<ops::OpKind> ops, std::string text,
+                  std::vector<ops::OpKind> needs = {})
+      : ops_(std::move(ops)), text_(std::move(text)), needs_(std::move(needs)) {}
 
   const egraph::VarLayout& layout() const override { return layout_; }
   void search(const egraph::EGraph& g, egraph::Matches& out, std::size_t limit) const override;
@@ -25,8 +29,11 @@ class OpClassSearcher final : public egraph::Searcher {
   std::string to_string() const override { return text_; }
 
  private:
+  bool may_act(const egraph::EGraph& g) const;
+
   std::vector<ops::OpKind> ops_;
   std::string text_;
+  std::vector<ops::OpKind> needs_;
   egraph::VarLayout layout_;
 };
 

@@ -137,7 +137,8 @@ egraph::Rewrite make_stabilize_through_views(TensorEGraph& g) {
   return egraph::Rewrite(
       "stabilize-through-views",
       std::make_shared<OpClassSearcher>(std::vector<OpKind>{OpKind::Log, OpKind::Exp},
-                                        "(log|exp (index|slice|transpose|... ?y))"),
+                                        "(log|exp (index|slice|transpose|... ?y))",
+                                        std::vector<OpKind>(std::begin(kViews), std::end(kViews))),
       std::make_shared<ThroughViewsApplier>(g));
 }
 

@@ -103,15 +103,18 @@ TEST_CASE("shape predicates see unknown lengths known equal") {
   CHECK_FALSE(f.holds(Predicate::BroadcastsTo, 0, 2));
 }
 
-TEST_CASE("the dtypes a condition allows its first argument") {
-  auto allowed = [](Predicate p, ops::DType named = ops::DType::F64) {
-    ast::Condition c{p, {{}, {ast::ConditionArg::Kind::DType, "", 0, named}}, {}};
-    return dtypes_allowed(c);
+TEST_CASE("the dtypes the conditions of a rule need") {
+  auto condition = [](Predicate p, ops::DType named = ops::DType::F64) {
+    return ast::Condition{p, {{}, {ast::ConditionArg::Kind::DType, "", 0, named}}, {}};
   };
   auto bit = [](ops::DType d) { return std::uint32_t{1} << static_cast<unsigned>(d); };
-  CHECK(allowed(Predicate::Integer) == (bit(ops::DType::I32) | bit(ops::DType::I64)));
-  CHECK(allowed(Predicate::Float) == (bit(ops::DType::F32) | bit(ops::DType::F64)));
-  CHECK(allowed(Predicate::Dtype, ops::DType::Bool) == bit(ops::DType::Bool));
-  CHECK(allowed(Predicate::Finite) == (std::uint32_t{1} << ops::kNumDTypes) - 1);
-  CHECK(allowed(Predicate::SameDtype) == (std::uint32_t{1} << ops::kNumDTypes) - 1);
+  const ast::Condition conditions[] = {
+      condition(Predicate::Integer), condition(Predicate::SameDtype), condition(Predicate::Float),
+      condition(Predicate::Finite), condition(Predicate::Dtype, ops::DType::Bool)};
+  // One mask per condition that restricts a dtype, in order.
+  CHECK(dtype_needs(conditions) ==
+        std::vector<std::uint32_t>{bit(ops::DType::I32) | bit(ops::DType::I64),
+                                   bit(ops::DType::F32) | bit(ops::DType::F64),
+                                   bit(ops::DType::Bool)});
+  CHECK(dtype_needs(std::span(conditions + 1, 1)).empty());
 }
