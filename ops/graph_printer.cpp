@@ -1,8 +1,8 @@
 #include "graph_printer.hpp"
 
 #include "attr_literal.hpp"
-#include "support/internal_error.hpp"
 #include "post_order.hpp"
+#include "support/internal_error.hpp"
 #include "type_error.hpp"
 #include "weak_literal.hpp"
 
@@ -10,7 +10,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
+#include <charconv>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -21,33 +25,59 @@ namespace {
 // A term whose inline text would hold more ops than this gets a `let`.
 constexpr int kMaxInlineOps = 10;
 
-// A finite double as a float literal that reads back exactly.
-std::string float_text(double v) {
-  std::string s = fmt::format("{}", v);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+// A finite double as a float literal that reads back exactly, appended
+// to `out` (a constant's elements go straight into its text).
+void append_float_text(std::string& out, double v) {
+  const std::size_t start = out.size();
+  fmt::format_to(std::back_inserter(out), "{}", v);
+  if (out.find_first_of(".e", start) == std::string::npos) out += ".0";
 }
 
-// One element of a constant as written in `(const TYPE (V...))`.
-std::string element_text(const Array& a, std::int64_t i) {
-  return visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) -> std::string {
+// Appends the shortest text of a finite float (fmt's) when the graph
+// parser, which reads a double and rounds it to float, gives v back;
+// false, appending nothing, otherwise. fmt writes the same digits for
+// that double (no decimal of as few digits lies as close to it), so the
+// text is also the double's. from_chars and a stack buffer, not
+// std::stod and strings: a model's weights are printed one by one, and
+// strtod was half of printing an ONNX encoder (bench/README.md, "Speed
+// round 21").
+bool append_float_shortest_text(std::string& out, float v) {
+  std::array<char, 32> buf;
+  const auto written = fmt::format_to_n(buf.data(), buf.size(), "{}", v);
+  double d = 0;
+  std::from_chars(buf.data(), buf.data() + written.size, d);
+  if (static_cast<float>(d) != v) return false;
+  const std::string_view text(buf.data(), written.size);
+  out += text;
+  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+  return true;
+}
+
+// One element of a constant as written in `(const TYPE (V...))`,
+// appended to `out`.
+void append_element_text(std::string& out, const Array& a, std::int64_t i) {
+  visit_dtype(a.dtype(), [&]<class T>(std::type_identity<T>) {
     const T v = a.data<T>()[i];
     if constexpr (std::is_same_v<T, bool>) {
-      return v ? "true" : "false";
+      out += v ? "true" : "false";
     } else if constexpr (std::is_integral_v<T>) {
-      return std::to_string(v);
+      fmt::format_to(std::back_inserter(out), "{}", v);
+    } else if (std::isnan(v)) {
+      out += "nan";
+    } else if (std::isinf(v)) {
+      out += v > 0 ? "inf" : "-inf";
     } else {
-      if (std::isnan(v)) return "nan";
-      if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-      if constexpr (std::is_same_v<T, float>) {
-        // The float's shortest text, when the parser (which reads a double
-        // and rounds it to float) gives the same float back.
-        const std::string shortest = float_text(std::stod(fmt::format("{}", v)));
-        if (static_cast<float>(std::stod(shortest)) == v) return shortest;
-      }
-      return float_text(static_cast<double>(v));
+      if constexpr (std::is_same_v<T, float>)
+        if (append_float_shortest_text(out, v)) return;
+      append_float_text(out, static_cast<double>(v));
     }
   });
+}
+
+std::string element_text(const Array& a, std::int64_t i) {
+  std::string out;
+  append_element_text(out, a, i);
+  return out;
 }
 
 // `(1 -2 3)`.
@@ -335,7 +365,7 @@ class Printer {
     std::string values;
     for (std::int64_t i = 0; i < a.size(); ++i) {
       if (i) values += ' ';
-      values += element_text(a, i);
+      append_element_text(values, a, i);
     }
     return fmt::format("(const {} ({}))", to_string(a.type()), values);
   }

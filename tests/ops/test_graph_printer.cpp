@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -494,4 +495,30 @@ TEST_CASE("constants of random bits print back bit for bit (every dtype)") {
     INFO(dtype_name(d));
     check_round_trip(g);
   }
+}
+
+TEST_CASE("f32 constants print as their shortest text and read back bit for bit") {
+  // The shortest text reads back through the parser's double.
+  Array few(DType::F32, {5});
+  const float values[] = {0.1f, 1.0f, -2.5f, 1e10f, 3e-5f};
+  std::memcpy(few.data<float>(), values, sizeof values);
+  Graph g;
+  g.outputs = {{"c", Term::constant(few)}};
+  CHECK(print_graph(g).find("(0.1 1.0 -2.5 10000000000.0 3e-05)") != std::string::npos);
+  // Random bits (every exponent, subnormals among them) and the extremes.
+  std::mt19937 rng(11);
+  Array many(DType::F32, {1 << 17});
+  for (std::int64_t i = 0; i < many.size(); ++i) {
+    std::uint32_t bits = rng();
+    if ((bits & 0x7f800000u) == 0x7f800000u) bits &= 0xff7fffffu;  // no ∞ or NaN
+    std::memcpy(many.data<float>() + i, &bits, sizeof bits);
+  }
+  const float extremes[] = {std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::min(),
+                            std::numeric_limits<float>::denorm_min(),
+                            std::nextafter(std::numeric_limits<float>::min(), 0.0f)};
+  std::memcpy(many.data<float>(), extremes, sizeof extremes);
+  Graph big;
+  big.outputs = {{"m", Term::constant(many)}};
+  check_round_trip(big);
 }
