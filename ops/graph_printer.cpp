@@ -7,6 +7,7 @@
 #include "weak_literal.hpp"
 
 #include <absl/container/flat_hash_map.h>
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -29,7 +30,7 @@ constexpr int kMaxInlineOps = 10;
 // to `out` (a constant's elements go straight into its text).
 void append_float_text(std::string& out, double v) {
   const std::size_t start = out.size();
-  fmt::format_to(std::back_inserter(out), "{}", v);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v);
   if (out.find_first_of(".e", start) == std::string::npos) out += ".0";
 }
 
@@ -61,7 +62,7 @@ void append_element_text(std::string& out, const Array& a, std::int64_t i) {
     if constexpr (std::is_same_v<T, bool>) {
       out += v ? "true" : "false";
     } else if constexpr (std::is_integral_v<T>) {
-      fmt::format_to(std::back_inserter(out), "{}", v);
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v);
     } else if (std::isnan(v)) {
       out += "nan";
     } else if (std::isinf(v)) {
