@@ -9,6 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <stdexcept>
+
 using namespace eqsat;
 using namespace eqsat::rules;
 
@@ -28,59 +31,56 @@ RuleProgram program() {
   return parse_rules(std::span(&source, 1));
 }
 
-// The graph's outputs in a fresh e-graph.
+// The graph's outputs in a fresh e-graph, and kRules lowered for it.
 struct Loaded {
   TensorEGraph g;
+  RuleProgram rules = program();
+  std::optional<LoweredRules> lowered;
+
   explicit Loaded(const std::string& text) {
     const ops::Graph graph = ops::parse_graph(text, "t.eg", ".");
     for (const auto& o : graph.outputs) g.add_term(o.term);
     g.egraph().rebuild();
+    lowered.emplace(rules, g);
+  }
+
+  const egraph::Rewrite& rewrite(const std::string& name) const {
+    for (std::size_t i = 0; i < lowered->rewrites().size(); ++i)
+      if (lowered->rule_name(i) == name) return lowered->rewrites()[i];
+    throw std::invalid_argument("no rule " + name);
+  }
+
+  // The matches the searcher of rule `name` gives, before its conditions.
+  std::size_t searched(const std::string& name) {
+    egraph::Matches m;
+    rewrite(name).searcher().search(g.egraph(), m, 1000);
+    return m.size();
   }
 };
-
-// The matches the searcher of rule `name` gives, before its conditions.
-std::size_t searched(const LoweredRules& lowered, TensorEGraph& g, const std::string& name) {
-  for (std::size_t i = 0; i < lowered.rewrites().size(); ++i)
-    if (lowered.rule_name(i) == name) {
-      egraph::Matches m;
-      lowered.rewrites()[i].searcher().search(g.egraph(), m, 1000);
-      return m.size();
-    }
-  FAIL("no rule " << name);
-  return 0;
-}
 
 }  // namespace
 
 TEST_CASE("a rule whose condition needs a dtype the e-graph never made is not searched") {
-  const RuleProgram rules = program();
   Loaded floats("(input x (f64 3)) (output (add (add x 1.0) 2.0))");
-  LoweredRules lowered(rules, floats.g);
   // The left side is there (comm finds both adds), but no class is an
   // integer or f32: the guarded rules give nothing to check.
-  CHECK(searched(lowered, floats.g, "comm") == 2);
-  CHECK(searched(lowered, floats.g, "assoc-int") == 0);
-  CHECK(searched(lowered, floats.g, "assoc-f32") == 0);
+  CHECK(floats.searched("comm") == 2);
+  CHECK(floats.searched("assoc-int") == 0);
+  CHECK(floats.searched("assoc-f32") == 0);
 }
 
 TEST_CASE("a rule whose condition's dtype is present is searched and applies") {
-  const RuleProgram rules = program();
   Loaded ints("(input n (i64 3)) (input x (f64 3)) (output (add (add n 1) 2)) (output x)");
-  LoweredRules lowered(rules, ints.g);
-  CHECK(searched(lowered, ints.g, "assoc-int") == 1);
-  CHECK(searched(lowered, ints.g, "assoc-f32") == 0);
+  CHECK(ints.searched("assoc-int") == 1);
+  CHECK(ints.searched("assoc-f32") == 0);
   // With an f32 class present the f32 rule is searched: its match, the sum
   // of i32s, is then refused by its condition, not by the skip.
   Loaded mixed("(input a (f32 3)) (input n (i32 3)) (output (add (add n 2) 3)) (output a)");
-  LoweredRules mixed_lowered(rules, mixed.g);
-  CHECK(searched(mixed_lowered, mixed.g, "assoc-f32") == 1);
+  CHECK(mixed.searched("assoc-f32") == 1);
 
   // Applied: n + (1 + 2) joins the class of (n + 1) + 2.
-  std::vector<const egraph::Rewrite*> assoc;
-  for (std::size_t i = 0; i < lowered.rewrites().size(); ++i)
-    if (lowered.rule_name(i) == "assoc-int") assoc.push_back(&lowered.rewrites()[i]);
   egraph::Runner runner(ints.g.egraph(), egraph::RunnerConfig{.iter_limit = 1});
-  runner.run(assoc);
+  runner.run({&ints.rewrite("assoc-int")});
   const ops::Graph want = ops::parse_graph(
       "(input n (i64 3)) (output (add (add n 1) 2)) (output (add n (add 1 2)))", "w.eg", ".");
   const egraph::EClassId a = ints.g.add_term(want.outputs[0].term);
