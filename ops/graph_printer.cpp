@@ -41,7 +41,9 @@ void append_float_text(std::string& out, double v) {
 // text is also the double's. from_chars and a stack buffer, not
 // std::stod and strings: a model's weights are printed one by one, and
 // strtod was half of printing an ONNX encoder (bench/README.md, "Speed
-// round 21").
+// round 21"). The format is fmt's run-time one: with FMT_COMPILE, which
+// the doubles take, the f32 encoder's `eqsat optimize` ran 7% more
+// instructions.
 bool append_float_shortest_text(std::string& out, float v) {
   std::array<char, 32> buf;
   const auto written = fmt::format_to_n(buf.data(), buf.size(), "{}", v);

@@ -1,5 +1,7 @@
 #include "rules/lang/predicate_eval.hpp"
 
+#include <optional>
+
 namespace eqsat::rules {
 
 namespace {
@@ -19,21 +21,35 @@ bool all_elements(const ops::Array& a, bool (*pred)(double)) {
   return true;
 }
 
+// Whether predicate p, when it depends on its first argument's dtype
+// alone, holds for dtype d (`named`: a `dtype` condition's second
+// argument); nullopt for every other predicate. evaluate and dtype_needs
+// both ask it, so each such fact is written once.
+std::optional<bool> holds_for_dtype(Predicate p, ops::DType d, ops::DType named) {
+  switch (p) {
+    case Predicate::Float:
+      return ops::is_float(d);
+    case Predicate::Integer:
+      return ops::is_integer(d);
+    case Predicate::Dtype:
+      return d == named;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> dtype_needs(std::span<const ast::Condition> conditions) {
   std::vector<std::uint32_t> needs;
   for (const ast::Condition& c : conditions) {
+    const ops::DType named = c.args.size() > 1 ? c.args[1].dtype : ops::DType{};
+    if (!holds_for_dtype(c.predicate, named, named)) continue;  // not a dtype predicate
     std::uint32_t mask = 0;
-    for (int i = 0; i < ops::kNumDTypes; ++i) {
-      const auto d = static_cast<ops::DType>(i);
-      const bool allowed = c.predicate == Predicate::Float     ? ops::is_float(d)
-                           : c.predicate == Predicate::Integer ? ops::is_integer(d)
-                           : c.predicate == Predicate::Dtype   ? d == c.args[1].dtype
-                                                               : true;
-      if (allowed) mask |= std::uint32_t{1} << i;
-    }
-    if (mask != (std::uint32_t{1} << ops::kNumDTypes) - 1) needs.push_back(mask);
+    for (int i = 0; i < ops::kNumDTypes; ++i)
+      if (const auto d = static_cast<ops::DType>(i); *holds_for_dtype(c.predicate, d, named))
+        mask |= dtype_bit(d);
+    needs.push_back(mask);
   }
   return needs;
 }
@@ -88,11 +104,9 @@ bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGrap
     case Predicate::ShapeKnown:
       return t.is_static();
     case Predicate::Float:
-      return ops::is_float(t.dtype);
     case Predicate::Integer:
-      return ops::is_integer(t.dtype);
     case Predicate::Dtype:
-      return t.dtype == args[1].dtype;
+      return *holds_for_dtype(p, t.dtype, args.size() > 1 ? args[1].dtype : ops::DType{});
     case Predicate::Closed:
       return x.free_nominals.empty();
     case Predicate::InBounds: {

@@ -23,8 +23,8 @@ struct PredicateArg {
 bool evaluate(Predicate p, std::span<const PredicateArg> args, const TensorEGraph& g);
 
 // For each of `conditions` that restricts its first argument's dtype
-// (`integer`, `float`, `dtype`), the dtypes it allows, bit `1 << dtype`
-// each. With TensorAnalysis::dtypes_made, they tell that a rule cannot
+// (`integer`, `float`, `dtype`), the dtypes it allows (dtype_bit
+// each). With TensorAnalysis::dtypes_made, they tell that a rule cannot
 // match an e-graph without searching it.
 std::vector<std::uint32_t> dtype_needs(std::span<const ast::Condition> conditions);
 

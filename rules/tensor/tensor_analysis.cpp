@@ -230,7 +230,7 @@ TensorData TensorAnalysis::make(const egraph::EGraph&, const egraph::ENodeRef& n
   }
   if (!d.is_tensor()) return d;
   const ops::TensorType& t = d.tensor_type();
-  dtypes_made_ |= std::uint32_t{1} << static_cast<unsigned>(t.dtype);
+  dtypes_made_ |= dtype_bit(t.dtype);
   if (*kind == OpKind::Const) {
     d.value = attrs.get<ops::Array>(ops::AttrKey::Value);
   } else if (!d.may_fail && t.is_static() && t.num_elements() <= kMaxFoldedElements &&

@@ -66,6 +66,11 @@ bool broadcasts_to(const TensorData& a, const TensorData& b);
 // The justification of the merges `modify` makes (explanations).
 egraph::Symbol constant_fold_reason();
 
+// d's bit in a set of dtypes held as a mask (TensorAnalysis::dtypes_made).
+inline std::uint32_t dtype_bit(ops::DType d) {
+  return std::uint32_t{1} << static_cast<unsigned>(d);
+}
+
 // The analysis of a TensorEGraph; it owns the payload table that maps
 // e-node payloads to attributes.
 class TensorAnalysis : public egraph::AnalysisOf<TensorAnalysis, TensorData> {
@@ -80,7 +85,7 @@ class TensorAnalysis : public egraph::AnalysisOf<TensorAnalysis, TensorData> {
   // instead and its dense `const` e-nodes are hidden.
   void modify(egraph::EGraph& g, egraph::EClassId c);
 
-  // The dtypes of the tensor classes made so far, bit `1 << dtype` each. A
+  // The dtypes of the tensor classes made so far (dtype_bit). A
   // class's dtype is its first e-node's (merges only refine shapes), so no
   // class has a dtype outside this set: a rule whose condition needs one
   // (`(integer ?x)` in an all-float graph) can be skipped unsearched.

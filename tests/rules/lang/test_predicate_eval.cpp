@@ -1,7 +1,7 @@
 // The condition predicates, evaluated on e-classes of a tensor e-graph.
 #include "rules/lang/predicate_eval.hpp"
 
-#include "ops/graph_parser.hpp"
+#include "tests/support/load_outputs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,11 +15,7 @@ struct Fixture {
   TensorEGraph g;
   std::vector<egraph::EClassId> out;
 
-  explicit Fixture(const std::string& text) {
-    const ops::Graph graph = ops::parse_graph(text, "t.eg", ".");
-    for (const auto& o : graph.outputs) out.push_back(g.add_term(o.term));
-    g.egraph().rebuild();
-  }
+  explicit Fixture(const std::string& text) : out(testing::load_outputs(g, text)) {}
   bool holds(Predicate p, std::size_t i, std::size_t j = 0, std::int64_t n = 0,
              ops::DType d = ops::DType::F64) {
     const PredicateArg args[] = {{out[i], n, d}, {out[j], n, d}};
@@ -107,14 +103,13 @@ TEST_CASE("the dtypes the conditions of a rule need") {
   auto condition = [](Predicate p, ops::DType named = ops::DType::F64) {
     return ast::Condition{p, {{}, {ast::ConditionArg::Kind::DType, "", 0, named}}, {}};
   };
-  auto bit = [](ops::DType d) { return std::uint32_t{1} << static_cast<unsigned>(d); };
   const ast::Condition conditions[] = {
       condition(Predicate::Integer), condition(Predicate::SameDtype), condition(Predicate::Float),
       condition(Predicate::Finite), condition(Predicate::Dtype, ops::DType::Bool)};
   // One mask per condition that restricts a dtype, in order.
   CHECK(dtype_needs(conditions) ==
-        std::vector<std::uint32_t>{bit(ops::DType::I32) | bit(ops::DType::I64),
-                                   bit(ops::DType::F32) | bit(ops::DType::F64),
-                                   bit(ops::DType::Bool)});
+        std::vector<std::uint32_t>{dtype_bit(ops::DType::I32) | dtype_bit(ops::DType::I64),
+                                   dtype_bit(ops::DType::F32) | dtype_bit(ops::DType::F64),
+                                   dtype_bit(ops::DType::Bool)});
   CHECK(dtype_needs(std::span(conditions + 1, 1)).empty());
 }

@@ -4,6 +4,8 @@
 
 #include "rules/lang/rule_parser.hpp"
 
+#include "tests/support/load_outputs.hpp"
+
 #include "egraph/runner.hpp"
 #include "ops/graph_parser.hpp"
 
@@ -38,9 +40,7 @@ struct Loaded {
   std::optional<LoweredRules> lowered;
 
   explicit Loaded(const std::string& text) {
-    const ops::Graph graph = ops::parse_graph(text, "t.eg", ".");
-    for (const auto& o : graph.outputs) g.add_term(o.term);
-    g.egraph().rebuild();
+    testing::load_outputs(g, text);
     lowered.emplace(rules, g);
   }
 

@@ -2,9 +2,7 @@
 // the ops, unless the e-graph holds none of the ops the applier needs.
 #include "rules/tensor/op_class_searcher.hpp"
 
-#include "rules/tensor/tensor_egraph.hpp"
-
-#include "ops/graph_parser.hpp"
+#include "tests/support/load_outputs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,11 +15,7 @@ namespace {
 struct Loaded {
   TensorEGraph g;
   std::vector<egraph::EClassId> out;
-  explicit Loaded(const std::string& text) {
-    for (const auto& o : ops::parse_graph(text, "t.eg", ".").outputs)
-      out.push_back(g.add_term(o.term));
-    g.egraph().rebuild();
-  }
+  explicit Loaded(const std::string& text) : out(testing::load_outputs(g, text)) {}
   std::size_t found(const OpClassSearcher& s) {
     egraph::Matches m;
     s.search(g.egraph(), m, 1000);

@@ -3,6 +3,8 @@
 // the ones it must leave to run time.
 #include "rules/tensor/tensor_egraph.hpp"
 
+#include "tests/support/load_outputs.hpp"
+
 #include "ops/graph_parser.hpp"
 
 #include <catch2/catch.hpp>
@@ -96,18 +98,15 @@ TEST_CASE("abs and square of an integer are not known nonnegative (they wrap)") 
 }
 
 TEST_CASE("the analysis knows every dtype a class was made with") {
-  auto bit = [](ops::DType d) { return std::uint32_t{1} << static_cast<unsigned>(d); };
   TensorEGraph eg;
-  auto load = [&](const std::string& text) {
-    for (const auto& o : ops::parse_graph(text, "t.eg", ".").outputs) eg.add_term(o.term);
-  };
+  auto load = [&](const std::string& text) { testing::load_outputs(eg, text); };
   CHECK(eg.analysis().dtypes_made() == 0);
   load("(input x (f64 3)) (output (exp (add x 1.0)))");
-  CHECK(eg.analysis().dtypes_made() == bit(ops::DType::F64));
+  CHECK(eg.analysis().dtypes_made() == dtype_bit(ops::DType::F64));
   // dim is an i64 and a comparison a bool, whatever their operands.
   load("(input x (f64 3)) (output (dim x))");
-  CHECK(eg.analysis().dtypes_made() == (bit(ops::DType::F64) | bit(ops::DType::I64)));
+  CHECK(eg.analysis().dtypes_made() == (dtype_bit(ops::DType::F64) | dtype_bit(ops::DType::I64)));
   load("(input x (f64 3)) (output (gt x 0.0))");
   CHECK(eg.analysis().dtypes_made() ==
-        (bit(ops::DType::F64) | bit(ops::DType::I64) | bit(ops::DType::Bool)));
+        (dtype_bit(ops::DType::F64) | dtype_bit(ops::DType::I64) | dtype_bit(ops::DType::Bool)));
 }
