@@ -2,9 +2,16 @@
 // f32 only), BLIS (when libblis.so.4 is installed: loaded at run time, its
 // typed API, so its BLAS symbols never meet OpenBLAS's) and eqsat's own
 // `dot` (the executor, whatever it chose) on small, square, tall-skinny and
-// batched shapes, f32 and f64, all threads. Libraries alternate within each
-// repetition, so a change of machine load hits them alike; the best of the
-// repetitions is kept. The peak is the larger of two: the nominal one, T
+// batched shapes, f32 and f64, all threads. The best of the repetitions is
+// kept. The libraries split on eqsat's threads (and eqsat) alternate within
+// each repetition, so a change of machine load hits them alike. A library on
+// threads of its own (OpenBLAS's, oneDNN's OpenMP, BLIS's) leaves them
+// spinning after its call (OpenBLAS's yield the core for 2^28 cycles,
+// about 0.1 s), and whatever is timed next shares the cores with them
+// (eqsat's 16 x 128 x 512 f32 product measured 15 GFLOP/s right after
+// OpenBLAS's, 100 with OpenBLAS's threads told to sleep at once): those
+// libraries are timed after the others, each in a block of its own, with a
+// pause after each block. The peak is the larger of two: the nominal one, T
 // threads x FLOPS_PER_CYCLE f32 flops x the clock /proc/cpuinfo reports
 // (32 on Zen 4: two 256-bit FMA pipes; 64 on AVX-512 Intel server cores),
 // and the measured one, each thread running independent AVX-512 FMAs (12
@@ -31,6 +38,7 @@
 #include <functional>
 #include <iostream>
 #include <random>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -129,6 +137,8 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
   const std::vector<ops::Array> inputs{a, b};
 
   std::vector<std::pair<std::string, std::function<void()>>> libs;
+  // Those on threads of their own (see the top of the file).
+  const std::set<std::string> own_threads{"openblas", "onednn", "blis"};
   // Each entry sets OpenBLAS's thread count it needs: the count is global.
   libs.emplace_back("openblas", [&] {
     openblas_set_num_threads(backend::num_threads());
@@ -186,14 +196,24 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
   });
 
   std::vector<double> best(libs.size(), INFINITY);
-  for (auto& [name, f] : libs) f();  // warm-up
+  for (auto& [name, f] : libs)  // warm-up (the others': before their block)
+    if (!own_threads.count(name)) f();
   const double flops = 2.0 * c.batch * c.m * c.n * c.k;
   const int inner = std::max<int>(1, static_cast<int>(2e7 / flops));
+  const auto time = [&](std::size_t l) {
+    best[l] = std::min(best[l], seconds_of([&] {
+                                  for (int i = 0; i < inner; ++i) libs[l].second();
+                                }) / inner);
+  };
   for (int r = 0; r < reps; ++r)
     for (std::size_t l = 0; l < libs.size(); ++l)
-      best[l] = std::min(best[l], seconds_of([&] {
-                                    for (int i = 0; i < inner; ++i) libs[l].second();
-                                  }) / inner);
+      if (!own_threads.count(libs[l].first)) time(l);
+  for (std::size_t l = 0; l < libs.size(); ++l)
+    if (own_threads.count(libs[l].first)) {
+      libs[l].second();
+      for (int r = 0; r < reps; ++r) time(l);
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
   std::string line =
       fmt::format("{:<12} {:>4}x{:>4}x{:>4}x{:>4} {}", c.label, c.batch, c.m, c.k, c.n, dt);
   for (std::size_t l = 0; l < libs.size(); ++l) {

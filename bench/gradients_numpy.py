@@ -71,17 +71,21 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     args = ap.parse_args()
     d = args.data
-    load = lambda n: np.load("%s/%s.npy" % (d, n))
+    # Each input is read once, before any timing: eqsat's side times
+    # Program::run on inputs already in memory, so NumPy's calls must not
+    # read files either.
+    arrays = {}
+    load = lambda n: arrays.setdefault(n, np.load("%s/%s.npy" % (d, n)))
     eq = {}
     for line in open(args.eqsat):
         name, secs, opt = line.split("\t")
         eq[name] = (float(secs), float(opt))
     work = {
-        "mlp": (lambda: mlp(load("x"), load("y"), load("w1"), load("w2")),
+        "mlp": (lambda x=load("x"), y=load("y"), w1=load("w1"), w2=load("w2"): mlp(x, y, w1, w2),
                 "loss, dW1, dW2 of a 2-layer tanh MLP (256x512, 512x512 weights)"),
-        "rnn": (lambda: rnn(load("xs"), load("h0"), load("w")),
+        "rnn": (lambda xs=load("xs"), h0=load("h0"), w=load("w"): rnn(xs, h0, w),
                 "loss, dW of h = tanh(W h + x_t), 10^4 steps, width 64"),
-        "rnn_ckpt": (lambda: rnn(load("xs"), load("h0"), load("w")),
+        "rnn_ckpt": (lambda xs=load("xs"), h0=load("h0"), w=load("w"): rnn(xs, h0, w),
                      "the same, checkpointed every 100 steps"),
     }
     print("NumPy %s, BLAS: %s\n" % (np.__version__, blas_in_use()))
