@@ -1,7 +1,8 @@
 // backend/kernel_support.cpp: the strided copy behind transposes, flips and
 // broadcasts, in particular the tiled path of a transpose that moves the
 // last axis, against index arithmetic, for every permutation of shapes
-// around the tile size and every dtype.
+// around the tile size and every dtype, and copies long enough to be split
+// between threads (along their first axis longer than 1).
 #include "backend/program.hpp"
 
 #include "graph_builder.hpp"
@@ -36,9 +37,19 @@ std::int64_t source_of(std::int64_t flat, const ops::Dims& dims, const std::vect
 }  // namespace
 
 TEST_CASE("a transpose equals index arithmetic for every permutation and dtype") {
-  const std::vector<ops::Dims> shapes = {{33, 17},       {16, 16},    {1, 40},
-                                         {40, 1},        {5, 3, 70},  {70, 4, 64},
-                                         {2, 17, 33, 3}, {3, 1, 130}, {128, 4, 8}};
+  const std::vector<ops::Dims> shapes = {{33, 17},
+                                         {16, 16},
+                                         {1, 40},
+                                         {40, 1},
+                                         {5, 3, 70},
+                                         {70, 4, 64},
+                                         {2, 17, 33, 3},
+                                         {3, 1, 130},
+                                         {128, 4, 8},
+                                         // 2^15 elements and more: split between threads.
+                                         {128, 4, 64},
+                                         {1, 300, 130},
+                                         {3, 130, 90}};
   for (DType d : {DType::F64, DType::F32, DType::I32, DType::Bool}) {
     for (const ops::Dims& dims : shapes) {
       std::vector<int> perm(dims.size());
@@ -68,23 +79,28 @@ TEST_CASE("a transpose equals index arithmetic for every permutation and dtype")
 
 TEST_CASE("a flip and a broadcast along a strided last axis copy every element") {
   // A flip of the first axis of a transposed array: strides -1 and a
-  // line apart, not the tiled kind; a broadcast's stride 0.
-  TermRef x = input("x", DType::F64, {20, 30});
-  TermRef t = op(OpKind::Transpose, {x}, {{AttrKey::Perm, ops::IntList{1, 0}}});
-  TermRef f = op(OpKind::Flip, {t}, {{AttrKey::Axis, ops::IntList{0}}});
-  TermRef b =
-      op(OpKind::BroadcastTo, {op(OpKind::ExpandDims, {x}, {{AttrKey::Axis, std::int64_t{2}}})},
-         {{AttrKey::Shape, ops::IntList{20, 30, 9}}});
-  backend::Program p = backend::compile(graph({x}, {f, b}));
-  ops::Array xv(DType::F64, {20, 30});
-  for (std::int64_t i = 0; i < xv.size(); ++i) xv.data<double>()[i] = static_cast<double>(i);
-  const auto out = p.run({xv});
-  std::int64_t wrong = 0;  // f[r][c] = t[29 - r][c] = x[c][29 - r]
-  for (std::int64_t r = 0; r < 30; ++r)
-    for (std::int64_t c = 0; c < 20; ++c)
-      wrong += out[0].element(r * 20 + c) != xv.element(c * 30 + (29 - r));
-  CHECK(wrong == 0);
-  wrong = 0;
-  for (std::int64_t i = 0; i < 20 * 30 * 9; ++i) wrong += out[1].element(i) != xv.element(i / 9);
-  CHECK(wrong == 0);
+  // line apart, not the tiled kind; a broadcast's stride 0. The larger
+  // shape's copies are split between threads.
+  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{20, 30}, {200, 300}}) {
+    INFO(rows << " x " << cols);
+    TermRef x = input("x", DType::F64, {rows, cols});
+    TermRef t = op(OpKind::Transpose, {x}, {{AttrKey::Perm, ops::IntList{1, 0}}});
+    TermRef f = op(OpKind::Flip, {t}, {{AttrKey::Axis, ops::IntList{0}}});
+    TermRef b =
+        op(OpKind::BroadcastTo, {op(OpKind::ExpandDims, {x}, {{AttrKey::Axis, std::int64_t{2}}})},
+           {{AttrKey::Shape, ops::IntList{rows, cols, 9}}});
+    backend::Program p = backend::compile(graph({x}, {f, b}));
+    ops::Array xv(DType::F64, {rows, cols});
+    for (std::int64_t i = 0; i < xv.size(); ++i) xv.data<double>()[i] = static_cast<double>(i);
+    const auto out = p.run({xv});
+    std::int64_t wrong = 0;  // f[r][c] = t[cols - 1 - r][c] = x[c][cols - 1 - r]
+    for (std::int64_t r = 0; r < cols; ++r)
+      for (std::int64_t c = 0; c < rows; ++c)
+        wrong += out[0].element(r * rows + c) != xv.element(c * cols + (cols - 1 - r));
+    CHECK(wrong == 0);
+    wrong = 0;
+    for (std::int64_t i = 0; i < rows * cols * 9; ++i)
+      wrong += out[1].element(i) != xv.element(i / 9);
+    CHECK(wrong == 0);
+  }
 }
