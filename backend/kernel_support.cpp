@@ -17,6 +17,10 @@ void fail(ops::TermRef op, const std::string& message) {
 
 namespace {
 
+// Elements a thread copies or converts at least: a copy of 2^15 elements (a
+// transpose of an encoder's keys, 128 x 4 x 64) takes two threads.
+constexpr std::int64_t kCopyGrain = std::int64_t{1} << 14;
+
 template <class To, class From>
 To convert_one(From x) {
   if constexpr (std::is_same_v<To, bool>) {
@@ -39,12 +43,13 @@ void convert_into(const Array& in, Array& out) {
     ops::visit_dtype(out.dtype(), [&]<class To>(std::type_identity<To>) {
       const From* src = in.data<From>();
       To* dst = out.data<To>();
-      const std::int64_t n = in.size();
-      if constexpr (std::is_same_v<From, To>) {
-        if (n > 0 && src != dst) std::memcpy(dst, src, n * sizeof(To));
-      } else {
-        for (std::int64_t i = 0; i < n; ++i) dst[i] = convert_one<To>(src[i]);
-      }
+      parallel_for(in.size(), kCopyGrain, [&](std::int64_t i0, std::int64_t i1) {
+        if constexpr (std::is_same_v<From, To>) {
+          if (src != dst) std::memcpy(dst + i0, src + i0, (i1 - i0) * sizeof(To));
+        } else {
+          for (std::int64_t i = i0; i < i1; ++i) dst[i] = convert_one<To>(src[i]);
+        }
+      });
     });
   });
 }
@@ -97,10 +102,6 @@ Dims contiguous_strides(const Dims& d) {
 }
 
 namespace {
-
-// Elements a thread copies at least: a copy of 2^15 elements (a transpose
-// of an encoder's keys, 128 x 4 x 64) takes two threads.
-constexpr std::int64_t kCopyGrain = std::int64_t{1} << 14;
 
 // Tiles of this many elements a side: a tile's source lines (one per
 // column) stay in L1 while its rows are read.

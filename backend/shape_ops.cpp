@@ -6,6 +6,7 @@
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "support/internal_error.hpp"
+#include "thread_pool.hpp"
 
 #include <array>
 #include <cstring>
@@ -66,16 +67,51 @@ void broadcast_copy(const Array& x, Array& out) {
   strided_copy(x, 0, target, s, out);
 }
 
+// Bytes of `out` a thread fills at least in a join.
+constexpr std::int64_t kJoinGrain = std::int64_t{1} << 17;
+
+// memcpy, inlined for one element of 8 or 4 bytes: a stack along the last
+// axis copies its operands an element at a time.
+inline void copy_bytes(std::byte* to, const std::byte* from, std::int64_t n) {
+  if (n == 8)
+    std::memcpy(to, from, 8);
+  else if (n == 4)
+    std::memcpy(to, from, 4);
+  else
+    std::memcpy(to, from, n);
+}
+
 // Copies operand blocks along `axis` into `out`: per index of the axes
-// before it, operand i contributes `chunk[i]` contiguous bytes.
+// before it, operand i contributes `chunk[i]` contiguous bytes. Threads
+// take ranges of `out`'s bytes (a join along the first axis has a single
+// index before it, so ranges of blocks would not split it).
 void join_blocks(const std::vector<Array>& parts, std::int64_t outer,
                  const std::vector<std::size_t>& chunk, Array& out) {
+  std::int64_t row = 0;
+  for (std::size_t c : chunk) row += static_cast<std::int64_t>(c);
   std::byte* dst = out.bytes();
-  for (std::int64_t o = 0; o < outer; ++o)
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (chunk[i] > 0) std::memcpy(dst, parts[i].bytes() + o * chunk[i], chunk[i]);
-      dst += chunk[i];
+  parallel_for(outer * row, kJoinGrain, [&](std::int64_t b0, std::int64_t b1) {
+    std::int64_t o = b0 / row, at = b0 % row;  // row o, byte `at` of it
+    std::size_t i = 0;
+    std::int64_t start = 0;  // where part i's block starts in the row
+    while (start + static_cast<std::int64_t>(chunk[i]) <= at) start += chunk[i++];
+    for (std::int64_t b = b0;;) {
+      const std::int64_t end = start + static_cast<std::int64_t>(chunk[i]);
+      const std::int64_t n = std::min(end - at, b1 - b);
+      copy_bytes(dst + b, parts[i].bytes() + o * chunk[i] + (at - start), n);
+      b += n;
+      if (b == b1) return;
+      // The block ended first: the next nonempty one, in this row or the next.
+      at = start = end;
+      do {
+        if (++i == chunk.size()) {
+          i = 0;
+          at = start = 0;
+          ++o;
+        }
+      } while (chunk[i] == 0);
     }
+  });
 }
 
 std::int64_t product(const Dims& d, std::size_t from, std::size_t to) {
