@@ -629,3 +629,45 @@ TEST_CASE("a sin and a cos of one source share a call in a fused group, with the
     }
   }
 }
+
+TEST_CASE("a dot's transpose that brings the last axis next to last copies whole rows") {
+  // (transpose y :perm P) with P[r - 2] = r - 1 is the swap of the last
+  // two axes of a transpose keeping the last axis: the dot reads that
+  // copy with its flag. The product equals the dot of the copy made apart.
+  struct Case {
+    ops::Dims a, b;     // stored shapes
+    ops::IntList perm;  // of a (ta) or of b
+    bool ta;
+  };
+  const std::vector<Case> cases = {{{4, 10, 16}, {128, 4, 16}, {1, 2, 0}, false},
+                                   {{7, 2, 5}, {2, 7, 3}, {1, 2, 0}, true},
+                                   {{2, 3, 6, 4}, {2, 9, 3, 4}, {0, 2, 3, 1}, false},
+                                   {{40, 3, 60}, {3, 40, 50}, {1, 2, 0}, true}};
+  for (DType d : {DType::F64, DType::F32}) {
+    for (const Case& c : cases) {
+      INFO(ops::dims_to_string(c.a)
+           << " " << ops::dims_to_string(c.b) << " " << c.ta << " " << ops::dtype_name(d));
+      TermRef a = input("a", d, c.a);
+      TermRef b = input("b", d, c.b);
+      const ops::Attrs perm{{AttrKey::Perm, c.perm}};
+      TermRef moved = op(OpKind::Transpose, {c.ta ? a : b}, perm);
+      backend::Program p =
+          backend::compile(graph({a, b}, {op(OpKind::Dot, {c.ta ? moved : a, c.ta ? b : moved})}));
+      backend::Program copy = backend::compile(graph({a, b}, {moved}));
+      std::mt19937_64 rng(3);
+      const std::vector<ops::Array> args = {random_array(d, c.a, rng), random_array(d, c.b, rng)};
+      const ops::Array moved_value = copy.run(args)[0];
+      TermRef m = input("m", d, moved_value.shape());
+      TermRef other = input("o", d, c.ta ? c.b : c.a);
+      const ops::Array want =
+          backend::compile(
+              graph({m, other}, {op(OpKind::Dot, {c.ta ? m : other, c.ta ? other : m})}))
+              .run({moved_value, c.ta ? args[1] : args[0]})[0];
+      p.set_profiling(true);
+      CHECK(compare_arrays(p.run(args)[0], want, 10) == "");
+      REQUIRE(p.op_timings().size() == 2);
+      CHECK(p.op_timings()[0].op.starts_with("transpose"));
+      CHECK(p.op_timings()[1].op.starts_with(c.ta ? "dot(transposed: a" : "dot(transposed: b"));
+    }
+  }
+}
