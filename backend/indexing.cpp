@@ -5,9 +5,11 @@
 // updated copy of x (or update x's buffer when the executor hands it over).
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "thread_pool.hpp"
 
 #include "ops/slice.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -103,7 +105,14 @@ void update_typed(T* dst, const Region& r, const T* v, const Dims& vstrides, boo
   std::int64_t at = r.offset, from = 0;
   const std::int64_t n = r.shape.back(), ds = r.strides.back(), vs = vstrides.back();
   for (;;) {
-    for (std::int64_t i = 0; i < n; ++i) put(at + i * ds, from + i * vs);
+    if (ds == 1 && vs == 1 && !add) {
+      std::copy_n(v + from, n, dst + at);
+    } else if (ds == 1 && vs == 1 && !std::is_same_v<T, bool>) {
+      // Contiguous runs added apart from the general loop, so that they vectorize.
+      for (std::int64_t i = 0; i < n; ++i) dst[at + i] += v[from + i];
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) put(at + i * ds, from + i * vs);
+    }
     int d = rank - 2;
     for (; d >= 0; --d) {
       at += r.strides[d];
@@ -117,10 +126,15 @@ void update_typed(T* dst, const Region& r, const T* v, const Dims& vstrides, boo
   }
 }
 
-// out = x with the region set to (or incremented by) value.
+// Elements of a region a thread updates at least.
+constexpr std::int64_t kUpdateGrain = std::int64_t{1} << 14;
+
+// out = x with the region set to (or incremented by) value. The copy of x
+// and the update are split between threads, the update along the region's
+// first axis longer than 1 (each element is written once, as on one thread).
 void update(TermRef op, const Array& x, const Region& r, const Array& value, bool add, Array& out) {
   check_fits(op, value.shape(), r.shape);
-  if (out.bytes() != x.bytes() && x.nbytes() > 0) std::memcpy(out.bytes(), x.bytes(), x.nbytes());
+  if (out.bytes() != x.bytes()) convert_into(x, out);
   const Array v = converted(value, out.dtype());
   // The value's strides broadcast against the region (0 where it has length 1).
   Dims vstrides(r.shape.size(), 0);
@@ -128,8 +142,21 @@ void update(TermRef op, const Array& x, const Region& r, const Array& value, boo
   const std::size_t shift = r.shape.size() - v.shape().size();
   for (std::size_t i = 0; i < v.shape().size(); ++i)
     vstrides[shift + i] = v.shape()[i] == 1 ? 0 : own[i];
+  const std::int64_t n = num_elements(r.shape);
+  if (n == 0) return;
+  const auto split = std::find_if(r.shape.begin(), r.shape.end(), [](auto d) { return d > 1; });
+  const std::size_t axis = split == r.shape.end() ? 0 : split - r.shape.begin();
+  const std::int64_t extent = r.shape.empty() ? 1 : r.shape[axis];
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-    update_typed<T>(out.data<T>(), r, v.data<T>(), vstrides, add);
+    parallel_for(
+        extent, (kUpdateGrain * extent + n - 1) / n, [&](std::int64_t i0, std::int64_t i1) {
+          if (i0 == 0 && i1 == extent)
+            return update_typed<T>(out.data<T>(), r, v.data<T>(), vstrides, add);
+          Region part = r;
+          part.shape[axis] = i1 - i0;
+          part.offset += i0 * r.strides[axis];
+          update_typed<T>(out.data<T>(), part, v.data<T>() + i0 * vstrides[axis], vstrides, add);
+        });
   });
 }
 
