@@ -671,39 +671,3 @@ TEST_CASE("a dot's transpose that brings the last axis next to last copies whole
     }
   }
 }
-
-TEST_CASE("a fused where and comparison give the op-by-op bits for constant and NaN operands") {
-  // where(c, x, y) with each of x, y an array or a constant, c a
-  // comparison (false for NaN) or a constant; and the boolean mask itself.
-  for (DType d : {DType::F64, DType::F32, DType::I64}) {
-    INFO(ops::dtype_name(d));
-    const bool is_float = d != DType::I64;
-    TermRef x = input("x", d, {kAny});
-    TermRef y = input("y", d, {kAny});
-    TermRef two = ops::Term::scalar(d, 2), half = ops::Term::scalar(d, is_float ? 0.5 : 7);
-    TermRef c = op(OpKind::Ge, {op(OpKind::Mul, {x, two}), y});
-    const std::vector<std::pair<TermRef, TermRef>> branches = {
-        {op(OpKind::Neg, {x}), y}, {x, half}, {half, op(OpKind::Add, {y, two})}, {two, half}};
-    const std::int64_t n = 3001;
-    ops::Array xv(d, {n}), yv(d, {n});
-    for (std::int64_t i = 0; i < n; ++i) {
-      const bool nan = is_float && i % 17 == 0;
-      set_element(xv, i, nan ? std::nan("") : (i * 37 % 23) - 11);
-      set_element(yv, i, is_float && i % 29 == 0 ? std::nan("") : (i * 13 % 19) - 9);
-    }
-    for (TermRef cond : {c, ops::Term::scalar(DType::Bool, 1), ops::Term::scalar(DType::Bool, 0)})
-      for (const auto& [a, b] : branches) {
-        TermRef z = op(OpKind::Where, {cond, a, b});
-        backend::Program fused = backend::compile(graph({x, y}, {z}));
-        const ops::Array got = fused.run({xv, yv})[0];
-        const ops::Array want = backend::compile(unfused({x, y}, z)).run({xv, yv}).back();
-        CHECK(same_bits(got, want));
-      }
-    const ops::Array mask = backend::compile(graph({x, y}, {c})).run({xv, yv})[0];
-    REQUIRE(mask.dtype() == DType::Bool);
-    std::int64_t wrong = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-      wrong += mask.element(i) != (xv.element(i) * 2 >= yv.element(i) ? 1 : 0);
-    CHECK(wrong == 0);
-  }
-}
