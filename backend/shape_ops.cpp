@@ -82,35 +82,37 @@ inline void copy_bytes(std::byte* to, const std::byte* from, std::int64_t n) {
 }
 
 // Copies operand blocks along `axis` into `out`: per index of the axes
-// before it, operand i contributes `chunk[i]` contiguous bytes. Threads
-// take ranges of `out`'s bytes (a join along the first axis has a single
-// index before it, so ranges of blocks would not split it).
+// before it (a row of `out`), operand i contributes `chunk[i]` contiguous
+// bytes. Threads take ranges of `out`'s bytes (a join along the first axis
+// has a single row, so ranges of rows would not split it): whole rows block
+// by block, and the part of a row a range starts or ends inside.
 void join_blocks(const std::vector<Array>& parts, std::int64_t outer,
                  const std::vector<std::size_t>& chunk, Array& out) {
   std::int64_t row = 0;
   for (std::size_t c : chunk) row += static_cast<std::int64_t>(c);
   std::byte* dst = out.bytes();
-  parallel_for(outer * row, kJoinGrain, [&](std::int64_t b0, std::int64_t b1) {
-    std::int64_t o = b0 / row, at = b0 % row;  // row o, byte `at` of it
-    std::size_t i = 0;
-    std::int64_t start = 0;  // where part i's block starts in the row
-    while (start + static_cast<std::int64_t>(chunk[i]) <= at) start += chunk[i++];
-    for (std::int64_t b = b0;;) {
-      const std::int64_t end = start + static_cast<std::int64_t>(chunk[i]);
-      const std::int64_t n = std::min(end - at, b1 - b);
-      copy_bytes(dst + b, parts[i].bytes() + o * chunk[i] + (at - start), n);
-      b += n;
-      if (b == b1) return;
-      // The block ended first: the next nonempty one, in this row or the next.
-      at = start = end;
-      do {
-        if (++i == chunk.size()) {
-          i = 0;
-          at = start = 0;
-          ++o;
-        }
-      } while (chunk[i] == 0);
+  // Bytes [from, to) of row o.
+  auto part_of_row = [&](std::int64_t o, std::int64_t from, std::int64_t to) {
+    std::int64_t start = 0;
+    for (std::size_t i = 0; i < chunk.size() && start < to; ++i) {
+      const auto n = static_cast<std::int64_t>(chunk[i]);
+      const std::int64_t lo = std::max(from, start), hi = std::min(to, start + n);
+      if (lo < hi) copy_bytes(dst + o * row + lo, parts[i].bytes() + o * n + (lo - start), hi - lo);
+      start += n;
     }
+  };
+  parallel_for(outer * row, kJoinGrain, [&](std::int64_t b0, std::int64_t b1) {
+    std::int64_t o0 = b0 / row;
+    const std::int64_t o1 = b1 / row;
+    if (o0 == o1) return part_of_row(o0, b0 % row, b1 % row);
+    if (b0 % row != 0) part_of_row(o0++, b0 % row, row);
+    std::byte* to = dst + o0 * row;
+    for (std::int64_t o = o0; o < o1; ++o)
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        copy_bytes(to, parts[i].bytes() + o * chunk[i], static_cast<std::int64_t>(chunk[i]));
+        to += chunk[i];
+      }
+    if (b1 % row != 0) part_of_row(o1, 0, b1 % row);
   });
 }
 
