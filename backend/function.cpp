@@ -486,8 +486,8 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
   // A transpose that also moves other axes but brings the last one to the
   // next-to-last place, read by the dot alone, becomes the transpose that
   // keeps the last axis last (a copy of whole rows, where the other read
-  // the source a row apart for every element; the encoder's keys took
-  // 24 us instead of 8), which the dot reads with the flag.
+  // the source a row apart for every element: 512 tokens' keys in 8 heads
+  // copied in 61 us instead of 105), which the dot reads with the flag.
   std::vector<int> readers(slots_.size(), 0), producer(slots_.size(), -1);
   for (int i = 0; i < static_cast<int>(code_.size()); ++i) {
     for (int s : code_[i].operands) ++readers[s];
