@@ -44,14 +44,24 @@ bool same_bits(T a, T b) {
   return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// The vector level for a test's scope, the one before restored after;
+// `ok` is false when this CPU lacks it.
+struct LevelScope {
+  backend::VectorLevel level, saved = backend::vector_level();
+  bool ok;
+  explicit LevelScope(backend::VectorLevel l) : level(l), ok(backend::set_vector_level(l)) {}
+  ~LevelScope() { backend::set_vector_level(saved); }
+  LevelScope(const LevelScope&) = delete;
+  LevelScope& operator=(const LevelScope&) = delete;
+};
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("fused binary float ops give the scalar bits at every vector level", "", float,
                    double) {
-  const backend::VectorLevel level = GENERATE(
-      backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512);
-  const backend::VectorLevel saved = backend::vector_level();
-  if (!backend::set_vector_level(level)) return;  // this CPU lacks the level
+  const LevelScope scope(GENERATE(backend::VectorLevel::Sse2, backend::VectorLevel::Avx2,
+                                  backend::VectorLevel::Avx512));
+  if (!scope.ok) return;  // this CPU lacks the level
   const DType d = ops::dtype_of<TestType>();
   std::mt19937_64 rng(5);
   for (const OpKind kind :
@@ -67,7 +77,7 @@ TEMPLATE_TEST_CASE("fused binary float ops give the scalar bits at every vector 
       const TestType sc = sv.data<TestType>()[0];
       for (std::int64_t i = 0; i < n; ++i) {
         const TestType a = xv.data<TestType>()[i], b = yv.data<TestType>()[i];
-        INFO(ops::op_name(kind) << " at " << backend::vector_level_name(level) << ", n " << n
+        INFO(ops::op_name(kind) << " at " << backend::vector_level_name(scope.level) << ", n " << n
                                 << ": " << a << ", " << b << ", " << sc);
         CHECK(same_bits(out[0].data<TestType>()[i],
                         backend::detail::apply_binary<TestType>(kind, a, b)));
@@ -78,16 +88,14 @@ TEMPLATE_TEST_CASE("fused binary float ops give the scalar bits at every vector 
       }
     }
   }
-  backend::set_vector_level(saved);
 }
 
 TEMPLATE_TEST_CASE(
     "fused comparisons, where and boolean results agree with C++ at every vector level", "", float,
     double) {
-  const backend::VectorLevel level = GENERATE(
-      backend::VectorLevel::Sse2, backend::VectorLevel::Avx2, backend::VectorLevel::Avx512);
-  const backend::VectorLevel saved = backend::vector_level();
-  if (!backend::set_vector_level(level)) return;  // this CPU lacks the level
+  const LevelScope scope(GENERATE(backend::VectorLevel::Sse2, backend::VectorLevel::Avx2,
+                                  backend::VectorLevel::Avx512));
+  if (!scope.ok) return;  // this CPU lacks the level
   const DType d = ops::dtype_of<TestType>();
   std::mt19937_64 rng(7);
   for (const std::int64_t n : {1, 15, 67, 1031}) {
@@ -126,8 +134,7 @@ TEMPLATE_TEST_CASE(
         wrong += !same_bits(picked[1].data<TestType>()[i], f ? c : -b);
       }
     }
-    INFO(backend::vector_level_name(level) << ", n " << n);
+    INFO(backend::vector_level_name(scope.level) << ", n " << n);
     CHECK(wrong == 0);
   }
-  backend::set_vector_level(saved);
 }
