@@ -189,35 +189,3 @@ TEST_CASE("every reduction folds the binary op the catalogue pairs it with") {
   }
   CHECK(checked == 5);
 }
-
-TEST_CASE("a reduction over a middle axis, its columns split between threads, folds each column") {
-  // 3 x 40 x 1500 reduced over axis 1: 4500 columns, in ranges that cross
-  // from one outer index to the next; each column is folded first row to
-  // last whatever range holds it.
-  const std::int64_t outer = 3, rows = 40, inner = 1500;
-  ops::Array x(ops::DType::F64, {outer, rows, inner});
-  for (std::int64_t i = 0; i < x.size(); ++i)
-    x.data<double>()[i] = 0.5 + static_cast<double>((i * 7919) % 1000) / 997.0;
-  ops::TermRef in = ops::Term::input("x", x.type());
-  for (OpKind kind : {OpKind::Sum, OpKind::Prod, OpKind::Max, OpKind::Min, OpKind::Mean}) {
-    INFO(ops::op_name(kind));
-    const auto got = backend::evaluate(
-        {ops::Term::make(kind, {{AttrKey::Axis, ops::IntList{1}}}, {in})}, {{in, x}})[0];
-    REQUIRE(got.size() == outer * inner);
-    std::int64_t wrong = 0;
-    for (std::int64_t o = 0; o < outer; ++o)
-      for (std::int64_t j = 0; j < inner; ++j) {
-        double acc = x.data<double>()[o * rows * inner + j];
-        for (std::int64_t r = 1; r < rows; ++r) {
-          const double v = x.data<double>()[(o * rows + r) * inner + j];
-          acc = kind == OpKind::Prod  ? acc * v
-                : kind == OpKind::Max ? std::max(acc, v)
-                : kind == OpKind::Min ? std::min(acc, v)
-                                      : acc + v;
-        }
-        if (kind == OpKind::Mean) acc /= static_cast<double>(rows);
-        wrong += got.data<double>()[o * inner + j] != acc;
-      }
-    CHECK(wrong == 0);
-  }
-}
