@@ -29,6 +29,7 @@ CASES = {
     "stack": ("stack along a new last axis", "(stack x x :axis 2)"),
     "sum0": ("sum over rows", "(sum x :axis (0))"),
     "sum0_tall": ("sum over rows of 20000 x 200", "(sum (reshape x :shape (20000 200)) :axis (0))"),
+    "softmax0": ("softmax along the first axis", "(softmax x :axis 0)"),
     "gt": ("x > 0 (bool)", "(gt x 0.0)"),
     "where": ("where(x > 0, x, -x)", "(where (gt x 0.0) x (neg x))"),
     "and": ("0 < x < 0.5 (bool)", "(logical_and (gt x 0.0) (lt x 0.5))"),
