@@ -260,7 +260,10 @@ void softmax_typed(bool log, const T* x, T* y, const Group& g) {
   // it) is its own, so threads take ranges of columns, at least a page of
   // each row wide (a softmax along the first axis of 2000 x 2000 ran on
   // one thread).
-  const std::int64_t width = std::min<std::int64_t>(n, kPageBytes / std::int64_t{sizeof(T)});
+  // One thread takes whole rows, as before the split (a block of 512 f64
+  // columns down 2000 rows ran 3-12% slower than the rows whole).
+  const std::int64_t width =
+      num_threads() == 1 ? n : std::min<std::int64_t>(n, kPageBytes / std::int64_t{sizeof(T)});
   const std::int64_t blocks = (n + width - 1) / width;
   parallel_for(g.outer * blocks, std::max<std::int64_t>(1, kParallelElements / (r * width)),
                [&](std::int64_t i0, std::int64_t i1) {
