@@ -1,6 +1,7 @@
 // Creation kernels: zeros, ones, full, zeros_like, ones_like, arange.
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
+#include "thread_pool.hpp"
 
 #include <algorithm>
 
@@ -11,9 +12,19 @@ namespace {
 using ops::AttrKey;
 using ops::OpKind;
 
+// out[i] = value(i) for every element, split between threads: a fill
+// is as bound by memory as a copy, which runs on both cores.
+template <class T, class F>
+void fill_split(Array& out, const F& value) {
+  T* p = out.data<T>();
+  parallel_for(out.size(), kCopyGrain, [&](std::int64_t i0, std::int64_t i1) {
+    for (std::int64_t i = i0; i < i1; ++i) p[i] = value(i);
+  });
+}
+
 void fill(Array& out, double value) {
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-    std::fill_n(out.data<T>(), out.size(), static_cast<T>(value));
+    fill_split<T>(out, [v = static_cast<T>(value)](std::int64_t) { return v; });
   });
 }
 
@@ -54,7 +65,7 @@ struct CreationKernel<OpKind::Full> : AttrShape {
     // follows the same rule as cast.
     const Array v = converted(*in[0], out.dtype());
     ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-      std::fill_n(out.data<T>(), out.size(), v.data<T>()[0]);
+      fill_split<T>(out, [x = v.data<T>()[0]](std::int64_t) { return x; });
     });
   }
 };
@@ -70,8 +81,7 @@ struct CreationKernel<OpKind::Arange> {
   }
   static void run(TermRef, Operands, Array& out) {
     ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-      T* p = out.data<T>();
-      for (std::int64_t i = 0; i < out.size(); ++i) p[i] = static_cast<T>(i);
+      fill_split<T>(out, [](std::int64_t i) { return static_cast<T>(i); });
     });
   }
 };

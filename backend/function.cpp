@@ -184,7 +184,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   }
   fold_constants();
   fuse_elementwise(output_slots_);
-  absorb_transposes(output_slots_);
+  const auto reshaped = absorb_transposes(output_slots_);
   fuse_dot_epilogues(output_slots_);
   chain_row_followers();
   // Each slot's static dims (a tuple's elements have none: never a leaf
@@ -193,9 +193,7 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   for (const auto& [t, s] : slot_of)
     if (!t->is_tuple()) dims[s] = t->tensor_type().dims;
   // A transpose absorb_transposes changed holds its new term's shape.
-  for (const Instruction& in : code_)
-    if (in.step == Step::Kernel && in.term->kind() == OpKind::Transpose)
-      dims[in.out] = in.term->tensor_type().dims;
+  for (const auto& [s, t] : reshaped) dims[s] = t->tensor_type().dims;
   plan_buffers(dims);
   // An output slot the frame clears after a run gives its value up at its
   // last mention (Function::run): no copy of its shape.
@@ -479,7 +477,8 @@ std::optional<ops::IntList> last_axis_kept(TermRef t) {
 
 }  // namespace
 
-void Function::absorb_transposes(const std::vector<int>& output_slots) {
+std::vector<std::pair<int, TermRef>> Function::absorb_transposes(
+    const std::vector<int>& output_slots) {
   // A dot reading `(transpose y)` of a matrix (or a stack of them) reads
   // `y` with a transpose flag instead; the transpose is dropped when no
   // other instruction (or output) reads it, so its copy is never made.
@@ -495,6 +494,7 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
   }
   for (int s : output_slots) ++readers[s];
   std::vector<bool> dropped(code_.size(), false);
+  std::vector<std::pair<int, TermRef>> reshaped;
   for (Instruction& in : code_) {
     if (in.step != Step::Kernel || in.term->kind() != OpKind::Dot) continue;
     for (int k = 0; k < 2; ++k) {
@@ -508,6 +508,7 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
             ops::Term::make(OpKind::Transpose, {{ops::AttrKey::Perm, *kept}}, {t->operands()[0]});
         if (auto at = context_->locations.find(t); at != context_->locations.end())
           context_->locations.emplace(code_[j].term, at->second);
+        reshaped.emplace_back(code_[j].out, code_[j].term);
         in.step = Step::Dot;
         in.trans[k] = true;
         continue;
@@ -522,6 +523,7 @@ void Function::absorb_transposes(const std::vector<int>& output_slots) {
   code_.clear();
   for (std::size_t i = 0; i < old.size(); ++i)
     if (!dropped[i]) code_.push_back(std::move(old[i]));
+  return reshaped;
 }
 
 void Function::execute(Instruction& in) {

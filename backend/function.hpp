@@ -154,7 +154,7 @@ class Function {
   static bool window_of(const Instruction& in, ops::DType dtype);
   static Instruction fuse_group(std::vector<Instruction>& old, const std::vector<int>& group,
                                 int root, bool reduces);
-  void absorb_transposes(const std::vector<int>& output_slots);
+  std::vector<std::pair<int, TermRef>> absorb_transposes(const std::vector<int>& output_slots);
   void fuse_dot_epilogues(const std::vector<int>& output_slots);
   void chain_row_followers();
   bool plan_once(Instruction& in, bool (Function::*plan)(Instruction&));

@@ -142,21 +142,13 @@ void update(TermRef op, const Array& x, const Region& r, const Array& value, boo
   const std::size_t shift = r.shape.size() - v.shape().size();
   for (std::size_t i = 0; i < v.shape().size(); ++i)
     vstrides[shift + i] = v.shape()[i] == 1 ? 0 : own[i];
-  const std::int64_t n = num_elements(r.shape);
-  if (n == 0) return;
-  const auto split = std::find_if(r.shape.begin(), r.shape.end(), [](auto d) { return d > 1; });
-  const std::size_t axis = split == r.shape.end() ? 0 : split - r.shape.begin();
-  const std::int64_t extent = r.shape.empty() ? 1 : r.shape[axis];
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
-    parallel_for(
-        extent, (kUpdateGrain * extent + n - 1) / n, [&](std::int64_t i0, std::int64_t i1) {
-          if (i0 == 0 && i1 == extent)
-            return update_typed<T>(out.data<T>(), r, v.data<T>(), vstrides, add);
-          Region part = r;
-          part.shape[axis] = i1 - i0;
-          part.offset += i0 * r.strides[axis];
-          update_typed<T>(out.data<T>(), part, v.data<T>() + i0 * vstrides[axis], vstrides, add);
-        });
+    split_first_long_axis(r.shape, kUpdateGrain, [&](const AxisPart& part) {
+      Region piece = r;
+      piece.shape = part.shape;
+      piece.offset += part.start(r.strides);
+      update_typed<T>(out.data<T>(), piece, v.data<T>() + part.start(vstrides), vstrides, add);
+    });
   });
 }
 

@@ -17,10 +17,6 @@ void fail(ops::TermRef op, const std::string& message) {
 
 namespace {
 
-// Elements a thread copies or converts at least: a copy of 2^15 elements (a
-// transpose of an encoder's keys, 128 x 4 x 64) takes two threads.
-constexpr std::int64_t kCopyGrain = std::int64_t{1} << 14;
-
 template <class To, class From>
 To convert_one(From x) {
   if constexpr (std::is_same_v<To, bool>) {
@@ -186,23 +182,10 @@ void strided_copy_typed(const T* src, std::int64_t offset, const Dims& shape,
 
 void strided_copy(const Array& src, std::int64_t offset, const Dims& shape,
                   std::span<const std::int64_t> strides, Array& dst) {
-  const std::int64_t n = num_elements(shape);
-  if (n == 0) return;
-  // Split between the threads along the first axis longer than 1: each
-  // range of it is a contiguous run of `dst`.
-  const auto split = std::find_if(shape.begin(), shape.end(), [](auto d) { return d > 1; });
-  const std::size_t axis = split == shape.end() ? 0 : split - shape.begin();
-  const std::int64_t extent = shape.empty() ? 1 : shape[axis], slice = n / extent;
   ops::visit_dtype(src.dtype(), [&]<class T>(std::type_identity<T>) {
-    parallel_for(extent, (kCopyGrain + slice - 1) / slice, [&](std::int64_t i0, std::int64_t i1) {
-      if (i0 == 0 && i1 == extent) {
-        strided_copy_typed(src.data<T>(), offset, shape, strides, dst.data<T>());
-        return;
-      }
-      Dims part = shape;
-      part[axis] = i1 - i0;
-      strided_copy_typed(src.data<T>(), offset + i0 * strides[axis], part, strides,
-                         dst.data<T>() + i0 * slice);
+    split_first_long_axis(shape, kCopyGrain, [&](const AxisPart& part) {
+      strided_copy_typed(src.data<T>(), offset + part.start(strides), part.shape, strides,
+                         dst.data<T>() + part.start_in_result());
     });
   });
 }

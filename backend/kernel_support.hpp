@@ -5,6 +5,7 @@
 
 #include "kernels.hpp"
 #include "runtime_error.hpp"
+#include "thread_pool.hpp"
 
 #include "ops/op_dispatch.hpp"
 
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace eqsat::backend::detail {
@@ -128,6 +130,11 @@ class Broadcast {
   absl::InlinedVector<std::array<std::int64_t, N>, 6> strides_;
 };
 
+// Elements a thread copies, converts or fills at least: a copy of 2^15
+// elements (a transpose of an encoder's keys, 128 x 4 x 64) takes two
+// threads.
+inline constexpr std::int64_t kCopyGrain = std::int64_t{1} << 14;
+
 // A copy of `src` (of shape `shape`, element strides `strides`, possibly 0
 // or negative, starting at element `offset`) into contiguous `dst`.
 void strided_copy(const Array& src, std::int64_t offset, const Dims& shape,
@@ -135,5 +142,41 @@ void strided_copy(const Array& src, std::int64_t offset, const Dims& shape,
 
 // Row-major element strides of a contiguous array of shape `d`.
 Dims contiguous_strides(const Dims& d);
+
+// One thread's part of a walk over a shape: the shape with `axis` cut to
+// the part's length, the index along `axis` where the part starts, and the
+// elements of the walk per index of `axis`.
+struct AxisPart {
+  Dims shape;
+  std::size_t axis = 0;
+  std::int64_t first = 0, slice = 0;
+
+  // Where the part starts in an array of element strides `strides` (0 for
+  // the whole walk, whatever its rank).
+  std::int64_t start(std::span<const std::int64_t> strides) const {
+    return first == 0 ? 0 : first * strides[axis];
+  }
+  // Where the part starts in the walk's row-major result.
+  std::int64_t start_in_result() const { return first * slice; }
+};
+
+// Calls f(AxisPart) for parts of `shape` split between threads along its
+// first axis longer than 1 (each part a contiguous run of a row-major
+// result), each of at least `grain` elements; a walk without such an axis
+// (rank 0, or all 1s) is one part. Nothing for an empty shape.
+template <class F>
+void split_first_long_axis(const Dims& shape, std::int64_t grain, const F& f) {
+  const std::int64_t n = num_elements(shape);
+  if (n == 0) return;
+  const auto long_axis = std::find_if(shape.begin(), shape.end(), [](auto d) { return d > 1; });
+  if (long_axis == shape.end()) return f(AxisPart{shape});
+  const auto axis = static_cast<std::size_t>(long_axis - shape.begin());
+  const std::int64_t extent = *long_axis, slice = n / extent;
+  parallel_for(extent, (grain + slice - 1) / slice, [&](std::int64_t i0, std::int64_t i1) {
+    AxisPart part{shape, axis, i0, slice};
+    part.shape[axis] = i1 - i0;
+    f(part);
+  });
+}
 
 }  // namespace eqsat::backend::detail

@@ -2,7 +2,9 @@
 // broadcasts, in particular the tiled path of a transpose that moves the
 // last axis, against index arithmetic, for every permutation of shapes
 // around the tile size and every dtype, and copies long enough to be split
-// between threads (along their first axis longer than 1).
+// between threads (along their first axis longer than 1), and the split
+// itself: every element of a walk in exactly one part.
+#include "backend/kernel_support.hpp"
 #include "backend/program.hpp"
 
 #include "graph_builder.hpp"
@@ -10,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <mutex>
 #include <numeric>
 
 using namespace eqsat;
@@ -102,5 +105,38 @@ TEST_CASE("a flip and a broadcast along a strided last axis copy every element")
     for (std::int64_t i = 0; i < rows * cols * 9; ++i)
       wrong += out[1].element(i) != xv.element(i / 9);
     CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("a walk split along its first long axis covers each element once") {
+  using backend::detail::AxisPart;
+  for (const ops::Dims& shape : std::vector<ops::Dims>{
+           {}, {1}, {1, 1}, {7}, {1, 9, 4}, {1, 1, 300, 5}, {3, 0, 2}, {1000, 3}}) {
+    INFO(ops::dims_to_string(shape));
+    const std::int64_t n = backend::detail::num_elements(shape);
+    const ops::Dims strides = backend::detail::contiguous_strides(shape);
+    std::vector<int> seen(static_cast<std::size_t>(n), 0);
+    std::mutex m;
+    int parts = 0, misplaced = 0;
+    backend::detail::split_first_long_axis(shape, 1, [&](const AxisPart& part) {
+      // The part's own walk, placed where it starts in the result and in
+      // the source: both are the row-major order here. (Catch's checks
+      // run on the calling thread, after the split.)
+      const std::int64_t at = part.start_in_result(),
+                         size = backend::detail::num_elements(part.shape);
+      const std::lock_guard lock(m);
+      ++parts;
+      misplaced += at != part.start(strides) || part.shape.size() != shape.size();
+      for (std::int64_t i = 0; i < size; ++i) ++seen[static_cast<std::size_t>(at + i)];
+    });
+    CHECK(misplaced == 0);
+    CHECK(std::count(seen.begin(), seen.end(), 1) == n);
+    const bool long_axis = std::any_of(shape.begin(), shape.end(), [](auto d) { return d > 1; });
+    if (n == 0)
+      CHECK(parts == 0);
+    else if (!long_axis)
+      CHECK(parts == 1);
+    else
+      CHECK(parts >= 1);
   }
 }
