@@ -5,9 +5,9 @@
 // DOT when both are) when the build found it, large f32 blocks to oneDNN's
 // GEMM when it found that too, large f64 ones to eqsat's own AVX-512 GEMM
 // (dgemm_avx512.hpp) on a CPU that has it; integer ones (and all, without
-// OpenBLAS) to Eigen. Where the executable owns its OpenBLAS (own_blas), the libraries
-// run single-threaded and the executor's pool splits a large product's
-// rows or columns, or a batch's products, between threads.
+// OpenBLAS) to Eigen. Where the executable owns its OpenBLAS (own_blas),
+// the libraries run single-threaded and the executor's pool splits a large
+// product's rows or columns, or a batch's products, between threads.
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
