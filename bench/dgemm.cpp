@@ -11,6 +11,7 @@
 // Prints one line per case: shape (m x n x k as op(a) m x k times op(b)
 // k x n, t for an operand stored transposed), GFLOP/s of each, % of the
 // peak, and own / OpenBLAS.
+#include "backend/blas_start.hpp"
 #include "backend/dgemm_avx512.hpp"
 
 #include <cblas.h>
@@ -114,8 +115,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   const double peak = peak_one_thread();
-  std::cout << fmt::format("f64 peak, one thread: {:.1f} GFLOP/s (AVX-512 FMA in registers)\n",
-                           peak / 1e9);
+  // blas_kernels() also links blas_start.cpp, which chooses OpenBLAS's
+  // kernels by the CPU's features before OpenBLAS starts, as in eqsat.
+  std::cout << fmt::format(
+      "OpenBLAS kernels: {}; f64 peak, one thread: {:.1f} GFLOP/s (AVX-512 FMA in registers)\n",
+      eqsat::backend::blas_kernels(), peak / 1e9);
   const Case cases[] = {
       {"mlp half", 128, 512, 512, false, false},  {"mlp half", 128, 512, 512, false, true},
       {"mlp half", 256, 512, 256, true, false},   {"mlp", 256, 512, 512, false, false},
