@@ -3,15 +3,17 @@
 // the result); leading dimensions are batch dimensions that broadcast.
 // f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a vector,
 // DOT when both are) when the build found it, large f32 blocks to oneDNN's
-// GEMM when it found that too; integer ones (and all, without OpenBLAS) to
-// Eigen. Where the executable owns its OpenBLAS (own_blas), the libraries
-// run single-threaded and the executor's pool splits a large product's
-// rows or columns, or a batch's products, between threads.
+// GEMM when it found that too, large f64 ones to eqsat's own AVX-512 GEMM
+// (dgemm_avx512.hpp) on a CPU that has it; integer ones (and all, without
+// OpenBLAS) to Eigen. Where the executable owns its OpenBLAS (own_blas),
+// the libraries run single-threaded and the executor's pool splits a large
+// product's rows or columns, or a batch's products, between threads.
 // An operand may be given transposed (its last two dimensions swapped, as
 // stored): BLAS and Eigen then read it through their transpose flag, no
 // copy is made.
 #include "blas_start.hpp"
 #include "block_reduce.hpp"
+#include "dgemm_avx512.hpp"
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "onednn.hpp"
@@ -94,6 +96,12 @@ constexpr std::int64_t kSplitProduct = std::int64_t{1} << 18;
 // f32 blocks of at least this many multiply-adds go to oneDNN, smaller ones
 // to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
 constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
+// f64 blocks of more than kOwnGemmBlock multiply-adds and at least
+// kOwnGemmColumns columns go to own_dgemm: OpenBLAS's small-matrix kernels
+// win below (96^3 ran 15% faster), and own_dgemm's tiles are 32 columns
+// wide (512 x 16 x 64 ran at a third of OpenBLAS's speed).
+constexpr std::int64_t kOwnGemmBlock = std::int64_t{1} << 20;
+constexpr std::int64_t kOwnGemmColumns = 32;
 // A block of a product of more than kWholeBytes of result is computed in
 // chunks of rows of at most kChunkBytes (product_block): a quarter of a
 // core's L2 on the machine measured, the rest for the chunk's operands
@@ -216,7 +224,8 @@ void prepare_blas() {
 }
 
 // The block with OpenBLAS (DOT for one element, GEMV for one row or column,
-// GEMM otherwise) or, for large f32 blocks, oneDNN's JIT GEMM.
+// GEMM otherwise) or, for large blocks, oneDNN's JIT GEMM (f32) or eqsat's
+// own (f64).
 template <class T>
 void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
   using L = Blas<T>;
@@ -245,6 +254,10 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
     if constexpr (std::is_same_v<T, float>)
       if (own && std::int64_t{rows} * cols * k >= kOneDnnBlock &&
           onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, beta, pc, ldc))
+        return;
+    if constexpr (std::is_same_v<T, double>)
+      if (own && std::int64_t{rows} * cols * k > kOwnGemmBlock && cols >= kOwnGemmColumns &&
+          own_dgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc))
         return;
     L::gemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.tb ? CblasTrans : CblasNoTrans, rows,
             cols, k, T(1), pa, lda, pb, ldb, beta, pc, ldc);

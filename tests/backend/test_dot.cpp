@@ -138,7 +138,8 @@ TEST_CASE("dot equals a plain loop however the product is cut between threads an
       {0, 0, 1, 600, 900, true, false, false, true},      // the same, b stored transposed
       {0, 0, 900, 600, 1, false, true, false, false},     // column vector: GEMV, rows split
       {0, 0, 900, 600, 1, false, true, true, false},      // the same, a stored transposed
-      {0, 0, 300, 200, 250, false, false, false, false},  // GEMM, rows split (oneDNN for f32)
+      {0, 0, 300, 200, 250, false, false, false, false},  // GEMM, rows split (f32: oneDNN,
+                                                          // f64: own_dgemm with AVX-512)
       {0, 0, 300, 200, 250, false, false, true, true},    // the same, both transposed
       {0, 0, 16, 128, 512, false, false, false, false},   // few rows: columns split
       {0, 0, 16, 128, 512, false, false, true, false},
