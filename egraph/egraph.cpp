@@ -5,6 +5,7 @@
 #include "egraph/sorted_runs.hpp"
 #include "support/internal_error.hpp"
 
+#include <absl/container/flat_hash_set.h>
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
@@ -15,17 +16,61 @@ namespace eqsat::egraph {
 
 using ChildBuffer = absl::InlinedVector<EClassId, 8>;
 
+struct EGraph::Key {
+  Symbol op;
+  Payload payload;
+  std::span<const EClassId> children;
+  std::size_t hash;
+};
+
+struct EGraph::MemoHash {
+  using is_transparent = void;
+  const EGraph* g;
+  std::size_t operator()(ENodeId n) const { return g->hash_of(n); }
+  std::size_t operator()(const Key& k) const { return k.hash; }
+};
+
+struct EGraph::MemoEq {
+  using is_transparent = void;
+  const EGraph* g;
+  // Inline, as every hash-cons hit and re-keyed e-node compares.
+  bool operator()(ENodeId a, const Key& k) const {
+    const NodeRecord& r = g->records_[a.index()];
+    if (r.op != k.op.id() || r.payload != k.payload || r.arity != k.children.size()) return false;
+    const EClassId* kids = g->kids(r);
+    for (std::size_t i = 0; i < k.children.size(); ++i)
+      if (kids[i] != k.children[i]) return false;
+    return true;
+  }
+  bool operator()(ENodeId a, ENodeId b) const {
+    if (a == b) return true;
+    const NodeRecord& r = g->records_[b.index()];
+    return (*this)(a, Key{Symbol::from_id_unchecked(r.op), r.payload, {g->kids(r), r.arity}, 0});
+  }
+  bool operator()(const Key& k, ENodeId a) const { return (*this)(a, k); }
+};
+
+// The hash-cons starts with 4,095 slots (about 20 KiB, room for 3,584
+// e-nodes): a saturating run's table would otherwise rehash its e-nodes
+// again and again on the way up from one slot (integ_part2: 3% of its
+// instructions).
+struct EGraph::Memo {
+  explicit Memo(const EGraph* g) : set(4095, MemoHash{g}, MemoEq{g}) {}
+  absl::flat_hash_set<ENodeId, MemoHash, MemoEq> set;
+};
+
 EGraph::EGraph(std::unique_ptr<Analysis> analysis, Explanations explanations)
     : analysis_(std::move(analysis)),
       proofs_(explanations == Explanations::On ? std::make_unique<ProofForest>() : nullptr),
-      reason_("asserted") {
+      reason_("asserted"),
+      memo_(std::make_unique<Memo>(this)) {
   if (analysis_) analysis_->attach(this);
 }
 
 EGraph::~EGraph() = default;
 
 std::size_t EGraph::hashcons_size() const {
-  return memo_.size();
+  return memo_->set.size();
 }
 
 std::span<const EClassId> EGraph::classes_with_op(Symbol op) const {
@@ -49,13 +94,16 @@ void EGraph::bad_id(EClassId c, const char* where) const {
   // One probe: a miss claims the slot for the new e-node's id right away
   // (its record is pushed in add_fresh, before anything reads the hash-cons).
   const ENodeId n(static_cast<std::uint32_t>(records_.size()));
-  const std::uint32_t m =
-      memo_.find_or_insert(hash_enode(op, payload, canon), n.value(),
-                           [&](std::uint32_t id) { return has_content(id, op, payload, canon); });
-  if (m == HashCons::kNone) return add_fresh(n, op, payload, canon, children);
+  bool fresh = false;
+  auto it = memo_->set.lazy_emplace(Key{op, payload, canon, hash_enode(op, payload, canon)},
+                                    [&](const auto& construct) {
+                                      fresh = true;
+                                      construct(n);
+                                    });
+  if (fresh) return add_fresh(n, op, payload, canon, children);
   if (proofs_) [[unlikely]]
-    return term_for_hit(ENodeId(m), op, payload, children);
-  return find(records_[m].cls);
+    return term_for_hit(*it, op, payload, children);
+  return find(records_[it->index()].cls);
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
@@ -186,11 +234,10 @@ std::optional<EClassId> EGraph::lookup(Symbol op, Payload payload,
     check_id(c, "EGraph::lookup");
     c = find(c);
   }
-  const std::uint32_t m = memo_.find(hash_enode(op, payload, canon), [&](std::uint32_t id) {
-    return has_content(id, op, payload, canon);
-  });
-  if (m == HashCons::kNone) return std::nullopt;
-  return find(records_[m].cls);
+  Key key{op, payload, canon, hash_enode(op, payload, canon)};
+  auto it = memo_->set.find(key);
+  if (it == memo_->set.end()) return std::nullopt;
+  return find(records_[it->index()].cls);
 }
 
 std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
@@ -198,12 +245,10 @@ std::optional<EClassId> EGraph::lookup_in_snapshot(Symbol op, Payload payload,
                                                    std::uint32_t* stamp) const {
   // Hash-cons entries of e-nodes that existed at the last rebuild keep their
   // keys until the next rebuild (only `repair` re-keys).
-  const std::uint32_t m = memo_.find(hash_enode(op, payload, children), [&](std::uint32_t id) {
-    return has_content(id, op, payload, children);
-  });
-  if (m == HashCons::kNone || m >= snapshot_nodes_) return std::nullopt;
-  if (stamp) *stamp = records_[m].stamp;
-  return snapshot_root_[records_[m].cls.index()];
+  auto it = memo_->set.find(Key{op, payload, children, hash_enode(op, payload, children)});
+  if (it == memo_->set.end() || it->index() >= snapshot_nodes_) return std::nullopt;
+  if (stamp) *stamp = records_[it->index()].stamp;
+  return snapshot_root_[records_[it->index()].cls.index()];
 }
 
 std::optional<EClassId> EGraph::lookup_expr(const RecExpr& expr) const {
@@ -302,18 +347,15 @@ void EGraph::repair(ENodeId n, std::size_t& unions) {
     bool stale = false;
     for (std::uint32_t i = 0; i < r.arity && !stale; ++i) stale = uf_.find(ch[i]) != ch[i];
     if (!stale) return;
-    memo_.erase(hash_of(n), n.value());  // found by its old content, which it still has
+    memo_->set.erase(n);  // found by its old content, which it still has
     for (std::uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
     r.stamp = snapshot_number_ + 1;
     touch(r.cls, kNodesChanged);  // its class's sort order may have changed
   }
-  const ENodeRef content = node(n);
-  const std::uint32_t found = memo_.find_or_insert(hash_of(n), n.value(), [&](std::uint32_t id) {
-    return has_content(id, content.op, content.payload, content.children);
-  });
-  if (found == HashCons::kNone) return;
+  auto [it, inserted] = memo_->set.insert(n);
+  if (inserted) return;
   // Congruent to e-node m: n dies, their classes merge.
-  const ENodeId m(found);
+  ENodeId m = *it;
   NodeRecord& r = records_[n.index()];
   NodeRecord& rm = records_[m.index()];
   r.dead = 1;
@@ -514,10 +556,9 @@ void EGraph::check_invariants() const {
     for (EClassId c : ref.children) {
       if (find(c) != c) fail("e-node " + std::to_string(i) + " has a non-canonical child");
     }
-    const std::uint32_t in_memo = memo_.find(
-        hash_enode(ref.op, ref.payload, ref.children),
-        [&](std::uint32_t id) { return has_content(id, ref.op, ref.payload, ref.children); });
-    if (in_memo != i) {
+    auto it = memo_->set.find(
+        Key{ref.op, ref.payload, ref.children, hash_enode(ref.op, ref.payload, ref.children)});
+    if (it == memo_->set.end() || *it != ENodeId(i)) {
       fail("e-node " + std::to_string(i) + " is not in the hash-cons under its content");
     }
     std::vector<EClassId> kids(ref.children.begin(), ref.children.end());
@@ -528,7 +569,7 @@ void EGraph::check_invariants() const {
       if (ps.empty() || ps.back() != ENodeId(i)) ps.push_back(ENodeId(i));
     }
   }
-  if (live != memo_.size()) fail("hash-cons size differs from the number of live e-nodes");
+  if (live != memo_->set.size()) fail("hash-cons size differs from the number of live e-nodes");
   if (visible_count != num_visible_) fail("visible e-node count is stale");
   // Classes.
   std::size_t roots = 0, listed = 0;
@@ -607,7 +648,8 @@ std::size_t EGraph::bytes() const {
   std::size_t b = records_.capacity() * sizeof(NodeRecord) + touched_flag_.capacity() +
                   children_.capacity() * sizeof(EClassId) + classes_.capacity() * sizeof(EClass) +
                   (slot_.capacity() + free_slots_.capacity()) * sizeof(std::uint32_t) +
-                  memo_.bytes() + uf_.bytes() + live_classes_.capacity() * sizeof(EClassId) +
+                  memo_->set.capacity() * (sizeof(ENodeId) + 1) + uf_.bytes() +
+                  live_classes_.capacity() * sizeof(EClassId) +
                   (packed_at_.capacity() + packed_.capacity()) * sizeof(std::uint32_t) +
                   snapshot_root_.capacity() * sizeof(EClassId);
   for (const EClass& c : classes_) {

@@ -49,7 +49,6 @@
 #include "egraph/analysis.hpp"
 #include "egraph/enode.hpp"
 #include "egraph/explain.hpp"
-#include "egraph/hashcons.hpp"
 #include "egraph/id.hpp"
 #include "egraph/id_list.hpp"
 #include "egraph/rec_expr.hpp"
@@ -255,6 +254,13 @@ class EGraph {
     IdList<ENodeId> nodes;
     IdList<ENodeId> parents;
   };
+  // The hash-cons (an abseil flat_hash_set of e-node ids hashed and
+  // compared by content), defined in egraph.cpp so that includers of this
+  // header do not compile abseil's tables.
+  struct Key;
+  struct MemoHash;
+  struct MemoEq;
+  struct Memo;
 
   const EClass& cls(EClassId canonical) const { return classes_[slot_[canonical.index()]]; }
   EClass& cls(EClassId canonical) { return classes_[slot_[canonical.index()]]; }
@@ -267,17 +273,6 @@ class EGraph {
   std::size_t hash_of(ENodeId n) const {
     const NodeRecord& r = records_[n.index()];
     return hash_enode(Symbol::from_id_unchecked(r.op), r.payload, {kids(r), r.arity});
-  }
-  // Whether e-node `id` holds exactly this content: the hash-cons's
-  // equality (inline, as every hash-cons hit compares once).
-  bool has_content(std::uint32_t id, Symbol op, Payload payload,
-                   std::span<const EClassId> children) const {
-    const NodeRecord& r = records_[id];
-    if (r.op != op.id() || r.payload != payload || r.arity != children.size()) return false;
-    const EClassId* k = kids(r);
-    for (std::size_t i = 0; i < children.size(); ++i)
-      if (k[i] != children[i]) return false;
-    return true;
   }
   bool less_by_content(ENodeId a, ENodeId b) const;
   void queue_analysis(std::span<const ENodeId> nodes);
@@ -329,7 +324,7 @@ class EGraph {
   std::vector<EClass> classes_;             // by slot
   std::vector<std::uint32_t> slot_;         // by class id: its slot while canonical
   std::vector<std::uint32_t> free_slots_;   // slots of classes merged away
-  HashCons memo_;                           // e-node content -> e-node id
+  std::unique_ptr<Memo> memo_;
   std::vector<ENodeId> pending_;            // e-nodes whose children may be stale
   std::vector<ENodeId> analysis_pending_;   // e-nodes whose data must be re-joined
   std::vector<EClassId> touched_;           // classes whose lists need normalizing
