@@ -107,10 +107,24 @@ void EGraph::bad_id(EClassId c, const char* where) const {
 }
 
 EClassId EGraph::add(Symbol op, Payload payload, std::span<const EClassId> children) {
-  // The canonical children: on the stack for usual arities (no vector to
-  // set up on every call), on the heap beyond.
+  // Up to two children (nearly every e-node) canonicalize into a two-id
+  // array: a wider one on the stack costs the hot path its initialization
+  // and a larger frame.
+  if (children.size() > kInline) [[unlikely]]
+    return add_wide(op, payload, children);
+  EClassId canon[kInline];
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    check_id(children[i], "EGraph::add");
+    canon[i] = uf_.find_compress(children[i]);
+  }
+  return add_canonical(op, payload, std::span<const EClassId>(canon, children.size()), children);
+}
+
+EClassId EGraph::add_wide(Symbol op, Payload payload, std::span<const EClassId> children) {
+  // The canonical children: on the stack for usual arities, on the heap
+  // beyond.
   constexpr std::size_t kStack = 8;
-  if (children.size() > kStack) [[unlikely]] {
+  if (children.size() > kStack) {
     std::vector<EClassId> canon(children.size());
     for (std::size_t i = 0; i < children.size(); ++i) {
       check_id(children[i], "EGraph::add");

@@ -291,6 +291,9 @@ class EGraph {
   // for explanations).
   EClassId add_canonical(Symbol op, Payload payload, std::span<const EClassId> canon,
                          std::span<const EClassId> children);
+  // `add` of an e-node with more than kInline children (out of line).
+  [[gnu::noinline]] EClassId add_wide(Symbol op, Payload payload,
+                                      std::span<const EClassId> children);
   // `add` after the hash-cons claimed slot n for content it did not hold:
   // the new e-node's record, class and parent entries (out of line).
   [[gnu::noinline]] EClassId add_fresh(ENodeId n, Symbol op, Payload payload,

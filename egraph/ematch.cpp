@@ -33,15 +33,13 @@ std::optional<EClassId> lookup_ground(const EGraph& g, const Pattern& p, std::ui
 }  // namespace
 
 struct MatchProgram::State {
-  State(const EGraph& graph, Matches& m, std::size_t more)
-      : g(graph),
-        out(m),
-        limit(more >= std::numeric_limits<std::size_t>::max() - m.size()
-                  ? std::numeric_limits<std::size_t>::max()
-                  : m.size() + more) {}
+  State(const EGraph& graph, Matches& m, std::size_t more) : g(graph), out(m), left(more) {}
   const EGraph& g;
   Matches& out;
-  std::size_t limit;        // stop once flushed + skipped + out.size() reaches it
+  // Matches (written or skipped) still allowed; the search stops at 0. A
+  // countdown: one decrement a match where the sum of the three counts
+  // below took three loads and two additions.
+  std::size_t left;
   std::size_t flushed = 0;  // matches handed to the sink
   // Matches whose e-nodes all have stamps <= seen_through are counted in
   // `skipped`, not written (0: none are, stamps start at 1).
@@ -203,17 +201,20 @@ bool MatchProgram::resolve_grounds(const EGraph& g, State& s) const {
   return true;
 }
 
-void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
-  if (pc == code_.size()) {
-    if (newest <= s.seen_through && s.seen_through != 0) {
-      ++s.skipped;
-      if (s.flushed + s.skipped + s.out.size() >= s.limit) s.stop = true;
-      return;
-    }
+[[gnu::always_inline]] inline void MatchProgram::emit(State& s, std::uint32_t newest) const {
+  if (newest <= s.seen_through && s.seen_through != 0) {
+    ++s.skipped;
+  } else {
     s.out.roots.push_back(s.regs[0]);
     for (std::uint32_t r : var_regs_) s.out.classes.push_back(s.regs[r]);
     for (std::uint32_t r : pvar_regs_) s.out.payloads.push_back(s.pregs[r]);
-    if (s.flushed + s.skipped + s.out.size() >= s.limit) s.stop = true;
+  }
+  if (--s.left == 0) s.stop = true;
+}
+
+void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
+  if (pc == code_.size()) {
+    emit(s, newest);
     return;
   }
   const Instr& in = code_[pc];
@@ -227,7 +228,11 @@ void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
         s.regs[in.reg] = c;
         // A lone variable's stamp only matters when seen matches are skipped.
         run(s, pc + 1, in.kind == Kind::Scan || s.seen_through == 0 ? newest : class_stamp(s.g, c));
-        if (has_any_ && pc == 0) dedup_from(s.out, before);
+        if (has_any_ && pc == 0) {
+          const std::size_t found = s.out.size();
+          dedup_from(s.out, before);
+          s.left += found - s.out.size();  // duplicates do not count
+        }
         if (pc == 0 && s.sink && s.out.size() >= kBatch && !s.stop) {
           s.flushed += s.out.size();
           bool go = (*s.sink)(s.out);
@@ -244,6 +249,9 @@ void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
       const std::uint32_t* p = words.data();
       const std::uint32_t* end = p + words.size();
       const std::uint32_t op = in.op.id();
+      // The program's last Bind writes its matches here, not a call deeper
+      // (one call less per match: most matches end in a Bind).
+      const bool last = pc + 1 == code_.size();
       for (; p < end; p += EGraph::kPackedHeader + p[1]) {
         if (p[0] != op) {
           if (p[0] > op) break;
@@ -266,9 +274,15 @@ void MatchProgram::run(State& s, std::size_t pc, std::uint32_t newest) const {
             break;
         }
         EClassId* out = s.regs + in.other;
-        for (std::uint32_t c = 0; c < in.arity; ++c)
-          out[c] = EClassId(p[EGraph::kPackedHeader + c]);
-        run(s, pc + 1, std::max(newest, p[4]));
+        const std::uint32_t* kids = p + EGraph::kPackedHeader;
+        // Two children or fewer (nearly every operator) without a loop.
+        if (in.arity >= 1) out[0] = EClassId(kids[0]);
+        if (in.arity >= 2) out[1] = EClassId(kids[1]);
+        for (std::uint32_t c = 2; c < in.arity; ++c) out[c] = EClassId(kids[c]);
+        if (last)
+          emit(s, std::max(newest, p[4]));
+        else
+          run(s, pc + 1, std::max(newest, p[4]));
         if (s.stop) return;
       }
       return;

@@ -84,6 +84,8 @@ class MatchProgram {
   bool resolve_grounds(const EGraph& g, State& s) const;
   // Runs code_[pc...]; `newest` is the largest stamp of the e-nodes bound so far.
   void run(State& s, std::size_t pc, std::uint32_t newest) const;
+  // Writes the match in the registers, or counts it as seen (by `newest`).
+  void emit(State& s, std::uint32_t newest) const;
   // The oldest stamp of class c's e-nodes in the snapshot (the largest
   // stamp when it has none): a lone variable's match's stamp.
   static std::uint32_t class_stamp(const EGraph& g, EClassId c);

@@ -83,7 +83,10 @@ EClassId PatternApplier::instantiate(EGraph& g, const Subst& subst) {
   for (std::size_t k = 0; k < n_steps; ++k) {
     const Step& st = steps[k];
     const std::uint32_t* a = args + st.first_arg;
-    for (std::uint32_t j = 0; j < st.arity; ++j) kids[j] = v[a[j]];
+    // Two children or fewer (nearly every operator) without a loop.
+    if (st.arity >= 1) kids[0] = v[a[0]];
+    if (st.arity >= 2) kids[1] = v[a[1]];
+    for (std::uint32_t j = 2; j < st.arity; ++j) kids[j] = v[a[j]];
     const Payload p = st.pvar == kFixed ? st.payload : subst.payload(pvar_index_[st.pvar]);
     v[vars + k] = g.add(st.op, p, std::span<const EClassId>(kids, st.arity));
   }

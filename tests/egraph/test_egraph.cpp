@@ -74,6 +74,32 @@ TEST_CASE("adding the same e-node twice gives the same class") {
   g.check_invariants();
 }
 
+TEST_CASE("e-nodes of three and of nine children are found again by canonical children") {
+  // Beyond two children `add` takes another path (add_wide: the stack up
+  // to eight, the heap beyond); it must canonicalize the same way.
+  EGraph g;
+  std::vector<EClassId> leaves;
+  for (Payload p = 0; p < 9; ++p) leaves.push_back(g.add(kA, p));
+  const std::vector<EClassId> three(leaves.begin(), leaves.begin() + 3);
+  const EClassId f3 = g.add(kF, 0, three);
+  const EClassId g9 = g.add(kG, 0, leaves);
+  CHECK(g.add(kF, 0, three) == f3);
+  CHECK(g.add(kG, 0, leaves) == g9);
+  CHECK(g.num_nodes() == 11);
+  g.merge(leaves[0], leaves[1]);
+  g.rebuild();
+  // With a merged child given by its other id, the same e-nodes.
+  std::vector<EClassId> three_b = three, nine_b = leaves;
+  three_b[0] = leaves[1];
+  nine_b[0] = leaves[1];
+  CHECK(g.find(g.add(kF, 0, three_b)) == g.find(f3));
+  CHECK(g.find(g.add(kG, 0, nine_b)) == g.find(g9));
+  CHECK(g.lookup(kG, 0, nine_b) == g.find(g9));
+  CHECK(g.num_nodes() == 11);  // no e-node added
+  g.rebuild();
+  g.check_invariants();
+}
+
 TEST_CASE("ids from elsewhere are refused with a named error") {
   EGraph g;
   EClassId a = g.add(kA);
