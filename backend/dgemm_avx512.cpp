@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
@@ -59,6 +60,24 @@ struct Packed {
   Doubles b = aligned_doubles(kCols * kDepth);
 };
 
+// `rows` (<= kRows) rows of op(a) by kc, from `a` (op(a)'s first element
+// of the panel), into dst[p * kRows + i], rows past `rows` zero.
+void pack_a(bool ta, const double* a, std::int64_t lda, std::int64_t rows, std::int64_t kc,
+            double* dst) {
+  if (ta) {  // op(a)'s column p is row p of a as stored
+    for (std::int64_t p = 0; p < kc; ++p, dst += kRows) {
+      std::memcpy(dst, a + p * lda, rows * sizeof(double));
+      std::fill(dst + rows, dst + kRows, 0.0);
+    }
+  } else if (rows == kRows) {
+    for (std::int64_t p = 0; p < kc; ++p, dst += kRows)
+      for (int i = 0; i < kRows; ++i) dst[i] = a[i * lda + p];
+  } else {
+    for (std::int64_t p = 0; p < kc; ++p, dst += kRows)
+      for (int i = 0; i < kRows; ++i) dst[i] = i < rows ? a[i * lda + p] : 0.0;
+  }
+}
+
 // The mask of the first `n` (0..8) lanes.
 inline __mmask8 first_lanes(std::int64_t n) {
   return static_cast<__mmask8>((1u << n) - 1);
@@ -81,29 +100,6 @@ EQSAT_TARGET_avx512 void transpose8(__m512d (&r)[8]) {
   for (int h = 0; h < 4; ++h) {
     r[kColumn[h]] = _mm512_shuffle_f64x2(u[h], u[h + 4], 0x88);
     r[kColumn[h] + 4] = _mm512_shuffle_f64x2(u[h], u[h + 4], 0xdd);
-  }
-}
-
-// `rows` (<= kRows) rows of op(a) by kc, from `a` (op(a)'s first element
-// of the panel), into dst[p * kRows + i], rows past `rows` zero.
-EQSAT_TARGET_avx512 void pack_a(bool ta, const double* a, std::int64_t lda, std::int64_t rows,
-                                std::int64_t kc, double* dst) {
-  const __mmask8 stored = first_lanes(rows), panel = first_lanes(kRows);
-  if (ta) {  // op(a)'s column p is row p of a as stored
-    for (std::int64_t p = 0; p < kc; ++p, dst += kRows)
-      _mm512_mask_storeu_pd(dst, panel, _mm512_maskz_loadu_pd(stored, a + p * lda));
-    return;
-  }
-  // 8 x 8 blocks transposed, the rows past `rows` zero.
-  for (std::int64_t p = 0; p < kc; p += 8) {
-    const __mmask8 depth = first_lanes(std::min<std::int64_t>(8, kc - p));
-    __m512d r[8];
-#pragma GCC unroll 8
-    for (int i = 0; i < 8; ++i)
-      r[i] = i < rows ? _mm512_maskz_loadu_pd(depth, a + i * lda + p) : _mm512_setzero_pd();
-    transpose8(r);
-    for (int q = 0; q < 8 && p + q < kc; ++q)
-      _mm512_mask_storeu_pd(dst + (p + q) * kRows, panel, r[q]);
   }
 }
 
@@ -144,10 +140,11 @@ EQSAT_TARGET_avx512 void tile(std::int64_t kc, const double* __restrict ap,
   for (int i = 0; i < R; ++i)
 #pragma GCC unroll 4
     for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_setzero_pd();
+      // c's lines arrive while the tile is computed.
 #pragma GCC unroll 8
   for (int i = 0; i < R; ++i)
 #pragma GCC unroll 4
-    for (int v = 0; v < kVectors; ++v)  // c's lines arrive while the tile is computed
+    for (int v = 0; v < kVectors; ++v)
       _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 8 * v), _MM_HINT_T0);
 #pragma GCC unroll 2
   for (std::int64_t p = 0; p < kc; ++p, ap += kRows, bp += kCols) {
@@ -180,17 +177,13 @@ constexpr std::array<Tile, sizeof...(R)> tiles(std::integer_sequence<int, R...>)
 }
 constexpr auto kTiles = tiles(std::make_integer_sequence<int, kRows>());
 
-// Operands of one product: op(a) m x k, op(b) k x n, c m x n; op(b)
-// packed whole (pack_b_panels) when `packed` is set, else b is packed a
-// panel at a time.
+// Operands of one product: op(a) m x k, op(b) k x n, c m x n.
 struct Operands {
   bool ta, tb;
-  std::int64_t k;
   const double* a;
   std::int64_t lda;
   const double* b;
   std::int64_t ldb;
-  const double* packed;
   double* c;
   std::int64_t ldc;
 };
@@ -207,21 +200,17 @@ void slice(const Operands& o, std::int64_t i0, std::int64_t mc, std::int64_t j0,
   alignas(64) double edge[kRows * kCols];  // a tile at b's edge, before its columns are kept
   for (std::int64_t j = j0; j < j0 + nc; j += kCols) {
     const std::int64_t cols = std::min<std::int64_t>(kCols, j0 + nc - j);
-    const double* bp = packed.b.get();
-    if (o.packed)
-      bp = o.packed + (j / kCols * o.k + p0) * kCols;
-    else
-      pack_b(o.tb, o.tb ? o.b + j * o.ldb + p0 : o.b + p0 * o.ldb + j, o.ldb, cols, kc,
-             packed.b.get());
+    pack_b(o.tb, o.tb ? o.b + j * o.ldb + p0 : o.b + p0 * o.ldb + j, o.ldb, cols, kc,
+           packed.b.get());
     for (std::int64_t i = 0; i < mc; i += kRows) {
       const std::int64_t rows = std::min<std::int64_t>(kRows, mc - i);
       const Tile run = kTiles[rows - 1];
       double* ct = o.c + (i0 + i) * o.ldc + j;
       if (cols == kCols) {
-        run(kc, packed.a.get() + i * kc, bp, ct, o.ldc, add);
+        run(kc, packed.a.get() + i * kc, packed.b.get(), ct, o.ldc, add);
         continue;
       }
-      run(kc, packed.a.get() + i * kc, bp, edge, kCols, false);
+      run(kc, packed.a.get() + i * kc, packed.b.get(), edge, kCols, false);
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < cols; ++q)
           ct[r * o.ldc + q] = edge[r * kCols + q] + (add ? ct[r * o.ldc + q] : 0.0);
@@ -231,15 +220,13 @@ void slice(const Operands& o, std::int64_t i0, std::int64_t mc, std::int64_t j0,
 
 // Block by block of c (kBlockRows x kBlockCols, in L2 while every slice
 // of k adds to it).
-void gemm(const Operands& o, std::int64_t m, std::int64_t n, bool accumulate) {
+void gemm(const Operands& o, std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate) {
   thread_local Packed packed;
-  if (o.k == 0 && !accumulate)
-    for (std::int64_t i = 0; i < m; ++i) std::fill_n(o.c + i * o.ldc, n, 0.0);
   for (std::int64_t j0 = 0; j0 < n; j0 += kBlockCols)
     for (std::int64_t i0 = 0; i0 < m; i0 += kBlockRows)
-      for (std::int64_t p0 = 0; p0 < o.k; p0 += kDepth)
+      for (std::int64_t p0 = 0; p0 < k; p0 += kDepth)
         slice(o, i0, std::min(kBlockRows, m - i0), j0, std::min(kBlockCols, n - j0), p0,
-              std::min(kDepth, o.k - p0), accumulate || p0 > 0, packed);
+              std::min(kDepth, k - p0), accumulate || p0 > 0, packed);
 }
 
 }  // namespace
@@ -250,62 +237,14 @@ bool own_dgemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
                std::int64_t ldc) {
 #ifdef __x86_64__
   if (vector_level() < VectorLevel::Avx512) return false;
-  gemm(Operands{ta, tb, k, a, lda, b, ldb, nullptr, c, ldc}, m, n, accumulate);
+  if (k == 0 && !accumulate)
+    for (std::int64_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0);
+  gemm(Operands{ta, tb, a, lda, b, ldb, c, ldc}, m, n, k, accumulate);
   return true;
 #else
   (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb;
   (void)accumulate, (void)c, (void)ldc;
   return false;
-#endif
-}
-
-std::int64_t packed_b_panels(std::int64_t n) {
-#ifdef __x86_64__
-  return (n + kCols - 1) / kCols;
-#else
-  (void)n;
-  return 0;
-#endif
-}
-
-double* packed_b_buffer(std::int64_t n, std::int64_t k) {
-#ifdef __x86_64__
-  if (vector_level() < VectorLevel::Avx512) return nullptr;
-  thread_local Doubles buffer;
-  thread_local std::int64_t size = 0;
-  const std::int64_t need = std::max<std::int64_t>(1, packed_b_panels(n) * kCols * k);
-  if (need > size) {
-    buffer = aligned_doubles(need);
-    size = need;
-  }
-  return buffer.get();
-#else
-  (void)n, (void)k;
-  return nullptr;
-#endif
-}
-
-void pack_b_panels(bool tb, std::int64_t n, std::int64_t k, const double* b, std::int64_t ldb,
-                   std::int64_t first, std::int64_t last, double* packed) {
-#ifdef __x86_64__
-  for (std::int64_t q = first; q < last; ++q) {
-    const std::int64_t j = q * kCols;
-    pack_b(tb, tb ? b + j * ldb : b + j, ldb, std::min<std::int64_t>(kCols, n - j), k,
-           packed + q * kCols * k);
-  }
-#else
-  (void)tb, (void)n, (void)k, (void)b, (void)ldb, (void)first, (void)last, (void)packed;
-#endif
-}
-
-void own_dgemm_packed(bool ta, std::int64_t m, std::int64_t n, std::int64_t k, const double* a,
-                      std::int64_t lda, const double* packed, bool accumulate, double* c,
-                      std::int64_t ldc) {
-#ifdef __x86_64__
-  gemm(Operands{ta, false, k, a, lda, nullptr, 0, packed, c, ldc}, m, n, accumulate);
-#else
-  (void)ta, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)packed, (void)accumulate;
-  (void)c, (void)ldc;
 #endif
 }
 

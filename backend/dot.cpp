@@ -102,9 +102,6 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // wide (512 x 16 x 64 ran at a third of OpenBLAS's speed).
 constexpr std::int64_t kOwnGemmBlock = std::int64_t{1} << 20;
 constexpr std::int64_t kOwnGemmColumns = 32;
-// A product split by rows for own_dgemm packs op(b) once, shared by the
-// threads (split_product), when the packing takes at most this much.
-constexpr std::int64_t kSharedPackBytes = std::int64_t{8} << 20;
 // A block of a product of more than kWholeBytes of result is computed in
 // chunks of rows of at most kChunkBytes (product_block): a quarter of a
 // core's L2 on the machine measured, the rest for the chunk's operands
@@ -228,10 +225,9 @@ void prepare_blas() {
 
 // The block with OpenBLAS (DOT for one element, GEMV for one row or column,
 // GEMM otherwise) or, for large blocks, oneDNN's JIT GEMM (f32) or eqsat's
-// own (f64), from `packed` when set (op(b) packed whole: shared_packed_b).
+// own (f64).
 template <class T>
-void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk,
-                const double* packed) {
+void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk) {
   using L = Blas<T>;
   const bool own = own_blas();
   prepare_blas();
@@ -260,42 +256,12 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
           onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, beta, pc, ldc))
         return;
     if constexpr (std::is_same_v<T, double>)
-      if (own && std::int64_t{rows} * cols * k > kOwnGemmBlock && cols >= kOwnGemmColumns) {
-        if (packed) {
-          EQSAT_ASSERT(blk.c0 == 0 && blk.c1 == s.n);
-          return own_dgemm_packed(s.ta, rows, cols, k, pa, lda, packed, s.accumulate, pc, ldc);
-        }
-        if (own_dgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc)) return;
-      }
+      if (own && std::int64_t{rows} * cols * k > kOwnGemmBlock && cols >= kOwnGemmColumns &&
+          own_dgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc))
+        return;
     L::gemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.tb ? CblasTrans : CblasNoTrans, rows,
             cols, k, T(1), pa, lda, pb, ldb, beta, pc, ldc);
   }
-}
-
-// OpenBLAS maps a buffer of 128 MiB for each call running at once and
-// retries forever when the mapping fails (thread_pool.hpp, blas_threads):
-// under an address-space limit too small for one buffer per pool thread,
-// products ran by every thread at once hung. There Eigen computes them
-// (it allocates little, and fails with an out-of-memory error rather than
-// waiting).
-bool blas_buffers_fit() {
-  static const bool fit = blas_threads(num_threads(), address_space_limit()) >= num_threads();
-  return fit;
-}
-
-// op(b) packed once on every thread for own_dgemm (dgemm_avx512.hpp,
-// packed_b_buffer), when a product split into blocks of `rows` rows sends
-// them there; null otherwise (blocks then pack b themselves).
-const double* shared_packed_b(const MatmulShape& s, const double* b, std::int64_t rows) {
-  if (!own_blas() || !blas_buffers_fit() || rows * s.n * s.k <= kOwnGemmBlock ||
-      s.n < kOwnGemmColumns || s.n * s.k * std::int64_t{sizeof(double)} > kSharedPackBytes)
-    return nullptr;
-  double* packed = packed_b_buffer(s.n, s.k);
-  if (!packed) return nullptr;
-  parallel_for(packed_b_panels(s.n), 1, [&](std::int64_t q0, std::int64_t q1) {
-    pack_b_panels(s.tb, s.n, s.k, b, s.tb ? s.k : s.n, q0, q1, packed);
-  });
-  return packed;
 }
 #endif
 
@@ -313,10 +279,18 @@ const double* shared_packed_b(const MatmulShape& s, const double* b, std::int64_
 // differently).
 template <class T>
 void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block& blk,
-                   const Finish<T>& finish, const double* packed = nullptr) {
+                   const Finish<T>& finish) {
 #ifdef EQSAT_HAVE_OPENBLAS
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    if (own_blas() && !blas_buffers_fit()) {
+    // OpenBLAS maps a buffer of 128 MiB for each call running at once and
+    // retries forever when the mapping fails (thread_pool.hpp,
+    // blas_threads): under an address-space limit too small for one
+    // buffer per pool thread, products ran by every thread at once hung.
+    // There Eigen computes them (it allocates little, and fails with an
+    // out-of-memory error rather than waiting).
+    static const bool buffers_fit =
+        blas_threads(num_threads(), address_space_limit()) >= num_threads();
+    if (own_blas() && !buffers_fit) {
       eigen_block(s, a, b, c, blk);
       return finish(s, c, blk);
     }
@@ -328,13 +302,13 @@ void product_block(const MatmulShape& s, const T* a, const T* b, T* c, const Blo
           whole ? blk.r1 - blk.r0 : std::max(kChunkRows, kChunkBytes / row_bytes);
       for (std::int64_t r0 = blk.r0; r0 < blk.r1; r0 += rows) {
         const Block chunk{r0, std::min(blk.r1, r0 + rows), blk.c0, blk.c1};
-        blas_block(s, a, b, c, chunk, packed);
+        blas_block(s, a, b, c, chunk);
         finish(s, c, chunk);
       }
       return;
     }
     if ((blk.r1 - blk.r0) * (blk.c1 - blk.c0) * s.k >= kSplitProduct) {
-      blas_block(s, a, b, c, blk, nullptr);
+      blas_block(s, a, b, c, blk);
       return finish(s, c, blk);
     }
   }
@@ -377,18 +351,11 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   // more than a late thread's share costs. Split by rows (a product
   // running its followers), each thread packs all of b, as bench_gemm's
   // onednn-split column does (bench/README.md, "Speed round 7: the LSTM
-  // cell runs with its product"), except for own_dgemm: the threads pack
-  // op(b) together first, and share it.
+  // cell runs with its product").
   const std::int64_t grain = std::max({std::int64_t{1}, (kOneDnnBlock + per_line - 1) / per_line,
                                        (extent + num_threads() - 1) / num_threads()});
-  const double* packed = nullptr;
-#ifdef EQSAT_HAVE_OPENBLAS
-  if constexpr (std::is_same_v<T, double>)
-    if (!by_columns && grain < extent) packed = shared_packed_b(s, b, grain);
-#endif
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
-    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish,
-                  packed);
+    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish);
   });
 }
 

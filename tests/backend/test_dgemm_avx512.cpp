@@ -1,8 +1,7 @@
 // eqsat's own AVX-512 DGEMM (dgemm_avx512.hpp) against a long double
 // triple loop: odd shapes at and around its tile and block edges, every
 // transpose, beta 0 and 1, leading dimensions wider than the matrices,
-// k = 0, and c's padding left alone; and op(b) packed once, shared by
-// blocks of rows, as threads splitting a product's rows do.
+// k = 0, and c's padding left alone.
 #include "backend/dgemm_avx512.hpp"
 #include "backend/vector_level.hpp"
 
@@ -49,21 +48,6 @@ struct Product {
   bool run() {
     return detail::own_dgemm(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, accumulate, c.data(),
                              ldc);
-  }
-
-  // As threads splitting c's rows do: op(b) packed in `pieces` ranges of
-  // panels, then c computed in blocks of `rows` rows from that packing.
-  void run_packed(std::int64_t pieces, std::int64_t rows) {
-    double* packed = detail::packed_b_buffer(n, k);
-    REQUIRE(packed != nullptr);
-    const std::int64_t panels = detail::packed_b_panels(n);
-    for (std::int64_t i = 0; i < pieces; ++i)
-      detail::pack_b_panels(tb, n, k, b.data(), ldb, panels * i / pieces, panels * (i + 1) / pieces,
-                            packed);
-    for (std::int64_t r = 0; r < m; r += rows)
-      detail::own_dgemm_packed(ta, std::min(rows, m - r), n, k,
-                               ta ? a.data() + r : a.data() + r * lda, lda, packed, accumulate,
-                               c.data() + r * ldc, ldc);
   }
 
   // The elements of c that differ from the exact product by more than
@@ -147,33 +131,7 @@ TEST_CASE("own_dgemm matches the exact product across its blocks of rows, column
     }
 }
 
-TEST_CASE("own_dgemm_packed: op(b) packed once in pieces, c's rows in blocks, the exact product") {
-  if (!runs_here()) return;
-  std::mt19937_64 rng(30);
-  std::uniform_int_distribution<std::int64_t> size(1, 90), pad(0, 9), pieces(1, 4), rows(1, 50);
-  for (int trial = 0; trial < 200; ++trial) {
-    Product p(trial & 1, trial & 2, trial & 4, size(rng), size(rng), size(rng), pad(rng), rng);
-    const std::int64_t parts = pieces(rng), block = rows(rng);
-    INFO("ta " << p.ta << " tb " << p.tb << " accumulate " << p.accumulate << ", " << p.m << " x "
-               << p.n << " x " << p.k << ", pad " << p.pad << ", " << parts << " pieces, blocks of "
-               << block << " rows");
-    p.run_packed(parts, block);
-    CHECK(p.wrong() == 0);
-  }
-  // Past the blocks and slices of k; the calling thread's buffer reused
-  // by a smaller product after a larger one.
-  for (const bool ta : {false, true})
-    for (const bool tb : {false, true}) {
-      Product p(ta, tb, !ta, 301, 545, 517, 2, rng);
-      p.run_packed(3, 131);
-      CHECK(p.wrong() == 0);
-      Product q(tb, ta, ta, 40, 70, 9, 1, rng);
-      q.run_packed(2, 40);
-      CHECK(q.wrong() == 0);
-    }
-}
-
-TEST_CASE("own_dgemm refuses below AVX-512, leaves c alone, and packs nothing") {
+TEST_CASE("own_dgemm refuses below AVX-512 and leaves c alone") {
   std::mt19937_64 rng(1);
   const VectorLevel saved = vector_level();
   REQUIRE(set_vector_level(VectorLevel::Avx2) == (cpu_vector_level() >= VectorLevel::Avx2));
@@ -181,7 +139,6 @@ TEST_CASE("own_dgemm refuses below AVX-512, leaves c alone, and packs nothing") 
     Product p(false, false, false, 9, 40, 11, 0, rng);
     CHECK_FALSE(p.run());
     CHECK(p.c == p.before);
-    CHECK(detail::packed_b_buffer(40, 11) == nullptr);
   }
   set_vector_level(saved);
 }
