@@ -1,0 +1,70 @@
+// What a process pays for memory it touches for the first time, on this
+// machine: the time per 4 KiB page written once in fresh anonymous memory
+// (each write a page fault), and, for comparison, per page of a mapping
+// asked to be populated at once (MAP_POPULATE) and then written. A process
+// start and a small `eqsat optimize` are mostly such pages on a virtual
+// machine whose faults trap to the host (bench/README.md, "Speed round 24").
+//
+//   bench_page_fault_cost [--pages N] [--reps R]
+//
+// Prints the best of R repetitions of each, in microseconds per page.
+#include <sys/mman.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Maps `pages` pages (populated or not), writes one byte in each; returns
+// the seconds of the mapping and of the writes.
+std::pair<double, double> touch(std::size_t pages, bool populate) {
+  const std::size_t bytes = pages * kPage;
+  const auto t0 = std::chrono::steady_clock::now();
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+  if (p == MAP_FAILED) {
+    std::cerr << "bench_page_fault_cost: mmap failed: " << std::strerror(errno) << "\n";
+    std::exit(1);
+  }
+  const double map = seconds_since(t0);
+  auto* bytes_p = static_cast<volatile char*>(p);
+  const auto t1 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < bytes; i += kPage) bytes_p[i] = 1;
+  const double write = seconds_since(t1);
+  munmap(p, bytes);
+  return {map, write};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t pages = 4096;
+  int reps = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--pages") == 0) pages = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
+  }
+  double fault = 1e9, populate = 1e9, after = 1e9;
+  for (int r = 0; r < reps; ++r) {
+    fault = std::min(fault, touch(pages, false).second);
+    const auto [map, write] = touch(pages, true);
+    populate = std::min(populate, map);
+    after = std::min(after, write);
+  }
+  const double us = 1e6 / static_cast<double>(pages);
+  std::cout << fmt::format(
+      "{} pages, best of {}: first write {:.2f} us/page; MAP_POPULATE {:.2f} us/page, then the "
+      "write {:.2f} us/page\n",
+      pages, reps, fault * us, populate * us, after * us);
+}
