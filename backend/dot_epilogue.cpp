@@ -240,8 +240,17 @@ void Function::run_dot_epilogue(Instruction& in) {
     }
   }
   const std::span<const FusedOp> program = accumulate ? in.rest : group.program;
-  const DotEpilogue epilogue = [&](std::int64_t first, std::int64_t count) {
-    detail::run_fused_range(program, group.args, group.layout, group.compute, result, first, count);
+  // One pointer captured: std::function holds it without a heap allocation
+  // (three references, the lambda's first form, allocated at every step
+  // of a loop).
+  struct Pass {
+    std::span<const FusedOp> program;
+    Instruction& group;
+    Array& result;
+  } pass{program, group, result};
+  const DotEpilogue epilogue = [p = &pass](std::int64_t first, std::int64_t count) {
+    detail::run_fused_range(p->program, p->group.args, p->group.layout, p->group.compute, p->result,
+                            first, count);
   };
   DotRows rows;
   const bool by_rows = plan_followers(in, result, rows);

@@ -1,9 +1,12 @@
 // What a process pays for memory it touches for the first time, on this
 // machine: the time per 4 KiB page written once in fresh anonymous memory
 // (each write a page fault), and, for comparison, per page of a mapping
-// asked to be populated at once (MAP_POPULATE) and then written. A process
-// start and a small `eqsat optimize` are mostly such pages on a virtual
-// machine whose faults trap to the host (bench/README.md, "Speed round 24").
+// asked to be populated at once (MAP_POPULATE) and then written, and per
+// 2 MiB page when the memory is given transparent huge pages
+// (MADV_HUGEPAGE, as tools/huge_page_heap.cpp does for the eqsat program's
+// heap). A process start and a small `eqsat optimize` are mostly such pages
+// on a virtual machine whose faults trap to the host (bench/README.md,
+// "Speed round 24", "Start-up round 25").
 //
 //   bench_page_fault_cost [--pages N] [--reps R]
 //
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -23,28 +27,45 @@
 namespace {
 
 constexpr std::size_t kPage = 4096;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// How the memory is given: page by page at each first write, populated
+// when mapped, or in huge pages.
+enum class Mode { Fault, Populate, Huge };
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// Maps `pages` pages (populated or not), writes one byte in each; returns
-// the seconds of the mapping and of the writes.
-std::pair<double, double> touch(std::size_t pages, bool populate) {
+// Maps `pages` pages as `mode` says, writes one byte in each; returns the
+// seconds of the mapping and of the writes. Huge pages are asked for over
+// a 2 MiB-aligned part of a larger mapping.
+std::pair<double, double> touch(std::size_t pages, Mode mode) {
   const std::size_t bytes = pages * kPage;
+  const std::size_t mapped = mode == Mode::Huge ? bytes + kHugePage : bytes;
   const auto t0 = std::chrono::steady_clock::now();
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (mode == Mode::Populate ? MAP_POPULATE : 0), -1, 0);
   if (p == MAP_FAILED) {
     std::cerr << "bench_page_fault_cost: mmap failed: " << std::strerror(errno) << "\n";
     std::exit(1);
   }
+  auto* first = static_cast<char*>(p);
+  if (mode == Mode::Huge) {
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    first += ((at + kHugePage - 1) & ~(kHugePage - 1)) - at;
+    if (madvise(first, bytes, MADV_HUGEPAGE) != 0) {
+      std::cerr << "bench_page_fault_cost: madvise(MADV_HUGEPAGE) failed: " << std::strerror(errno)
+                << "\n";
+      std::exit(1);
+    }
+  }
   const double map = seconds_since(t0);
-  auto* bytes_p = static_cast<volatile char*>(p);
+  volatile char* bytes_p = first;
   const auto t1 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < bytes; i += kPage) bytes_p[i] = 1;
   const double write = seconds_since(t1);
-  munmap(p, bytes);
+  munmap(p, mapped);
   return {map, write};
 }
 
@@ -57,16 +78,18 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--pages") == 0) pages = std::strtoull(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
   }
-  double fault = 1e9, populate = 1e9, after = 1e9;
+  double fault = 1e9, populate = 1e9, after = 1e9, huge = 1e9;
   for (int r = 0; r < reps; ++r) {
-    fault = std::min(fault, touch(pages, false).second);
-    const auto [map, write] = touch(pages, true);
+    fault = std::min(fault, touch(pages, Mode::Fault).second);
+    const auto [map, write] = touch(pages, Mode::Populate);
     populate = std::min(populate, map);
     after = std::min(after, write);
+    huge = std::min(huge, touch(pages, Mode::Huge).second);
   }
   const double us = 1e6 / static_cast<double>(pages);
   std::cout << fmt::format(
       "{} pages, best of {}: first write {:.2f} us/page; MAP_POPULATE {:.2f} us/page, then the "
-      "write {:.2f} us/page\n",
-      pages, reps, fault * us, populate * us, after * us);
+      "write {:.2f} us/page; in huge pages {:.1f} us a 2 MiB page\n",
+      pages, reps, fault * us, populate * us, after * us,
+      huge * us * static_cast<double>(kHugePage / kPage));
 }

@@ -3,6 +3,7 @@
 #include "command.hpp"
 #include "command_suggestion.hpp"
 #include "exit_status.hpp"
+#include "huge_page_heap.hpp"
 #include "standard_output.hpp"
 
 #include "backend/blas_start.hpp"
@@ -28,6 +29,7 @@
 
 int main(int argc, char** argv) {
   using namespace eqsat::tools;
+  back_heap_by_huge_pages();
   ignore_broken_pipes();
   CLI::App app{"eqsat: optimize and run array programs by equality saturation"};
   app.require_subcommand(1);
