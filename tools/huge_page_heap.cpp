@@ -9,20 +9,11 @@
 
 namespace eqsat::tools {
 
-namespace {
+// Defined when AddressSanitizer's runtime is linked in: its allocator, not
+// glibc's, serves malloc, and its heap is elsewhere.
+extern "C" void __asan_init() __attribute__((weak));
 
-// Under AddressSanitizer malloc is not glibc's: its heap is elsewhere.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool glibc_malloc = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool glibc_malloc = false;
-#else
-constexpr bool glibc_malloc = true;
-#endif
-#else
-constexpr bool glibc_malloc = true;
-#endif
+namespace {
 
 // The block below the huge pages, kept (and reachable) for the process.
 void* kept_block = nullptr;
@@ -31,7 +22,7 @@ void* kept_block = nullptr;
 
 bool back_heap_by_huge_pages() {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  if (!glibc_malloc || kept_block != nullptr) return false;
+  if (&__asan_init != nullptr || kept_block != nullptr) return false;
   constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
   constexpr std::size_t reserve = std::size_t{256} << 20;
   constexpr int default_top_pad = 128 << 10;
@@ -44,9 +35,8 @@ bool back_heap_by_huge_pages() {
   // than that top, makes malloc grow the heap now, by the reserve; the
   // blocks after it lie past `first`. malloc writes the header of its new
   // top in that last page: a write past `first` before the madvise would
-  // give the first 2 MiB ordinary pages.
-  // Blocks up to 32 MiB come from the heap (not from fresh mappings of
-  // ordinary pages), this one included.
+  // give the first 2 MiB ordinary pages. Blocks up to 32 MiB come from the
+  // heap (not from fresh mappings of ordinary pages), this one included.
   const std::uintptr_t top_start = brk - mallinfo2().keepcost;
   if (mallopt(M_MMAP_THRESHOLD, 32 << 20) == 0 || mallopt(M_TOP_PAD, reserve) == 0) return false;
   void* block = std::malloc(first - top_start - 4096);
