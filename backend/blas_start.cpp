@@ -13,7 +13,6 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <cstring>
 
 namespace eqsat::backend {
 
@@ -53,14 +52,16 @@ std::string generic_blas_warning(std::string_view kernels, const char* cpu_core)
 // and oneDNN's OpenMP setting would reach the caller's own OpenMP code.
 // There large products run on OpenBLAS's own threads, one after another,
 // and small ones on Eigen (dot.cpp).
+// _dl_find_object looks the two addresses up in the loader's sorted table
+// of objects; dladdr scanned the program's exported symbols (2,300) at
+// every start.
 bool detail::own_blas() {
   static const bool own = [] {
-    Dl_info lib{}, self{};
-    if (!dladdr(reinterpret_cast<void*>(&cblas_dgemm), &lib) ||
-        !dladdr(reinterpret_cast<void*>(&detail::own_blas), &self) || !lib.dli_fname ||
-        !self.dli_fname)
+    dl_find_object lib{}, self{};
+    if (_dl_find_object(reinterpret_cast<void*>(&cblas_dgemm), &lib) != 0 ||
+        _dl_find_object(reinterpret_cast<void*>(&detail::own_blas), &self) != 0)
       return false;
-    return std::strcmp(lib.dli_fname, self.dli_fname) == 0;
+    return lib.dlfo_link_map == self.dlfo_link_map;
   }();
   return own;
 }

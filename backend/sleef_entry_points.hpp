@@ -1,10 +1,10 @@
-// SLEEF's u10 entry points for AVX2 and AVX-512 (`Sleef_expd8_u10avx512f`
-// and so on), for the functions of vector_math.hpp. sleef.h declares them
-// only where the whole file is compiled for those instruction sets; here
-// they are called from functions compiled for their level
-// (vector_level.hpp), so they are declared for that level too (Clang
-// refuses a vector argument passed to a function not compiled for it).
-// EQSAT_VMATH_SLEEF is defined where SLEEF is linked on x86-64.
+// SLEEF's u10 entry points for SSE2, AVX2 and AVX-512
+// (`Sleef_expd8_u10avx512f` and so on), for the functions of
+// vector_math.hpp, as functions of this namespace that call the routine
+// of the library opened on first use (sleef_library.hpp). Each is compiled
+// for its level (vector_level.hpp): Clang refuses a vector argument passed
+// to a function not compiled for it. EQSAT_VMATH_SLEEF is defined where
+// SLEEF is found on x86-64.
 #pragma once
 
 #include "vector_level.hpp"
@@ -12,19 +12,27 @@
 
 #if defined(EQSAT_HAVE_SLEEF) && defined(__x86_64__)
 #define EQSAT_VMATH_SLEEF 1
+#include "sleef_library.hpp"
+
 #include <immintrin.h>
-#include <sleef.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-extern "C" {
-#define EQSAT_SLEEF_DECLARE(fn)                                   \
-  EQSAT_TARGET_avx2 __m256d Sleef_##fn##d4_u10avx2(__m256d);      \
-  EQSAT_TARGET_avx2 __m256 Sleef_##fn##f8_u10avx2(__m256);        \
-  EQSAT_TARGET_avx512 __m512d Sleef_##fn##d8_u10avx512f(__m512d); \
-  EQSAT_TARGET_avx512 __m512 Sleef_##fn##f16_u10avx512f(__m512);
+namespace eqsat::backend {
+#define EQSAT_SLEEF_CALL(name, level, V)                                      \
+  EQSAT_TARGET_##level inline V name(V x) {                                   \
+    return reinterpret_cast<V (*)(V)>(sleef::entry(sleef::Routine::name))(x); \
+  }
+#define EQSAT_SLEEF_DECLARE(fn)                                \
+  EQSAT_SLEEF_CALL(Sleef_##fn##d2_u10sse2, sse2, __m128d)      \
+  EQSAT_SLEEF_CALL(Sleef_##fn##f4_u10sse2, sse2, __m128)       \
+  EQSAT_SLEEF_CALL(Sleef_##fn##d4_u10avx2, avx2, __m256d)      \
+  EQSAT_SLEEF_CALL(Sleef_##fn##f8_u10avx2, avx2, __m256)       \
+  EQSAT_SLEEF_CALL(Sleef_##fn##d8_u10avx512f, avx512, __m512d) \
+  EQSAT_SLEEF_CALL(Sleef_##fn##f16_u10avx512f, avx512, __m512)
 EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_DECLARE)
 #undef EQSAT_SLEEF_DECLARE
-}
+#undef EQSAT_SLEEF_CALL
+}  // namespace eqsat::backend
 #pragma GCC diagnostic pop
 #endif

@@ -137,8 +137,8 @@ EQSAT_TARGET_avx2 __attribute__((noinline)) __m256d sleef_lanes(__m256d x, __m25
 
 namespace eqsat::backend::vmath::sse2 {
 
-// As avx512::apply, 2 lanes at a time. F is `auto`: sleef.h declares SSE2's
-// routines to return `const __m128d`, a type __m128d (*)(__m128d) refuses.
+// As avx512::apply, 2 lanes at a time. F is `auto`: one template for the
+// f64 and the f32 routines.
 template <auto F>
 EQSAT_TARGET_sse2 void apply(const double* x, double* y, std::int64_t n) {
   std::int64_t i = 0;

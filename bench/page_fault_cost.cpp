@@ -6,12 +6,19 @@
 // (MADV_HUGEPAGE, as tools/huge_page_heap.cpp does for the eqsat program's
 // heap). A process start and a small `eqsat optimize` are mostly such pages
 // on a virtual machine whose faults trap to the host (bench/README.md,
-// "Speed round 24", "Start-up round 25").
+// "Speed round 24", "Start-up round 25"). Last, the time per fault when a
+// file already in the page cache is read one 64 KiB window at a time, as a
+// process reads its program's code (the kernel maps up to 16 pages a
+// fault): what tools/startup_order.txt saves ("Start-up round 26").
 //
-//   bench_page_fault_cost [--pages N] [--reps R]
+//   bench_page_fault_cost [--pages N] [--reps R] [--file PATH]
 //
-// Prints the best of R repetitions of each, in microseconds per page.
+// Prints the best of R repetitions of each, in microseconds per page (per
+// fault for the file, by default this program's own).
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -69,14 +76,54 @@ std::pair<double, double> touch(std::size_t pages, Mode mode) {
   return {map, write};
 }
 
+// Maps `path` read-only (after reading it once into the page cache) and
+// reads a byte of each 64 KiB window; returns the seconds per window and
+// the number of windows.
+std::pair<double, std::size_t> read_windows(const char* path) {
+  constexpr std::size_t kWindow = 64 << 10;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) {
+    std::cerr << "bench_page_fault_cost: " << path << ": " << std::strerror(errno) << "\n";
+    std::exit(1);
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  auto map = [&] {
+    void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      std::cerr << "bench_page_fault_cost: mmap of " << path << " failed: " << std::strerror(errno)
+                << "\n";
+      std::exit(1);
+    }
+    return static_cast<volatile const char*>(p);
+  };
+  volatile const char* bytes = map();
+  char sum = 0;
+  for (std::size_t i = 0; i < size; i += kPage) sum = static_cast<char>(sum + bytes[i]);
+  munmap(const_cast<char*>(bytes), size);
+  bytes = map();
+  close(fd);
+  const auto t = std::chrono::steady_clock::now();
+  std::size_t windows = 0;
+  for (std::size_t i = 0; i < size; i += kWindow, ++windows)
+    sum = static_cast<char>(sum + bytes[i]);
+  const double elapsed = seconds_since(t);
+  munmap(const_cast<char*>(bytes), size);
+  volatile char keep = sum;  // the reads are not optimized away
+  (void)keep;
+  return {elapsed / static_cast<double>(windows), windows};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::size_t pages = 4096;
   int reps = 5;
+  const char* file = "/proc/self/exe";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--pages") == 0) pages = std::strtoull(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--file") == 0) file = argv[i + 1];
   }
   double fault = 1e9, populate = 1e9, after = 1e9, huge = 1e9;
   for (int r = 0; r < reps; ++r) {
@@ -92,4 +139,13 @@ int main(int argc, char** argv) {
       "write {:.2f} us/page; in huge pages {:.1f} us a 2 MiB page\n",
       pages, reps, fault * us, populate * us, after * us,
       huge * us * static_cast<double>(kHugePage / kPage));
+  double window = 1e9;
+  std::size_t windows = 0;
+  for (int r = 0; r < reps; ++r) {
+    const auto [seconds, n] = read_windows(file);
+    window = std::min(window, seconds);
+    windows = n;
+  }
+  std::cout << fmt::format("{}, read one 64 KiB window at a time ({} windows): {:.2f} us a fault\n",
+                           file, windows, window * 1e6);
 }

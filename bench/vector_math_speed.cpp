@@ -24,6 +24,8 @@
 #include <vector>
 
 using namespace eqsat;
+using namespace eqsat::backend;  // SLEEF's routines as the backend calls them
+                                 // (sleef_entry_points.hpp)
 
 #ifdef EQSAT_VMATH_SLEEF
 namespace {
@@ -84,8 +86,8 @@ void ours_sincos(const double* x, double* y, std::int64_t n) {
   backend::vmath::sincos(x, y, g_cos.data(), n);
 }
 
-// SLEEF's sin into y and cos into g_cos, 8 lanes at a time (its sincos
-// returns a struct sleef.h declares only for a whole AVX-512 file).
+// SLEEF's sin into y and cos into g_cos, 8 lanes at a time (the backend
+// calls no SLEEF sincos).
 EQSAT_TARGET_avx512 void sleef_sincos(const double* x, double* y) {
   for (std::int64_t i = 0; i < kSize; i += 8) {
     const __m512d v = _mm512_loadu_pd(x + i);

@@ -4,6 +4,7 @@
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
+  lld  # links the eqsat program with its start-up order (tools/startup_order.txt)
   libboost-dev libboost-graph-dev libeigen3-dev catch2
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev coinor-libcbc-dev
   libsleef-dev libopenblas-dev libdnnl-dev

@@ -1,14 +1,8 @@
-# FindSLEEF: the SLEEF vectorized math library (Debian's libsleef-dev), as
-# the imported target SLEEF::sleef. Used by the build and, installed next
-# to eqsatConfig.cmake, by find_package(eqsat) on the consumer's machine,
-# so the exported targets name SLEEF::sleef rather than a path.
-find_path(SLEEF_INCLUDE_DIR sleef.h PATH_SUFFIXES x86_64-linux-gnu)
+# FindSLEEF: the SLEEF vectorized math library (Debian's libsleef-dev):
+# SLEEF_LIBRARY, whose soname the backend opens at run time
+# (backend/sleef_library.hpp). No header: the backend declares the routines
+# it calls itself.
 find_library(SLEEF_LIBRARY sleef)
 include(FindPackageHandleStandardArgs)
-find_package_handle_standard_args(SLEEF REQUIRED_VARS SLEEF_LIBRARY SLEEF_INCLUDE_DIR)
-if(SLEEF_FOUND AND NOT TARGET SLEEF::sleef)
-  add_library(SLEEF::sleef UNKNOWN IMPORTED)
-  set_target_properties(SLEEF::sleef PROPERTIES IMPORTED_LOCATION ${SLEEF_LIBRARY}
-                                                INTERFACE_INCLUDE_DIRECTORIES ${SLEEF_INCLUDE_DIR})
-endif()
-mark_as_advanced(SLEEF_INCLUDE_DIR SLEEF_LIBRARY)
+find_package_handle_standard_args(SLEEF REQUIRED_VARS SLEEF_LIBRARY)
+mark_as_advanced(SLEEF_LIBRARY)

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Writes tools/startup_order.txt: the functions and data objects a start of
+the eqsat program touches, for the linker to place together.
+
+A page fault costs 10-20 us on a VM whose faults trap to the host, and the
+code a small `eqsat optimize` runs was spread over about 60 of the 64 KiB
+windows the kernel maps per fault (bench/README.md, "Start-up round 26").
+Listed first, in this order, it fills a few adjacent windows instead.
+
+    tools/make_startup_order.py BUILD/tools/eqsat [OUT]
+
+Runs the program under valgrind: callgrind names the functions each command
+runs, lackey the data each of two commands reads or writes. Needs valgrind
+and nm. Symbols that later edits rename or remove only stop being placed;
+the link does not fail (tools/CMakeLists.txt).
+"""
+import bisect
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The start path: the commands of the README and the first examples.
+COMMANDS = [
+    ["--version"],
+    ["print", "examples/01_elementwise.eg"],
+    ["optimize", "examples/01_elementwise.eg"],
+    ["optimize", "examples/02_matrix_chain.eg"],
+    ["optimize", "examples/03_log_softmax_grad.eg"],
+    ["optimize", "examples/04_recurrence_sit_sot.eg"],
+    ["optimize", "examples/05_fibonacci_mit_sot_until.eg"],
+    ["run", "--random", "1", "examples/01_elementwise.eg"],
+    ["run", "--random", "1", "examples/04_recurrence_sit_sot.eg"],
+]
+DATA_COMMANDS = [COMMANDS[2], COMMANDS[7]]
+
+
+def environment():
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    return env
+
+
+def functions_run(program, args, out):
+    """The mangled names of the program's own functions a command runs."""
+    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
+                    f"--callgrind-out-file={out}", program, *args], cwd=ROOT, env=environment(),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    objects, names, current, seen = {}, {}, None, []
+    pattern = re.compile(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?")
+    for line in open(out):
+        m = pattern.match(line.rstrip("\n"))
+        if not m:
+            continue
+        kind, ident, name = m.groups()
+        table = objects if kind.endswith("ob") else names
+        if name:
+            table[ident] = name
+        if kind == "ob":
+            current = objects[ident]
+        elif kind == "fn" and current == program:
+            name = re.sub(r"'\d+$", "", names[ident])
+            if re.match(r"[A-Za-z_]", name):  # not "(below main)" nor a bare address
+                seen.append(name)
+    return list(dict.fromkeys(seen))
+
+
+def data_touched(program, args, symbols):
+    """The data objects of the program a command reads or writes."""
+    starts = [s[0] for s in symbols]
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(["valgrind", "--tool=lackey", "--trace-mem=yes",
+                             f"--log-fd={write_end}", program, *args], cwd=ROOT,
+                            env=environment(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, pass_fds=(write_end,))
+    os.close(write_end)
+    touched, lines = [], set()
+    with os.fdopen(read_end) as log:
+        for line in log:
+            if line[:2] not in (" L", " S", " M"):
+                continue
+            address = int(line[3:].split(",")[0], 16) >> 4
+            if address in lines:
+                continue
+            lines.add(address)
+            i = bisect.bisect_right(starts, address << 4) - 1
+            if i >= 0 and symbols[i][0] <= address << 4 < symbols[i][0] + symbols[i][1]:
+                touched.append(symbols[i][2])
+    proc.wait()
+    return list(dict.fromkeys(touched))
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    program = os.path.abspath(sys.argv[1])
+    out = sys.argv[2] if len(sys.argv) == 3 else os.path.join(ROOT, "tools", "startup_order.txt")
+    nm = subprocess.run(["nm", "-S", "--defined-only", program], capture_output=True, text=True,
+                        check=True).stdout
+    data = sorted((int(p[0], 16), int(p[1], 16), p[3]) for p in (l.split() for l in nm.splitlines())
+                  if len(p) == 4 and p[2] in "bBdDrRvV")
+    uses = collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, args in enumerate(COMMANDS):
+            uses.update(functions_run(program, args, os.path.join(tmp, f"callgrind.{k}")))
+    # What every command runs first, then what fewer do; names break ties so
+    # that the file is the same for the same program.
+    functions = sorted(uses, key=lambda name: (-uses[name], name))
+    objects = list(dict.fromkeys(o for args in DATA_COMMANDS for o in data_touched(program, args, data)))
+    with open(out, "w") as f:
+        f.write("# Generated by tools/make_startup_order.py: what a start of the eqsat\n"
+                "# program touches, placed together by the linker (tools/CMakeLists.txt).\n")
+        for name in functions + objects:
+            f.write(name + "\n")
+    print(f"{out}: {len(functions)} functions, {len(objects)} data objects")
+
+
+if __name__ == "__main__":
+    main()
