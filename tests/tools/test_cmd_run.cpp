@@ -310,3 +310,18 @@ TEST_CASE("run: EQSAT_NUM_THREADS past any machine is capped - the run completes
   }
 #endif
 }
+
+TEST_CASE("run: a SLEEF library that cannot be opened is a located error and no crash") {
+  Scratch s;
+  // The backend opens SLEEF on the first routine it needs (erf: at every
+  // vector level), by its soname: a broken file first on the search path.
+  s.write("libsleef.so.3", "not a shared object");
+  s.write("g.eg", "(input x (f64 8))\n(output y (erf x))\n");
+  const auto r =
+      run_eqsat(s, "run g.eg --random 1 --no-opt", "LD_LIBRARY_PATH=" + s.dir().string());
+  CHECK(r.status == 1);
+  CHECK(r.err.find("g.eg:2:") != std::string::npos);
+  CHECK(r.err.find("the vector math library libsleef.so.3 (SLEEF) could not be opened") !=
+        std::string::npos);
+  CHECK(r.out.empty());
+}
