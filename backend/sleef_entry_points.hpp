@@ -23,13 +23,7 @@ namespace eqsat::backend {
   EQSAT_TARGET_##level inline V name(V x) {                                   \
     return reinterpret_cast<V (*)(V)>(sleef::entry(sleef::Routine::name))(x); \
   }
-#define EQSAT_SLEEF_DECLARE(fn)                                \
-  EQSAT_SLEEF_CALL(Sleef_##fn##d2_u10sse2, sse2, __m128d)      \
-  EQSAT_SLEEF_CALL(Sleef_##fn##f4_u10sse2, sse2, __m128)       \
-  EQSAT_SLEEF_CALL(Sleef_##fn##d4_u10avx2, avx2, __m256d)      \
-  EQSAT_SLEEF_CALL(Sleef_##fn##f8_u10avx2, avx2, __m256)       \
-  EQSAT_SLEEF_CALL(Sleef_##fn##d8_u10avx512f, avx512, __m512d) \
-  EQSAT_SLEEF_CALL(Sleef_##fn##f16_u10avx512f, avx512, __m512)
+#define EQSAT_SLEEF_DECLARE(fn) EQSAT_SLEEF_ROUTINES(EQSAT_SLEEF_CALL, fn)
 EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_DECLARE)
 #undef EQSAT_SLEEF_DECLARE
 #undef EQSAT_SLEEF_CALL

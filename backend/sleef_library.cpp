@@ -13,15 +13,15 @@ std::atomic<void*> routines[static_cast<std::size_t>(Routine::kCount)] = {};
 
 namespace {
 
-#define EQSAT_SLEEF_NAMES(fn)                                                      \
-  "Sleef_" #fn "d2_u10sse2", "Sleef_" #fn "f4_u10sse2", "Sleef_" #fn "d4_u10avx2", \
-      "Sleef_" #fn "f8_u10avx2", "Sleef_" #fn "d8_u10avx512f", "Sleef_" #fn "f16_u10avx512f",
+#define EQSAT_SLEEF_NAME(name, level, V) #name,
+#define EQSAT_SLEEF_NAMES(fn) EQSAT_SLEEF_ROUTINES(EQSAT_SLEEF_NAME, fn)
 constexpr const char* kNames[] = {EQSAT_VMATH_FUNCTIONS(EQSAT_SLEEF_NAMES)};
 #undef EQSAT_SLEEF_NAMES
+#undef EQSAT_SLEEF_NAME
 static_assert(std::size(kNames) == static_cast<std::size_t>(Routine::kCount));
 
-// Local to the library's own namespace: its symbols do not become the
-// process's. The handle is never closed: the routines stay callable.
+// RTLD_LOCAL: the library's symbols do not become the process's. The
+// handle is never closed: the routines stay callable.
 void open_library() {
   void* library = dlopen(EQSAT_SLEEF_SONAME, RTLD_NOW | RTLD_LOCAL);
   if (!library)
