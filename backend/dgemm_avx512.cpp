@@ -1,10 +1,13 @@
 // Blocked as in Goto's and BLIS's GEMMs: c is computed a block of
-// kBlockRows x kBlockCols at a time; for each slice of kDepth of k, the
-// block's rows of op(a) are packed into panels of kRows rows, then each
-// panel of kCols columns of op(b) is packed and every panel of a runs
-// against it while it is in cache, a register tile of kRows x kCols of c
-// per pair. Packing absorbs the transposes, strides and edges
-// (zero-padded). The vectors lie along c's rows, so tiles are stored whole.
+// kBlockRows x kBlockCols at a time; for each slice of kDepth of k, each
+// panel of kCols columns of op(b) is packed and every panel of kRows rows
+// of op(a) runs against it while it is in cache, a register tile of
+// kRows x kCols of c per pair. Packing absorbs b's transpose, strides and
+// edges (zero-padded). A stored transposed is packed too (a slice of k at
+// a time); a stored as is is read where it lies: a tile's rows of it are
+// kRows runs along k, which the hardware prefetches, and packing them
+// cost more than it saved (bench/README.md, "Speed round 27"). The vectors
+// lie along c's rows, so tiles are stored whole.
 #include "dgemm_avx512.hpp"
 
 #include "vector_level.hpp"
@@ -60,21 +63,14 @@ struct Packed {
   Doubles b = aligned_doubles(kCols * kDepth);
 };
 
-// `rows` (<= kRows) rows of op(a) by kc, from `a` (op(a)'s first element
-// of the panel), into dst[p * kRows + i], rows past `rows` zero.
-void pack_a(bool ta, const double* a, std::int64_t lda, std::int64_t rows, std::int64_t kc,
-            double* dst) {
-  if (ta) {  // op(a)'s column p is row p of a as stored
-    for (std::int64_t p = 0; p < kc; ++p, dst += kRows) {
-      std::memcpy(dst, a + p * lda, rows * sizeof(double));
-      std::fill(dst + rows, dst + kRows, 0.0);
-    }
-  } else if (rows == kRows) {
-    for (std::int64_t p = 0; p < kc; ++p, dst += kRows)
-      for (int i = 0; i < kRows; ++i) dst[i] = a[i * lda + p];
-  } else {
-    for (std::int64_t p = 0; p < kc; ++p, dst += kRows)
-      for (int i = 0; i < kRows; ++i) dst[i] = i < rows ? a[i * lda + p] : 0.0;
+// `rows` (<= kRows) rows of op(a) by kc, a stored transposed (op(a)'s
+// column p is row p of a), from `a` (op(a)'s first element of the panel),
+// into dst[p * kRows + i], rows past `rows` zero.
+void pack_a_transposed(const double* a, std::int64_t lda, std::int64_t rows, std::int64_t kc,
+                       double* dst) {
+  for (std::int64_t p = 0; p < kc; ++p, dst += kRows) {
+    std::memcpy(dst, a + p * lda, rows * sizeof(double));
+    std::fill(dst + rows, dst + kRows, 0.0);
   }
 }
 
@@ -130,9 +126,11 @@ EQSAT_TARGET_avx512 void pack_b(bool tb, const double* b, std::int64_t ldb, std:
 
 // The R x kCols tile of c (R <= kRows) from a's panel `ap` and b's `bp`
 // over kc: written to c, or added to it when `accumulate`. Each step of k
-// loads a row of b's panel into 4 registers and broadcasts R elements of a.
-template <int R>
-EQSAT_TARGET_avx512 void tile(std::int64_t kc, const double* __restrict ap,
+// loads a row of b's panel into 4 registers and broadcasts R elements of a:
+// from a's packed panel, or with kInPlace from a as stored, its rows lda
+// apart.
+template <int R, bool kInPlace>
+EQSAT_TARGET_avx512 void tile(std::int64_t kc, const double* __restrict ap, std::int64_t lda,
                               const double* __restrict bp, double* c, std::int64_t ldc,
                               bool accumulate) {
   __m512d acc[R][kVectors];
@@ -147,13 +145,13 @@ EQSAT_TARGET_avx512 void tile(std::int64_t kc, const double* __restrict ap,
     for (int v = 0; v < kVectors; ++v)
       _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 8 * v), _MM_HINT_T0);
 #pragma GCC unroll 2
-  for (std::int64_t p = 0; p < kc; ++p, ap += kRows, bp += kCols) {
+  for (std::int64_t p = 0; p < kc; ++p, ap += kInPlace ? 1 : kRows, bp += kCols) {
     __m512d row[kVectors];
 #pragma GCC unroll 4
     for (int v = 0; v < kVectors; ++v) row[v] = _mm512_load_pd(bp + 8 * v);
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i) {
-      const __m512d x = _mm512_set1_pd(ap[i]);
+      const __m512d x = _mm512_set1_pd(kInPlace ? ap[i * lda] : ap[i]);
 #pragma GCC unroll 4
       for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_fmadd_pd(x, row[v], acc[i][v]);
     }
@@ -167,15 +165,17 @@ EQSAT_TARGET_avx512 void tile(std::int64_t kc, const double* __restrict ap,
     }
 }
 
-using Tile = void (*)(std::int64_t, const double*, const double*, double*, std::int64_t, bool);
+using Tile = void (*)(std::int64_t, const double*, std::int64_t, const double*, double*,
+                      std::int64_t, bool);
 
 // tile<R> for R = 1..kRows, indexed by R - 1: a panel at a's edge
 // computes only its rows.
-template <int... R>
+template <bool kInPlace, int... R>
 constexpr std::array<Tile, sizeof...(R)> tiles(std::integer_sequence<int, R...>) {
-  return {&tile<R + 1>...};
+  return {&tile<R + 1, kInPlace>...};
 }
-constexpr auto kTiles = tiles(std::make_integer_sequence<int, kRows>());
+constexpr auto kPackedTiles = tiles<false>(std::make_integer_sequence<int, kRows>());
+constexpr auto kInPlaceTiles = tiles<true>(std::make_integer_sequence<int, kRows>());
 
 // Operands of one product: op(a) m x k, op(b) k x n, c m x n.
 struct Operands {
@@ -192,11 +192,11 @@ struct Operands {
 // when `add`.
 void slice(const Operands& o, std::int64_t i0, std::int64_t mc, std::int64_t j0, std::int64_t nc,
            std::int64_t p0, std::int64_t kc, bool add, Packed& packed) {
-  for (std::int64_t i = 0; i < mc; i += kRows) {
-    const std::int64_t row = i0 + i;
-    pack_a(o.ta, o.ta ? o.a + p0 * o.lda + row : o.a + row * o.lda + p0, o.lda,
-           std::min<std::int64_t>(kRows, mc - i), kc, packed.a.get() + i * kc);
-  }
+  if (o.ta)
+    for (std::int64_t i = 0; i < mc; i += kRows)
+      pack_a_transposed(o.a + p0 * o.lda + i0 + i, o.lda, std::min<std::int64_t>(kRows, mc - i), kc,
+                        packed.a.get() + i * kc);
+  const auto& tiles = o.ta ? kPackedTiles : kInPlaceTiles;
   alignas(64) double edge[kRows * kCols];  // a tile at b's edge, before its columns are kept
   for (std::int64_t j = j0; j < j0 + nc; j += kCols) {
     const std::int64_t cols = std::min<std::int64_t>(kCols, j0 + nc - j);
@@ -204,13 +204,14 @@ void slice(const Operands& o, std::int64_t i0, std::int64_t mc, std::int64_t j0,
            packed.b.get());
     for (std::int64_t i = 0; i < mc; i += kRows) {
       const std::int64_t rows = std::min<std::int64_t>(kRows, mc - i);
-      const Tile run = kTiles[rows - 1];
+      const Tile run = tiles[rows - 1];
       double* ct = o.c + (i0 + i) * o.ldc + j;
+      const double* ap = o.ta ? packed.a.get() + i * kc : o.a + (i0 + i) * o.lda + p0;
       if (cols == kCols) {
-        run(kc, packed.a.get() + i * kc, packed.b.get(), ct, o.ldc, add);
+        run(kc, ap, o.lda, packed.b.get(), ct, o.ldc, add);
         continue;
       }
-      run(kc, packed.a.get() + i * kc, packed.b.get(), edge, kCols, false);
+      run(kc, ap, o.lda, packed.b.get(), edge, kCols, false);
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t q = 0; q < cols; ++q)
           ct[r * o.ldc + q] = edge[r * kCols + q] + (add ? ct[r * o.ldc + q] : 0.0);

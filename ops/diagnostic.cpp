@@ -27,12 +27,11 @@ const std::string* intern(std::string_view name) {
 
 }  // namespace
 
-FileName::FileName() {
-  static const std::string* const empty = intern({});
-  name_ = empty;
-}
+// Constant-initialized (an empty string's constructor is constexpr), so a
+// static's FileName made before this file's statics still finds it.
+const std::string FileName::kEmpty;
 
-FileName::FileName(std::string_view name) : name_(intern(name)) {}
+FileName::FileName(std::string_view name) : name_(name.empty() ? &kEmpty : intern(name)) {}
 
 std::string SourceLocation::text() const {
   if (line != 0) return fmt::format("{}:{}:{}", file, line, column);

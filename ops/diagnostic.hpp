@@ -21,7 +21,9 @@ namespace eqsat::ops {
 // reads few files); making one from a string looks it up under a lock.
 class FileName {
  public:
-  FileName();
+  // The empty name: no lookup (a default location is made for every node
+  // of a pattern read from the shipped rules).
+  FileName() : name_(&kEmpty) {}
   FileName(std::string_view name);  // implicit: a string names a file
   FileName(const std::string& name) : FileName(std::string_view(name)) {}
   FileName(const char* name) : FileName(std::string_view(name)) {}
@@ -37,6 +39,7 @@ class FileName {
   friend std::ostream& operator<<(std::ostream& out, const FileName& f) { return out << f.str(); }
 
  private:
+  static const std::string kEmpty;  // the empty name's stored string
   const std::string* name_;
 };
 

@@ -1,6 +1,7 @@
 #include "rules/lang/rule_lowering.hpp"
 
 #include "rules/lang/builtin_appliers.hpp"
+#include "rules/lang/commuted_variants.hpp"
 #include "rules/lang/predicate_eval.hpp"
 #include "rules/tensor/op_symbols.hpp"
 #include "support/internal_error.hpp"
@@ -11,7 +12,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -342,10 +342,13 @@ class TypedApplier final : public egraph::Applier {
         stabilizing_(stabilizing),
         plain_(plain(rhs)),
         no_attrs_(g.analysis().payloads().intern({})) {
-    std::set<std::string> kept;
+    std::vector<std::string_view> kept, read;
+    kept.reserve(8);
+    read.reserve(8);
     vars_of(rhs, kept);
-    vars_of(lhs_->ast(), dropped_);
-    std::erase_if(dropped_, [&](const std::string& v) { return kept.contains(v); });
+    vars_of(lhs_->ast(), read);
+    for (const std::string_view v : read)
+      if (std::ranges::find(kept, v) == kept.end()) dropped_.emplace_back(v);
   }
 
   // True when the e-graph changed: a merge, or new e-nodes (a right side
@@ -374,8 +377,8 @@ class TypedApplier final : public egraph::Applier {
     }
     // A dropped operand that may fail takes its failure along, even where
     // the root's class may fail for other reasons (the flag is one bit).
-    for (const std::string& v : dropped_)
-      if (g_->data(s.get(Symbol(v))).may_fail) {
+    for (const Symbol v : dropped_)
+      if (g_->data(s.get(v)).may_fail) {
         ++refused_;
         return false;
       }
@@ -504,9 +507,10 @@ class TypedApplier final : public egraph::Applier {
     return std::nullopt;
   }
 
-  // The variables `p` reads.
-  static void vars_of(const Pattern& p, std::set<std::string>& out) {
-    if (p.kind == Pattern::Kind::Var) out.insert(p.var);
+  // The variables `p` reads, each once, into `out` (a rule has a few).
+  static void vars_of(const Pattern& p, std::vector<std::string_view>& out) {
+    if (p.kind == Pattern::Kind::Var && std::ranges::find(out, p.var) == out.end())
+      out.push_back(p.var);
     for (const Pattern& c : p.children) vars_of(c, out);
   }
 
@@ -554,7 +558,7 @@ class TypedApplier final : public egraph::Applier {
   bool plain_ = false;  // plain(rhs_)
   Payload no_attrs_;    // the payload of an op without attributes
   std::set<NodeKey> marked_;
-  std::set<std::string> dropped_;  // left-side variables the right side does not read
+  std::vector<Symbol> dropped_;  // left-side variables the right side does not read
   std::size_t refused_ = 0;
 };
 
@@ -579,55 +583,6 @@ egraph::Condition make_condition(std::vector<Condition> conditions, const Tensor
   };
 }
 
-// Whether two patterns are written alike (what ast::to_string prints, with
-// no text built): positions aside, numbers by their bits.
-bool written_alike(const Pattern& a, const Pattern& b) {
-  if (a.kind != b.kind || a.var != b.var || a.is_float != b.is_float || a.op != b.op ||
-      std::bit_cast<std::uint64_t>(a.number) != std::bit_cast<std::uint64_t>(b.number) ||
-      a.children.size() != b.children.size() || a.attrs.size() != b.attrs.size())
-    return false;
-  for (std::size_t i = 0; i < a.attrs.size(); ++i) {
-    const ast::AttrPattern& x = a.attrs[i];
-    const ast::AttrPattern& y = b.attrs[i];
-    if (x.key != y.key || x.var != y.var ||
-        (!x.is_var() && !ops::attr_value_equal(x.value, y.value)))
-      return false;
-  }
-  for (std::size_t i = 0; i < a.children.size(); ++i)
-    if (!written_alike(a.children[i], b.children[i])) return false;
-  return true;
-}
-
-// The left side with the operands of its commutative nodes in every order,
-// `p` first, each distinct pattern once.
-std::vector<Pattern> commuted_variants(const Pattern& p) {
-  if (!p.is_op()) return {p};
-  std::vector<Pattern> out{p};
-  for (std::size_t i = 0; i < p.children.size(); ++i) {
-    std::vector<Pattern> next;
-    for (const Pattern& base : out)
-      for (const Pattern& c : commuted_variants(p.children[i])) {
-        Pattern v = base;
-        v.children[i] = c;
-        next.push_back(std::move(v));
-      }
-    out = std::move(next);
-  }
-  if (ops::is_commutative(p.op) && p.children.size() == 2) {
-    const std::size_t n = out.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      Pattern v = out[i];
-      std::swap(v.children[0], v.children[1]);
-      out.push_back(std::move(v));
-    }
-  }
-  std::vector<Pattern> distinct;
-  for (Pattern& v : out)
-    if (std::ranges::none_of(distinct, [&](const Pattern& d) { return written_alike(d, v); }))
-      distinct.push_back(std::move(v));
-  return distinct;
-}
-
 }  // namespace
 
 bool scheduled(const RuleProgram& program, const std::string& ruleset) {
@@ -638,6 +593,14 @@ bool scheduled(const RuleProgram& program, const std::string& ruleset) {
 }
 
 LoweredRules::LoweredRules(const RuleProgram& program, TensorEGraph& g) {
+  // Room for each rule both ways and its applier uses: grown by doubling,
+  // the moves and large blocks of the vectors cost glibc's allocator
+  // consolidations of its small blocks.
+  const std::size_t room = 2 * program.rewrites().size() + program.uses().size();
+  rewrites_.reserve(room);
+  rulesets_.reserve(room);
+  rule_names_.reserve(room);
+  appliers_.reserve(room);
   // A rule set no step runs (fast-math without --fast-math) is not lowered:
   // lowering every rule is a fixed cost of each optimization.
   for (const Rewrite& r : program.rewrites()) {

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -73,11 +74,13 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
   // One report per rule name (a `:comm` rule lowers to several rewrites).
   std::vector<RuleReport> per_rule;
   std::vector<std::size_t> report_of(lowered.rewrites().size());
+  std::unordered_map<std::string_view, std::size_t> report_named;  // names live in `lowered`
+  report_named.reserve(report_of.size());
   for (std::size_t i = 0; i < report_of.size(); ++i) {
     const std::string& name = lowered.rule_name(i);
-    const auto same = std::ranges::find(per_rule, name, &RuleReport::name);
-    report_of[i] = static_cast<std::size_t>(same - per_rule.begin());
-    if (same == per_rule.end()) per_rule.push_back({name, lowered.ruleset(i), 0, 0, 0});
+    const auto [at, fresh] = report_named.try_emplace(name, per_rule.size());
+    report_of[i] = at->second;
+    if (fresh) per_rule.push_back({name, lowered.ruleset(i), 0, 0, 0});
   }
   // The rules of sets no step runs are not lowered; the report lists them.
   for (const Rewrite& rw : rules.rewrites())
