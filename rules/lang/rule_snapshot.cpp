@@ -168,15 +168,16 @@ class Reader {
       }
     }
   }
-  Pattern pattern() {
-    Pattern p;
+  // Fills `p` (default-made) in place: a pattern of the shipped rules has
+  // hundreds of nodes, each made once rather than made, moved and freed.
+  void pattern(Pattern& p) {
     p.kind = pod<Pattern::Kind>();
     p.var = text();
     p.number = pod<double>();
     p.is_float = pod<bool>();
     p.op = pod<ops::OpKind>();
     p.children.resize(size());
-    for (Pattern& c : p.children) c = pattern();
+    for (Pattern& c : p.children) pattern(c);
     p.attrs.resize(size());
     for (AttrPattern& a : p.attrs) {
       a.key = pod<ops::AttrKey>();
@@ -185,7 +186,6 @@ class Reader {
       a.where = where();
     }
     p.where = where();
-    return p;
   }
   Condition condition() {
     Condition c;
@@ -272,8 +272,8 @@ std::optional<RuleProgram> RuleSnapshot::read(std::string_view bytes, std::uint6
   for (ast::Rewrite& rw : p.rewrites_) {
     rw.name = r.text();
     rw.ruleset = r.text();
-    rw.lhs = r.pattern();
-    rw.rhs = r.pattern();
+    r.pattern(rw.lhs);
+    r.pattern(rw.rhs);
     rw.conditions.resize(r.size());
     for (Condition& c : rw.conditions) c = r.condition();
     rw.bidirectional = r.pod<bool>();
