@@ -6,7 +6,7 @@
 // edges (zero-padded). A stored transposed is packed too (a slice of k at
 // a time); a stored as is is read where it lies: a tile's rows of it are
 // kRows runs along k, which the hardware prefetches, and packing them
-// cost more than it saved (bench/README.md, "Speed round 27"). The vectors
+// cost more than it saved (bench/README.md, "Speed and start-up round 27"). The vectors
 // lie along c's rows, so tiles are stored whole.
 #include "dgemm_avx512.hpp"
 

@@ -342,9 +342,7 @@ class TypedApplier final : public egraph::Applier {
         stabilizing_(stabilizing),
         plain_(plain(rhs)),
         no_attrs_(g.analysis().payloads().intern({})) {
-    std::vector<std::string_view> kept, read;
-    kept.reserve(8);
-    read.reserve(8);
+    Vars kept, read;
     vars_of(rhs, kept);
     vars_of(lhs_->ast(), read);
     for (const std::string_view v : read)
@@ -507,8 +505,10 @@ class TypedApplier final : public egraph::Applier {
     return std::nullopt;
   }
 
-  // The variables `p` reads, each once, into `out` (a rule has a few).
-  static void vars_of(const Pattern& p, std::vector<std::string_view>& out) {
+  // A rule's variables: a few, kept without an allocation.
+  using Vars = absl::InlinedVector<std::string_view, 8>;
+  // The variables `p` reads, each once, into `out`.
+  static void vars_of(const Pattern& p, Vars& out) {
     if (p.kind == Pattern::Kind::Var && std::ranges::find(out, p.var) == out.end())
       out.push_back(p.var);
     for (const Pattern& c : p.children) vars_of(c, out);
