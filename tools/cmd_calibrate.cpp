@@ -67,7 +67,7 @@ void add_calibrate_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [out] { return run_calibrate(*out); });
 }
 
-const CommandRegistration kRegistration{"calibrate", add_calibrate_command};
+const CommandRegistration kCalibrateRegistration{"calibrate", add_calibrate_command};
 
 }  // namespace
 

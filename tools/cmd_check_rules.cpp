@@ -92,7 +92,7 @@ void add_check_rules_command(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration kRegistration{"check-rules", add_check_rules_command};
+const CommandRegistration kCheckRulesRegistration{"check-rules", add_check_rules_command};
 
 }  // namespace
 }  // namespace eqsat::tools

@@ -71,7 +71,7 @@ void add_dot_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_dot(*args); });
 }
 
-const CommandRegistration kRegistration{"dot", add_dot_command};
+const CommandRegistration kDotRegistration{"dot", add_dot_command};
 
 }  // namespace
 }  // namespace eqsat::tools

@@ -100,7 +100,7 @@ void add_explain_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_explain(*args); });
 }
 
-const CommandRegistration kRegistration{"explain", add_explain_command};
+const CommandRegistration kExplainRegistration{"explain", add_explain_command};
 
 }  // namespace
 }  // namespace eqsat::tools

@@ -147,7 +147,7 @@ void add_explore_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_explore(*args); });
 }
 
-const CommandRegistration kRegistration{"explore", add_explore_command};
+const CommandRegistration kExploreRegistration{"explore", add_explore_command};
 
 }  // namespace
 }  // namespace eqsat::tools

@@ -93,7 +93,7 @@ void add_extract_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*command, action, [options] { return run_extract(*options); });
 }
 
-const CommandRegistration kRegistration{"extract", add_extract_command};
+const CommandRegistration kExtractRegistration{"extract", add_extract_command};
 
 }  // namespace
 }  // namespace eqsat::tools

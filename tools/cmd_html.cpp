@@ -83,7 +83,7 @@ void add_html_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_html(*args); });
 }
 
-const CommandRegistration kRegistration{"html", add_html_command};
+const CommandRegistration kHtmlRegistration{"html", add_html_command};
 
 }  // namespace
 }  // namespace eqsat::tools

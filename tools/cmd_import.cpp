@@ -64,7 +64,7 @@ void add_import_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_import(*args); });
 }
 
-const CommandRegistration kRegistration{"import", add_import_command};
+const CommandRegistration kImportRegistration{"import", add_import_command};
 
 }  // namespace
 

@@ -158,7 +158,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
   on_run_reporting_user_errors(*cmd, action, [args] { return run_optimize(*args); });
 }
 
-const CommandRegistration kRegistration{"optimize", add_optimize_command};
+const CommandRegistration kOptimizeRegistration{"optimize", add_optimize_command};
 
 }  // namespace
 }  // namespace eqsat::tools

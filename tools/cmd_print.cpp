@@ -36,7 +36,7 @@ void add_print_command(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration kRegistration{"print", add_print_command};
+const CommandRegistration kPrintRegistration{"print", add_print_command};
 
 }  // namespace
 

@@ -169,7 +169,7 @@ void add_profile_command(CLI::App& app, Action& action) {
   on_run_reporting_run_errors(*cmd, action, [o] { return profile(*o); });
 }
 
-const CommandRegistration kRegistration{"profile", add_profile_command};
+const CommandRegistration kProfileRegistration{"profile", add_profile_command};
 
 }  // namespace
 

@@ -154,7 +154,7 @@ void add_run_command(CLI::App& app, Action& action) {
   on_run_reporting_run_errors(*cmd, action, [o] { return run(*o); });
 }
 
-const CommandRegistration kRegistration{"run", add_run_command};
+const CommandRegistration kRunRegistration{"run", add_run_command};
 
 }  // namespace
 

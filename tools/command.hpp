@@ -24,7 +24,8 @@ using Action = std::function<int()>;
 using AddCommand = void (*)(CLI::App& app, Action& action);
 
 // Registers a subcommand at static-initialization time:
-//   static const CommandRegistration kRegistration{"print", add_print_command};
+//   const CommandRegistration kPrintRegistration{"print", add_print_command};
+// (a name of its own: the program is built as one translation unit)
 struct CommandRegistration {
   CommandRegistration(std::string name, AddCommand add);
 };
