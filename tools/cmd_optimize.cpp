@@ -35,6 +35,7 @@
 #include "rules/lang/rule_parser.hpp"
 #include "rules/pipeline/optimize.hpp"
 #include "rules/tensor/extract_graph.hpp"
+#include "support/kept_until_exit.hpp"
 
 #include <fmt/format.h>
 
@@ -72,16 +73,18 @@ void check_outputs(const OptimizeArgs& args) {
 int run_optimize(OptimizeArgs& args) {
   check_outputs(args);
   ops::Graph graph;
-  rules::RuleProgram program = [&] {
+  // The process ends after this command: the rules are kept, not freed.
+  const rules::RuleProgram& program = support::keep_until_exit([&] {
     graph = read_graph(args.graph);
     warn_if_no_outputs(graph, args.graph);
-    return args.setup.load_rules();
-  }();
+    return std::make_unique<rules::RuleProgram>(args.setup.load_rules());
+  }());
   std::optional<rules::OptimizeOptions> given = args.setup.options();
   if (!given) return UserError;
   rules::OptimizeOptions& options = *given;
   options.extractor = *egraph::parse_extractor(args.extractor);
   options.explain = args.explain;
+  options.keep_rules_until_exit = true;
   bool exported = true;
   if (!args.egraph_json.empty())
     options.saturated = [&](const rules::TensorEGraph& g, std::span<const egraph::EClassId> roots) {

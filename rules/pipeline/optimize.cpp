@@ -13,6 +13,7 @@
 #include "rules/tensor/tensor_egraph.hpp"
 
 #include "ops/post_order.hpp"
+#include "support/kept_until_exit.hpp"
 
 #include <fmt/format.h>
 
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string_view>
 #include <tuple>
@@ -70,7 +72,8 @@ std::vector<TermExplanation> explain_outputs(TensorEGraph& g, const ops::Graph& 
 void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
               const OptimizeOptions& options, std::chrono::steady_clock::time_point start) {
   const auto rewrite_start = std::chrono::steady_clock::now();
-  LoweredRules lowered(rules, g);
+  auto kept = std::make_unique<LoweredRules>(rules, g);
+  const LoweredRules& lowered = *kept;
   // One report per rule name (a `:comm` rule lowers to several rewrites).
   std::vector<RuleReport> per_rule;
   std::vector<std::size_t> report_of(lowered.rewrites().size());
@@ -147,6 +150,7 @@ void saturate(TensorEGraph& g, const RuleProgram& rules, OptimizeReport& r,
   r.enodes = g.egraph().num_nodes();
   r.eclasses = g.egraph().num_classes();
   r.rewrite_seconds = seconds_since(rewrite_start);
+  if (options.keep_rules_until_exit) support::keep_until_exit(std::move(kept));
 }
 
 ops::Graph optimize(const ops::Graph& graph, const RuleProgram& rules, OptimizeReport* report,

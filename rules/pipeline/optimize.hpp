@@ -99,6 +99,9 @@ struct OptimizeOptions {
   // before extraction (an e-graph export, explore's alternatives). Adding
   // a term the e-graph holds (count_unstable) leaves it clean.
   std::function<void(TensorEGraph&, std::span<const egraph::EClassId>)> saturated;
+  // The process ends after this optimization: the lowered rules are kept
+  // until it exits instead of freed (support/kept_until_exit.hpp).
+  bool keep_rules_until_exit = false;
 };
 
 // Runs the schedule of `rules` on `g` (loaded and rebuilt): fills the
