@@ -17,8 +17,10 @@
 #include "kernel_groups.hpp"
 #include "kernel_support.hpp"
 #include "onednn.hpp"
+#include "sgemm_rows_avx2.hpp"
 
 #include "thread_pool.hpp"
+#include "vector_level.hpp"
 
 #include "support/internal_error.hpp"
 
@@ -88,6 +90,17 @@ MatmulShape matmul_shape(TermRef op, const Dims& stored_a, const Dims& stored_b,
   return s;
 }
 
+// Products of at most this many rows run as one GEMV a row: GEMM packs b
+// at every call, and a recurrent step's 2 x 64 x 256 f32 product spends
+// more time packing than multiplying (OpenBLAS 0.3.21 on an AVX2 Zen 3:
+// GEMM 5.0 us, two GEMVs 2.0; bench/README.md, "Speed round 28"). The
+// choice is the whole product's, not a block's, so that a product split
+// between threads sums each element as the whole would.
+constexpr std::int64_t kGemvRows = 2;
+// f32 products of at most this many rows (a stored as is) go to
+// own_sgemm_rows on an AVX2 CPU (an LSTM step; the choice is the whole
+// product's, as for kGemvRows).
+constexpr std::int64_t kOwnRowsMax = 32;
 // Products of at least this many multiply-adds are split between threads
 // (by rows, or by columns when there are few rows); a batch of smaller ones
 // is shared between threads a product at a time. Below it, a product runs
@@ -96,6 +109,18 @@ constexpr std::int64_t kSplitProduct = std::int64_t{1} << 18;
 // f32 blocks of at least this many multiply-adds go to oneDNN, smaller ones
 // to OpenBLAS, whose per-call cost is lower (bench/README.md, "GEMM").
 constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
+// Below AVX-512, oneDNN's f32 GEMM wins only on shallow products: on an
+// AVX2 Zen 3, k < 256 ran faster in oneDNN (3200 x 64 x 512: 149 GFLOP/s
+// against 99) and k >= 256 in OpenBLAS (256 x 512 x 512: 163 against 132),
+// bench/README.md, "Speed round 28": deeper blocks go to OpenBLAS there.
+constexpr std::int64_t kOneDnnAvx2MaxDepth = 255;
+
+// Whether an f32 block of rows x cols x k goes to oneDNN (the rest of the
+// choice is OpenBLAS's).
+bool onednn_block(std::int64_t rows, std::int64_t cols, std::int64_t k) {
+  return rows * cols * k >= kOneDnnBlock &&
+         (k <= kOneDnnAvx2MaxDepth || vector_level() >= VectorLevel::Avx512);
+}
 // f64 blocks of more than kOwnGemmBlock multiply-adds and at least
 // kOwnGemmColumns columns go to own_dgemm: OpenBLAS's small-matrix kernels
 // win below (96^3 ran 15% faster), and own_dgemm's tiles are 32 columns
@@ -242,17 +267,22 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
   // Steps between consecutive elements of a row of op(a), a column of op(b).
   const blasint inc_a = s.ta ? lda : 1, inc_b = s.tb ? 1 : ldb;
   const T beta(s.accumulate ? 1 : 0);
+  if constexpr (std::is_same_v<T, float>)
+    if (!s.ta && s.m <= kOwnRowsMax &&
+        own_sgemm_rows(s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc))
+      return;
   if (rows == 1 && cols == 1) {
     pc[0] = L::dot(k, pa, inc_a, pb, inc_b) + (s.accumulate ? pc[0] : T(0));
-  } else if (rows == 1) {  // c's row = op(b)ᵀ a's row
-    L::gemv(CblasRowMajor, s.tb ? CblasNoTrans : CblasTrans, s.tb ? cols : k, s.tb ? k : cols, T(1),
-            pb, ldb, pa, inc_a, beta, pc, 1);
+  } else if (rows == 1 || s.m <= kGemvRows) {  // each of c's rows = op(b)ᵀ a's row
+    for (blasint i = 0; i < rows; ++i)
+      L::gemv(CblasRowMajor, s.tb ? CblasNoTrans : CblasTrans, s.tb ? cols : k, s.tb ? k : cols,
+              T(1), pb, ldb, pa + i * (s.ta ? 1 : lda), inc_a, beta, pc + i * ldc, 1);
   } else if (cols == 1) {  // c's column = op(a) b's column
     L::gemv(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans, s.ta ? k : rows, s.ta ? rows : k, T(1),
             pa, lda, pb, inc_b, beta, pc, ldc);
   } else {
     if constexpr (std::is_same_v<T, float>)
-      if (own && std::int64_t{rows} * cols * k >= kOneDnnBlock &&
+      if (own && onednn_block(rows, cols, k) &&
           onednn_sgemm(s.ta, s.tb, rows, cols, k, pa, lda, pb, ldb, beta, pc, ldc))
         return;
     if constexpr (std::is_same_v<T, double>)
@@ -336,12 +366,21 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
     finish.on_threads(s, c, Block{0, s.m, 0, s.n});
     return;
   }
-  bool by_columns = s.n > s.m && !finish.rows;
 #ifdef EQSAT_HAVE_OPENBLAS
-  by_columns = by_columns && (std::is_same_v<T, double> || std::is_same_v<T, float>);
+  const bool by_columns = s.n > s.m && (std::is_same_v<T, double> || std::is_same_v<T, float>);
 #else
-  by_columns = false;
+  const bool by_columns = false;
 #endif
+  // Followers need whole rows; a product split by columns runs them after
+  // all its blocks rather than splitting by rows: the libraries' kernels
+  // round a row differently in a block of other rows (on an AVX2 Zen 3,
+  // oneDNN's and OpenBLAS's sgemm do), and the product must be the one it
+  // is without followers.
+  if (by_columns && finish.rows) {
+    split_product(s, a, b, c, Finish<T>{finish.epilogue, finish.origin, nullptr});
+    Finish<T>{nullptr, finish.origin, finish.rows}.on_threads(s, c, Block{0, s.m, 0, s.n});
+    return;
+  }
   const std::int64_t extent = by_columns ? s.n : s.m;
   const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
   // One part per thread (parts stay above oneDNN's block size): each part

@@ -96,9 +96,13 @@ __attribute__((target("avx2,fma"))) double fma_flops_avx2() {
   return rate_of(t0, acc, kFmaIters);
 }
 
-bool has_avx512() { return __builtin_cpu_supports("avx512f"); }
+bool has_avx512() {
+  return __builtin_cpu_supports("avx512f");
+}
 
-double fma_flops_one_thread() { return has_avx512() ? fma_flops_avx512() : fma_flops_avx2(); }
+double fma_flops_one_thread() {
+  return has_avx512() ? fma_flops_avx512() : fma_flops_avx2();
+}
 
 double peak_f32(int threads) {
   std::vector<double> rates(threads);
@@ -274,8 +278,7 @@ int main(int argc, char** argv) {
       "peak, {} threads: nominal {:.1f} GFLOP/s f32 ({} flops a cycle at {:.0f} MHz), measured "
       "{:.1f} ({} FMA in registers); percentages of {:.1f} f32, {:.1f} f64\n",
       threads, nominal / 1e9, flops_per_cycle, cpuinfo_hz() / 1e6, measured / 1e9,
-      has_avx512() ? "AVX-512" : "AVX2", peak / 1e9,
-      peak / 2e9);
+      has_avx512() ? "AVX-512" : "AVX2", peak / 1e9, peak / 2e9);
   if (!blis.sgemm) std::cout << "BLIS: libblis.so.4 not installed, not measured\n";
   const Case cases[] = {
       {"small", 1, 32, 32, 32},         {"small", 1, 64, 64, 64},

@@ -1,0 +1,180 @@
+// A register tile of c: kRows rows by three accumulators. With b stored
+// transposed (n x k) an accumulator is one element of c, 8 lanes along k
+// (a step of 8 along k loads kRows vectors of a and 3 of b for 12 FMAs),
+// its lanes summed in a fixed order at the end, then the last k % 8 terms
+// one by one. With b stored as is (k x n) an accumulator is 8 elements of
+// a row of c, its terms added in order of k (a step broadcasts kRows
+// elements of a and loads 3 vectors of b for 12 FMAs). Either way an
+// element's sum does not depend on the tile or block it falls in. c is
+// computed in column blocks whose rows (or columns) of b stay in L1 while
+// every panel of rows of a passes them.
+#include "sgemm_rows_avx2.hpp"
+
+#include "vector_level.hpp"
+
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+
+namespace eqsat::backend::detail {
+
+#ifdef __x86_64__
+namespace {
+
+constexpr int kRows = 4;
+constexpr int kAcross = 3;  // accumulators a row of a tile
+// 48 columns: 48 x 128 floats of b (24 KB) at an LSTM step's k = 128.
+constexpr std::int64_t kBlockCols = 48;
+
+struct Operands {
+  bool tb;
+  std::int64_t k;
+  const float* a;
+  std::int64_t lda;
+  const float* b;
+  std::int64_t ldb;
+  bool accumulate;
+  float* c;
+  std::int64_t ldc;
+};
+
+// The 8 lanes of v summed: halves, then pairs, then the last two.
+EQSAT_TARGET_avx2 inline float lane_sum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// Rows i.. i + R, columns j.. j + C of c, b stored n x k.
+template <int R, int C>
+EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::int64_t j) {
+  __m256 acc[R][C];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
+  const float* ar = o.a + i * o.lda;
+  const float* bc = o.b + j * o.ldb;
+  const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb, kv = k / 8 * 8;
+  for (std::int64_t p = 0; p < kv; p += 8) {
+    __m256 bv[C];
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) bv[q] = _mm256_loadu_ps(bc + q * ldb + p);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 av = _mm256_loadu_ps(ar + r * lda + p);
+#pragma GCC unroll 3
+      for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) {
+      float s = lane_sum(acc[r][q]);
+      for (std::int64_t p = kv; p < o.k; ++p) s += ar[r * o.lda + p] * bc[q * o.ldb + p];
+      float& out = o.c[(i + r) * o.ldc + j + q];
+      out = o.accumulate ? out + s : s;
+    }
+}
+
+// Rows i.. i + R of c and C vectors of 8 columns from j, b stored k x n;
+// the last vector keeps the lanes of `last` (a row's end).
+template <int R, int C, bool kPartial>
+EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_t j, __m256i last) {
+  __m256 acc[R][C];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
+  const float* ar = o.a + i * o.lda;
+  const float* bp = o.b + j;
+  const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb;
+  for (std::int64_t p = 0; p < k; ++p, bp += ldb) {
+    __m256 bv[C];
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q)
+      bv[q] = kPartial ? _mm256_maskload_ps(bp + 8 * q, last) : _mm256_loadu_ps(bp + 8 * q);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256 av = _mm256_broadcast_ss(ar + r * lda + p);
+#pragma GCC unroll 3
+      for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) {
+    float* out = o.c + (i + r) * o.ldc + j;
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) {
+      __m256 v = acc[r][q];
+      if constexpr (kPartial) {
+        if (o.accumulate) v = _mm256_add_ps(_mm256_maskload_ps(out + 8 * q, last), v);
+        _mm256_maskstore_ps(out + 8 * q, last, v);
+      } else {
+        if (o.accumulate) v = _mm256_add_ps(_mm256_loadu_ps(out + 8 * q), v);
+        _mm256_storeu_ps(out + 8 * q, v);
+      }
+    }
+  }
+}
+
+// Rows i.. i + R, columns j0.. j1 of c.
+template <int R>
+EQSAT_TARGET_avx2 void row_panel(const Operands& o, std::int64_t i, std::int64_t j0,
+                                 std::int64_t j1) {
+  std::int64_t j = j0;
+  if (o.tb) {
+    for (; j + kAcross <= j1; j += kAcross) tile_transposed<R, kAcross>(o, i, j);
+    if (j1 - j == 2) tile_transposed<R, 2>(o, i, j);
+    if (j1 - j == 1) tile_transposed<R, 1>(o, i, j);
+    return;
+  }
+  const __m256i all = _mm256_set1_epi32(-1);
+  for (; j + 8 * kAcross <= j1; j += 8 * kAcross) tile_as_is<R, kAcross, false>(o, i, j, all);
+  for (; j + 8 <= j1; j += 8) tile_as_is<R, 1, false>(o, i, j, all);
+  if (j < j1)
+    tile_as_is<R, 1, true>(o, i, j,
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(j1 - j)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+}
+
+}  // namespace
+#endif
+
+bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+                    std::int64_t lda, const float* b, std::int64_t ldb, bool accumulate, float* c,
+                    std::int64_t ldc) {
+#ifdef __x86_64__
+  if (vector_level() != VectorLevel::Avx2) return false;
+  const Operands o{tb, k, a, lda, b, ldb, accumulate, c, ldc};
+  for (std::int64_t j0 = 0; j0 < n; j0 += kBlockCols) {
+    const std::int64_t j1 = std::min(n, j0 + kBlockCols);
+    std::int64_t i = 0;
+    for (; i + kRows <= m; i += kRows) row_panel<kRows>(o, i, j0, j1);
+    switch (m - i) {
+      case 3:
+        row_panel<3>(o, i, j0, j1);
+        break;
+      case 2:
+        row_panel<2>(o, i, j0, j1);
+        break;
+      case 1:
+        row_panel<1>(o, i, j0, j1);
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
+#else
+  (void)tb, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)accumulate;
+  (void)c, (void)ldc;
+  return false;
+#endif
+}
+
+}  // namespace eqsat::backend::detail

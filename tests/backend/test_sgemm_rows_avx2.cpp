@@ -1,0 +1,124 @@
+// eqsat's own f32 product for a few rows (sgemm_rows_avx2.hpp) against a
+// double triple loop: shapes at and around its tile edges (4 rows, 3
+// columns or 3 vectors of 8, blocks of 48 columns), k with and without a
+// tail of k % 8, both layouts of b, beta 0 and 1, leading dimensions wider
+// than the matrices, c's padding left alone; and every element's bits
+// the same when the product is computed in blocks of rows or columns (a
+// product split between threads).
+#include "backend/sgemm_rows_avx2.hpp"
+#include "backend/vector_level.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace eqsat::backend;
+
+namespace {
+
+struct Product {
+  bool tb, accumulate;
+  std::int64_t m, n, k, lda, ldb, ldc;
+  std::vector<float> a, b, c;
+
+  Product(bool tb_, bool accumulate_, std::int64_t m_, std::int64_t n_, std::int64_t k_,
+          std::int64_t pad, std::mt19937_64& rng)
+      : tb(tb_), accumulate(accumulate_), m(m_), n(n_), k(k_) {
+    lda = k + pad;
+    ldb = (tb ? k : n) + pad;
+    ldc = n + pad;
+    std::uniform_real_distribution<float> u(-1, 1);
+    a.resize(std::max<std::int64_t>(1, m * lda));
+    b.resize(std::max<std::int64_t>(1, (tb ? n : k) * ldb));
+    c.resize(std::max<std::int64_t>(1, m * ldc));
+    for (float& x : a) x = u(rng);
+    for (float& x : b) x = u(rng);
+    for (float& x : c) x = u(rng);
+  }
+
+  // The product of rows r0.. r1 and columns c0.. c1 into `out` (c's layout).
+  bool run(std::vector<float>& out, std::int64_t r0, std::int64_t r1, std::int64_t c0,
+           std::int64_t c1) const {
+    const float* pb = tb ? b.data() + c0 * ldb : b.data() + c0;
+    return detail::own_sgemm_rows(tb, r1 - r0, c1 - c0, k, a.data() + r0 * lda, lda, pb, ldb,
+                                  accumulate, out.data() + r0 * ldc + c0, ldc);
+  }
+
+  double want(std::int64_t i, std::int64_t j) const {
+    double s = accumulate ? c[i * ldc + j] : 0.0;
+    for (std::int64_t p = 0; p < k; ++p)
+      s += double(a[i * lda + p]) * double(tb ? b[j * ldb + p] : b[p * ldb + j]);
+    return s;
+  }
+};
+
+bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("own_sgemm_rows runs only at the AVX2 level, below and above it c is left alone") {
+  const VectorLevel before = vector_level();
+  std::mt19937_64 rng(1);
+  const Product p(false, false, 3, 5, 7, 0, rng);
+  std::vector<float> c = p.c;
+  if (set_vector_level(VectorLevel::Sse2)) CHECK_FALSE(p.run(c, 0, 3, 0, 5));
+  if (set_vector_level(VectorLevel::Avx512)) CHECK_FALSE(p.run(c, 0, 3, 0, 5));
+  CHECK(same_bits(c, p.c));
+  if (cpu_vector_level() >= VectorLevel::Avx2) {
+    REQUIRE(set_vector_level(VectorLevel::Avx2));
+    CHECK(p.run(c, 0, 3, 0, 5));
+  }
+  set_vector_level(before);
+}
+
+TEST_CASE("own_sgemm_rows gives the product, in blocks with the bits of the whole") {
+  if (cpu_vector_level() < VectorLevel::Avx2) {
+    WARN("this CPU has no AVX2: own_sgemm_rows declines every product");
+    CHECK(cpu_vector_level() < VectorLevel::Avx2);
+    return;
+  }
+  const VectorLevel before = vector_level();
+  REQUIRE(set_vector_level(VectorLevel::Avx2));
+  std::mt19937_64 rng(28);
+  const std::int64_t rows[] = {1, 2, 3, 4, 5, 7, 8, 13, 32};
+  const std::int64_t cols[] = {1, 2, 3, 7, 8, 9, 24, 25, 47, 48, 49, 100};
+  const std::int64_t depths[] = {0, 1, 7, 8, 9, 64, 101};
+  for (bool tb : {false, true})
+    for (bool accumulate : {false, true})
+      for (std::int64_t m : rows)
+        for (std::int64_t n : cols)
+          for (std::int64_t k : depths) {
+            const Product p(tb, accumulate, m, n, k, (m + n + k) % 3, rng);
+            INFO("tb " << tb << " accumulate " << accumulate << " " << m << " x " << k << " x "
+                       << n);
+            std::vector<float> whole = p.c;
+            REQUIRE(p.run(whole, 0, m, 0, n));
+            double worst = 0;
+            for (std::int64_t i = 0; i < m; ++i)
+              for (std::int64_t j = 0; j < n; ++j)
+                worst = std::max(worst, std::abs(whole[i * p.ldc + j] - p.want(i, j)));
+            // k terms of magnitude below 1, each rounded to f32.
+            CHECK(worst <= 1e-6 * (double(k) + 2));
+            // c's padding is left as it was.
+            for (std::int64_t i = 0; i < m; ++i)
+              for (std::int64_t j = n; j < p.ldc; ++j)
+                CHECK(whole[i * p.ldc + j] == p.c[i * p.ldc + j]);
+            // Rows split at r, then columns split at q: the same bits.
+            const std::int64_t r = m / 2, q = n / 3 + 1;
+            std::vector<float> split = p.c;
+            REQUIRE(p.run(split, 0, r, 0, n));
+            if (r < m) REQUIRE(p.run(split, r, m, 0, n));
+            CHECK(same_bits(split, whole));
+            split = p.c;
+            REQUIRE(p.run(split, 0, m, 0, std::min(q, n)));
+            if (q < n) REQUIRE(p.run(split, 0, m, q, n));
+            CHECK(same_bits(split, whole));
+          }
+  set_vector_level(before);
+}
