@@ -2,7 +2,7 @@
 // ends right after an optimization need not free the thousands of small
 // allocations of its rules: the operating system takes the whole heap back
 // at once. Freeing the shipped rules and their lowered rewrites was 14% of
-// the instructions of a small `eqsat optimize` (bench/README.md, "Start-up
+// the instructions of a small `eqsat optimize` (bench/README.md, "Speed
 // round 28"); clang's -disable-free skips its own teardown likewise. The
 // objects stay reachable from a static pointer, so leak checkers do not
 // report them.
