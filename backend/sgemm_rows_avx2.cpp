@@ -48,14 +48,36 @@ EQSAT_TARGET_avx2 inline float lane_sum(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
-// Rows i.. i + R, columns j.. j + C of c, b stored n x k.
+// A tile's accumulators set to zero. Every loop over them is unrolled:
+// GCC keeps an array of vectors in registers only then.
 template <int R, int C>
-EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::int64_t j) {
-  __m256 acc[R][C];
+[[gnu::always_inline]] EQSAT_TARGET_avx2 inline void zero(__m256 (&acc)[R][C]) {
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 3
     for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
+}
+
+// One step along k: row r of the tile adds a's vector at a0 + r lda (or
+// its element there broadcast, kBroadcast) times each of bv.
+template <int R, int C, bool kBroadcast>
+[[gnu::always_inline]] EQSAT_TARGET_avx2 inline void fma_step(__m256 (&acc)[R][C],
+                                                              const __m256 (&bv)[C],
+                                                              const float* a0, std::int64_t lda) {
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) {
+    const __m256 av =
+        kBroadcast ? _mm256_broadcast_ss(a0 + r * lda) : _mm256_loadu_ps(a0 + r * lda);
+#pragma GCC unroll 3
+    for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
+  }
+}
+
+// Rows i.. i + R, columns j.. j + C of c, b stored n x k.
+template <int R, int C>
+EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::int64_t j) {
+  __m256 acc[R][C];
+  zero(acc);
   const float* ar = o.a + i * o.lda;
   const float* bc = o.b + j * o.ldb;
   const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb, kv = k / 8 * 8;
@@ -63,12 +85,7 @@ EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::i
     __m256 bv[C];
 #pragma GCC unroll 3
     for (int q = 0; q < C; ++q) bv[q] = _mm256_loadu_ps(bc + q * ldb + p);
-#pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) {
-      const __m256 av = _mm256_loadu_ps(ar + r * lda + p);
-#pragma GCC unroll 3
-      for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
-    }
+    fma_step<R, C, false>(acc, bv, ar + p, lda);
   }
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r)
@@ -86,10 +103,7 @@ EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::i
 template <int R, int C, bool kPartial>
 EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_t j, __m256i last) {
   __m256 acc[R][C];
-#pragma GCC unroll 4
-  for (int r = 0; r < R; ++r)
-#pragma GCC unroll 3
-    for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
+  zero(acc);
   const float* ar = o.a + i * o.lda;
   const float* bp = o.b + j;
   const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb;
@@ -98,12 +112,7 @@ EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_
 #pragma GCC unroll 3
     for (int q = 0; q < C; ++q)
       bv[q] = kPartial ? _mm256_maskload_ps(bp + 8 * q, last) : _mm256_loadu_ps(bp + 8 * q);
-#pragma GCC unroll 4
-    for (int r = 0; r < R; ++r) {
-      const __m256 av = _mm256_broadcast_ss(ar + r * lda + p);
-#pragma GCC unroll 3
-      for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
-    }
+    fma_step<R, C, true>(acc, bv, ar + p, lda);
   }
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
