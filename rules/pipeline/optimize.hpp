@@ -65,8 +65,9 @@ struct OptimizeReport {
 
   // The JSON report: iterations, stop_reason, enodes, eclasses, cost_before,
   // cost_after (estimated ns without the extractor's penalties, null while a
-  // graph holds a grad: shown_cost.hpp), unstable_before, unstable_after, seconds {load, rewrite, extract, total}, phases
-  // [...] and rules {NAME: {ruleset, matches, applications, refused}}.
+  // graph holds a grad: shown_cost.hpp), unstable_before, unstable_after,
+  // seconds {load, rewrite, extract, total}, phases [...] and rules {NAME:
+  // {ruleset, matches, applications, refused}}.
   nlohmann::json to_json() const;
 };
 
