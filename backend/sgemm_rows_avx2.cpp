@@ -1,4 +1,5 @@
-// A register tile of c: kRows rows by three accumulators. With b stored
+// A register tile of c: kRows rows by three accumulators (up to 2 rows by
+// four: `across`). With b stored
 // transposed (n x k) an accumulator is one element of c, 8 lanes along k
 // (a step of 8 along k loads kRows vectors of a and 3 of b for 12 FMAs),
 // its lanes summed in a fixed order at the end, then the last k % 8 terms
@@ -24,8 +25,14 @@ namespace eqsat::backend::detail {
 namespace {
 
 constexpr int kRows = 4;
-constexpr int kAcross = 3;  // accumulators a row of a tile
-// 48 columns: 48 x 128 floats of b (24 KB) at an LSTM step's k = 128.
+// Accumulators a row of a tile of R rows: at least 8 in all, the FMAs in
+// flight that keep both FMA pipes busy (4 cycles each), and at most 13
+// registers with the vectors of b and a that feed them.
+constexpr int across(int rows) {
+  return rows <= 2 ? 4 : 3;
+}
+// 48 columns: 48 x 128 floats of b (24 KB) at an LSTM step's k = 128. A
+// product of at most 2 rows reads each of b's elements once: one block.
 constexpr std::int64_t kBlockCols = 48;
 
 struct Operands {
@@ -54,7 +61,7 @@ template <int R, int C>
 [[gnu::always_inline]] EQSAT_TARGET_avx2 inline void zero(__m256 (&acc)[R][C]) {
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r)
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q) acc[r][q] = _mm256_setzero_ps();
 }
 
@@ -68,7 +75,7 @@ template <int R, int C, bool kBroadcast>
   for (int r = 0; r < R; ++r) {
     const __m256 av =
         kBroadcast ? _mm256_broadcast_ss(a0 + r * lda) : _mm256_loadu_ps(a0 + r * lda);
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q) acc[r][q] = _mm256_fmadd_ps(av, bv[q], acc[r][q]);
   }
 }
@@ -83,13 +90,13 @@ EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::i
   const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb, kv = k / 8 * 8;
   for (std::int64_t p = 0; p < kv; p += 8) {
     __m256 bv[C];
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q) bv[q] = _mm256_loadu_ps(bc + q * ldb + p);
     fma_step<R, C, false>(acc, bv, ar + p, lda);
   }
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r)
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q) {
       float s = lane_sum(acc[r][q]);
       for (std::int64_t p = kv; p < o.k; ++p) s += ar[r * o.lda + p] * bc[q * o.ldb + p];
@@ -109,7 +116,7 @@ EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_
   const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb;
   for (std::int64_t p = 0; p < k; ++p, bp += ldb) {
     __m256 bv[C];
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q)
       bv[q] = kPartial ? _mm256_maskload_ps(bp + 8 * q, last) : _mm256_loadu_ps(bp + 8 * q);
     fma_step<R, C, true>(acc, bv, ar + p, lda);
@@ -117,7 +124,7 @@ EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_
 #pragma GCC unroll 4
   for (int r = 0; r < R; ++r) {
     float* out = o.c + (i + r) * o.ldc + j;
-#pragma GCC unroll 3
+#pragma GCC unroll 4
     for (int q = 0; q < C; ++q) {
       __m256 v = acc[r][q];
       if constexpr (kPartial) {
@@ -135,11 +142,11 @@ EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_
 template <int R>
 EQSAT_TARGET_avx2 void row_panel(const Operands& o, std::int64_t i, std::int64_t j0,
                                  std::int64_t j1) {
+  constexpr int kAcross = across(R);
   std::int64_t j = j0;
   if (o.tb) {
     for (; j + kAcross <= j1; j += kAcross) tile_transposed<R, kAcross>(o, i, j);
-    if (j1 - j == 2) tile_transposed<R, 2>(o, i, j);
-    if (j1 - j == 1) tile_transposed<R, 1>(o, i, j);
+    for (; j < j1; ++j) tile_transposed<R, 1>(o, i, j);
     return;
   }
   const __m256i all = _mm256_set1_epi32(-1);
@@ -160,8 +167,9 @@ bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, con
 #ifdef __x86_64__
   if (vector_level() != VectorLevel::Avx2) return false;
   const Operands o{tb, k, a, lda, b, ldb, accumulate, c, ldc};
-  for (std::int64_t j0 = 0; j0 < n; j0 += kBlockCols) {
-    const std::int64_t j1 = std::min(n, j0 + kBlockCols);
+  const std::int64_t block = m <= 2 ? std::max<std::int64_t>(n, 1) : kBlockCols;
+  for (std::int64_t j0 = 0; j0 < n; j0 += block) {
+    const std::int64_t j1 = std::min(n, j0 + block);
     std::int64_t i = 0;
     for (; i + kRows <= m; i += kRows) row_panel<kRows>(o, i, j0, j1);
     switch (m - i) {
