@@ -3,7 +3,9 @@
 // the result); leading dimensions are batch dimensions that broadcast.
 // f32/f64 products go to OpenBLAS (GEMM, GEMV when one side is a vector,
 // DOT when both are) when the build found it, large f32 blocks to oneDNN's
-// GEMM when it found that too, large f64 ones to eqsat's own AVX-512 GEMM
+// GEMM when it found that too (below AVX-512 only shallow ones), f32
+// products of a few rows to eqsat's own AVX2 kernel (sgemm_rows_avx2.hpp)
+// at that level, large f64 ones to eqsat's own AVX-512 GEMM
 // (dgemm_avx512.hpp) on a CPU that has it; integer ones (and all, without
 // OpenBLAS) to Eigen. Where the executable owns its OpenBLAS (own_blas),
 // the libraries run single-threaded and the executor's pool splits a large
@@ -371,16 +373,14 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
 #else
   const bool by_columns = false;
 #endif
-  // Followers need whole rows; a product split by columns runs them after
-  // all its blocks rather than splitting by rows: the libraries' kernels
-  // round a row differently in a block of other rows (on an AVX2 Zen 3,
-  // oneDNN's and OpenBLAS's sgemm do), and the product must be the one it
-  // is without followers.
-  if (by_columns && finish.rows) {
-    split_product(s, a, b, c, Finish<T>{finish.epilogue, finish.origin, nullptr});
-    Finish<T>{nullptr, finish.origin, finish.rows}.on_threads(s, c, Block{0, s.m, 0, s.n});
-    return;
-  }
+  // Followers need whole rows: a product split by columns runs them after
+  // all its blocks rather than being split by rows, since the libraries'
+  // kernels round a row differently in a block of other rows (on an AVX2
+  // Zen 3, oneDNN's and OpenBLAS's sgemm do), and the product must be the
+  // one it is without followers.
+  const bool rows_after = by_columns && finish.rows;
+  const Finish<T> per_block =
+      rows_after ? Finish<T>{finish.epilogue, finish.origin, nullptr} : finish;
   const std::int64_t extent = by_columns ? s.n : s.m;
   const std::int64_t per_line = s.k * (by_columns ? s.m : s.n);
   // One part per thread (parts stay above oneDNN's block size): each part
@@ -394,8 +394,11 @@ void split_product(const MatmulShape& s, const T* a, const T* b, T* c, const Fin
   const std::int64_t grain = std::max({std::int64_t{1}, (kOneDnnBlock + per_line - 1) / per_line,
                                        (extent + num_threads() - 1) / num_threads()});
   parallel_for(extent, grain, [&](std::int64_t i0, std::int64_t i1) {
-    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n}, finish);
+    product_block(s, a, b, c, by_columns ? Block{0, s.m, i0, i1} : Block{i0, i1, 0, s.n},
+                  per_block);
   });
+  if (rows_after)
+    Finish<T>{nullptr, finish.origin, finish.rows}.on_threads(s, c, Block{0, s.m, 0, s.n});
 }
 
 template <class T>

@@ -23,6 +23,7 @@
 // Prints one line per case: shape, dtype, GFLOP/s per library, % of peak.
 #include "backend/program.hpp"
 #include "backend/thread_pool.hpp"
+#include "backend/vector_level.hpp"
 #include "ops/graph_parser.hpp"
 
 #include <cblas.h>
@@ -97,11 +98,13 @@ __attribute__((target("avx2,fma"))) double fma_flops_avx2() {
 }
 
 bool has_avx512() {
-  return __builtin_cpu_supports("avx512f");
+  return backend::cpu_vector_level() >= backend::VectorLevel::Avx512;
 }
 
+// 0 on a CPU below AVX2: the nominal peak stands alone.
 double fma_flops_one_thread() {
-  return has_avx512() ? fma_flops_avx512() : fma_flops_avx2();
+  if (has_avx512()) return fma_flops_avx512();
+  return backend::cpu_vector_level() >= backend::VectorLevel::Avx2 ? fma_flops_avx2() : 0;
 }
 
 double peak_f32(int threads) {
