@@ -47,7 +47,8 @@ struct MatmulShape {
   Dims a_batch, b_batch;
   std::int64_t m = 1, k = 1, n = 1;
   bool ta = false, tb = false;
-  bool accumulate = false;  // c holds values the product is added to (beta 1)
+  bool accumulate = false;          // c holds values the product is added to (beta 1)
+  const float* b_strips = nullptr;  // b in BStrips (an f32 loop's invariant b), or null
 };
 
 // The shape a stored operand has once its last two dimensions are swapped
@@ -116,6 +117,12 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // against 99) and k >= 256 in OpenBLAS (256 x 512 x 512: 163 against 132),
 // bench/README.md, "Speed round 28": deeper blocks go to OpenBLAS there.
 constexpr std::int64_t kOneDnnAvx2MaxDepth = 255;
+
+// Whether an f32 product goes to own_sgemm_rows where the vector level
+// allows.
+bool own_rows(const MatmulShape& s) {
+  return !s.ta && s.m <= kOwnRowsMax;
+}
 
 // Whether an f32 block of rows x cols x k goes to oneDNN (the rest of the
 // choice is OpenBLAS's).
@@ -269,10 +276,13 @@ void blas_block(const MatmulShape& s, const T* a, const T* b, T* c, const Block&
   // Steps between consecutive elements of a row of op(a), a column of op(b).
   const blasint inc_a = s.ta ? lda : 1, inc_b = s.tb ? 1 : ldb;
   const T beta(s.accumulate ? 1 : 0);
-  if constexpr (std::is_same_v<T, float>)
-    if (!s.ta && s.m <= kOwnRowsMax &&
-        own_sgemm_rows(s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc))
+  if constexpr (std::is_same_v<T, float>) {
+    // b's strips from the block's first column, when they start a strip.
+    const float* strips = s.b_strips && blk.c0 % 8 == 0 ? s.b_strips + blk.c0 * s.k : nullptr;
+    if (own_rows(s) &&
+        own_sgemm_rows(s.tb, rows, cols, k, pa, lda, pb, ldb, s.accumulate, pc, ldc, strips))
       return;
+  }
   if (rows == 1 && cols == 1) {
     pc[0] = L::dot(k, pa, inc_a, pb, inc_b) + (s.accumulate ? pc[0] : T(0));
   } else if (rows == 1 || s.m <= kGemvRows) {  // each of c's rows = op(b)ᵀ a's row
@@ -476,7 +486,7 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
 }
 
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
-             const DotRows* rows, bool accumulate) {
+             const DotRows* rows, bool accumulate, BStrips* invariant_b) {
   // Operands of another dtype are converted first.
   Array copies[2];
   for (int i = 0; i < 2; ++i)
@@ -488,6 +498,12 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotE
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   Dims batch;
   broadcast_shapes(op, batches, batch);
+  // A loop's b, the same at every step, read from strips made at its first
+  // step (where its products go to own_sgemm_rows: one product, b as is,
+  // and the executable's own OpenBLAS, so that product_block reaches it).
+  if (invariant_b && out.dtype() == DType::F32 && &b == in[1] && batch.empty() && !s.tb &&
+      s.k > 0 && own_rows(s) && vector_level() == VectorLevel::Avx2 && own_blas())
+    s.b_strips = invariant_b->of(b.data<float>(), s.k, s.n, s.n);
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
       matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),

@@ -175,7 +175,27 @@ void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
   dot_shape(in.term, in.args, in.shape, in.trans);
   Array& dst = slots_[in.out];
   dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
-  detail::run_dot(in.term, in.args, dst, in.trans, epilogue);
+  detail::run_dot(in.term, in.args, dst, in.trans, epilogue, nullptr, false, invariant_b(in));
+}
+
+// The product's b copy to keep between runs, when b lies in a param this
+// run may assume Invariant (the param itself, or a view of it).
+BStrips* Function::invariant_b(Instruction& product) {
+  const Array& b = *product.args[1];
+  for (std::size_t p = 0; p < uses_.size() && p < num_params_; ++p) {
+    const Array& param = slots_[p];
+    if (uses_[p] == ParamUse::Invariant && param.bytes() <= b.bytes() &&
+        b.bytes() + b.nbytes() <= param.bytes() + param.nbytes())
+      return &product.b_strips;
+  }
+  return nullptr;
+}
+
+void Function::start_loop() {
+  for (Instruction& in : code_) {
+    in.b_strips.forget();
+    for (Instruction& member : in.members) member.b_strips.forget();
+  }
 }
 
 // Whether the product may be added by the library into the leaf of its
@@ -189,7 +209,8 @@ bool Function::may_accumulate(const Instruction& in) const {
   const Instruction& product = in.members[0];
   const auto s = static_cast<std::size_t>(in.members[1].operands[in.accumulate]);
   const Array& leaf = slots_[s];
-  const bool mine = s < num_params_ ? s < writable_.size() && writable_[s] : leaf.unique();
+  const bool mine =
+      s < num_params_ ? s < uses_.size() && uses_[s] == ParamUse::GivenUp : leaf.unique();
   auto overlaps = [&](const Array* a) {
     return a->bytes() < leaf.bytes() + leaf.nbytes() && leaf.bytes() < a->bytes() + a->nbytes();
   };
@@ -256,7 +277,8 @@ void Function::run_dot_epilogue(Instruction& in) {
   const bool by_rows = plan_followers(in, result, rows);
   try {
     detail::run_dot(product.term, product.args, result, product.trans,
-                    program.empty() ? nullptr : &epilogue, by_rows ? &rows : nullptr, accumulate);
+                    program.empty() ? nullptr : &epilogue, by_rows ? &rows : nullptr, accumulate,
+                    invariant_b(product));
   } catch (const RuntimeError& e) {
     context_->fail_at(product.term, e.what());
   }

@@ -619,9 +619,9 @@ std::vector<std::string> Function::instruction_labels() const {
 }
 
 void Function::run(std::span<const Array* const> params, std::vector<Array>& outputs,
-                   std::span<const std::uint8_t> writable) {
+                   std::span<const ParamUse> uses) {
   for (std::size_t p = 0; p < num_params_; ++p) slots_[p] = *params[p];
-  writable_ = writable;
+  uses_ = uses;
   auto clear_frame = [&] {
     for (std::size_t s = 0; s < slots_.size(); ++s)
       if (!pinned_[s] || s < num_params_) slots_[s].release();

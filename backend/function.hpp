@@ -16,6 +16,7 @@
 #include "kernel_groups.hpp"
 #include "op_timing.hpp"
 #include "scalar_body.hpp"
+#include "sgemm_rows_avx2.hpp"
 
 #include "ops/graph.hpp"
 
@@ -58,6 +59,18 @@ struct Context {
   [[noreturn]] void fail_at(ops::TermRef term, const std::string& message) const;
 };
 
+// What a run may assume of each of its params (Function::run).
+enum class ParamUse : std::uint8_t {
+  // Nothing: it is only read.
+  Read,
+  // The caller gives up its values: a product may be added into it in
+  // place (a loop's sequence rows nothing reads after the step).
+  GivenUp,
+  // The same values at every run until Function::start_loop (a loop's
+  // non-sequence): a copy of it may be kept between runs.
+  Invariant,
+};
+
 class Function {
  public:
   // Compiles `outputs` as a function of `params`: each param is a leaf
@@ -67,11 +80,13 @@ class Function {
   // Runs once. `params` must match the params' number (types are the
   // caller's business); `outputs` is resized and filled. Not reentrant: a
   // Function runs one activation at a time (graphs are acyclic, so a body
-  // never runs inside itself). `writable`, when not empty, says per param
-  // whether the caller gives up its values: a product may then be added
-  // into it in place (a loop's sequence rows nothing reads after the step).
+  // never runs inside itself). `uses`, when not empty, says per param what
+  // the run may assume of it (Read when empty).
   void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs,
-           std::span<const std::uint8_t> writable = {});
+           std::span<const ParamUse> uses = {});
+  // A loop starts: copies of Invariant params kept by earlier runs are
+  // dropped (the arrays at those addresses may now hold other values).
+  void start_loop();
 
   std::size_t num_params() const { return num_params_; }
   // The Context it was compiled in (its pool is the one it takes from).
@@ -145,6 +160,7 @@ class Function {
     std::vector<ops::Dims> planned_for;
     bool planned = false, plan_fits = false;
     std::int64_t work = 0;  // Fused: fused_work of the program
+    BStrips b_strips;       // Dot: b's copy when b is an Invariant param
   };
 
   void fold_constants();
@@ -171,6 +187,7 @@ class Function {
   void run_dot(Instruction& in, const DotEpilogue* epilogue);
   void run_dot_epilogue(Instruction& in);
   bool may_accumulate(const Instruction& in) const;
+  BStrips* invariant_b(Instruction& product);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 
@@ -185,7 +202,7 @@ class Function {
   std::unique_ptr<ScalarBody> scalar_;
   std::vector<ops::Array> body_outputs_;      // scratch for scan and call
   std::vector<const ops::Array*> body_args_;  // scratch for scan and call
-  std::span<const std::uint8_t> writable_;    // the params of this run given up (run)
+  std::span<const ParamUse> uses_;            // what this run may assume of its params (run)
 };
 
 }  // namespace eqsat::backend::detail

@@ -420,8 +420,8 @@ struct Loop {
   const std::vector<const Array*>& sequences;
   const std::vector<const Array*>& non_sequences;
   std::vector<OutputBuffer>& outputs;
-  // Per body param: the loop gives up its values (run_scan).
-  std::span<const std::uint8_t> writable;
+  // Per body param: what the body may assume of it (run_scan).
+  std::span<const ParamUse> uses;
 };
 
 // Runs steps first, first + 1, ... of the loop on `block`'s rows with
@@ -433,12 +433,13 @@ std::int64_t run_steps(const Loop& loop, Function& body, RowBlock block,
                        std::vector<const Array*>& args, std::vector<Array>& results) {
   BufferPool& pool = body.context().pool;
   std::vector<Array> tap_rows = tap_buffers(loop.spec, loop.sequences, block, pool);
+  body.start_loop();
   std::int64_t steps = first;
   for (std::int64_t t = first; t < loop.n; ++t) {
     step_arguments(loop.spec, t, loop.sequences, block, tap_rows, rings, loop.non_sequences, args);
     prefetch_rows(loop.spec, t + 1, loop.n, loop.sequences, block);
 
-    body.run(args, results, loop.writable);
+    body.run(args, results, loop.uses);
     steps = t + 1;
 
     store_step(loop.op, results, loop.outputs, t, loop.n, block, pool);
@@ -527,17 +528,22 @@ void Function::run_scan(Instruction& in) {
   // tap is a view or a copy does not matter: every block of a loop by rows
   // decides alike, so the values do not depend on the threads. States and
   // non-sequences are never given up.
-  std::vector<std::uint8_t> writable(in.body->num_params(), 0);
+  std::vector<ParamUse> uses(in.body->num_params(), ParamUse::Read);
   for (std::size_t j = 0, p = 0; j < sequences.size(); p += spec.sequence_taps[j++].size()) {
     const int slot = in.operands[(n_steps ? 1 : 0) + j];
-    writable[p] = spec.sequence_taps[j].size() == 1 && !pinned_[slot] &&
-                  std::ranges::count(in.operands, slot) == 1 &&
-                  std::ranges::find(in.release, slot) != in.release.end() && sequences[j]->unique();
+    const bool given_up = spec.sequence_taps[j].size() == 1 && !pinned_[slot] &&
+                          std::ranges::count(in.operands, slot) == 1 &&
+                          std::ranges::find(in.release, slot) != in.release.end() &&
+                          sequences[j]->unique();
+    if (given_up) uses[p] = ParamUse::GivenUp;
   }
+  // Non-sequences, the body's last params, hold their values through the
+  // loop: a product may keep a copy of one between steps (BStrips).
+  std::fill(uses.end() - spec.num_nonsequences, uses.end(), ParamUse::Invariant);
   const auto& out_types = std::get<ops::TupleType>(op->type()).elements;
   const std::size_t num_outputs = out_types.size();
   std::vector<OutputBuffer> outputs;
-  const Loop loop{op, spec, n, sequences, non_sequences, outputs, writable};
+  const Loop loop{op, spec, n, sequences, non_sequences, outputs, uses};
   const std::vector<RowBlock> blocks =
       in.by_rows ? row_blocks(loop, inits) : std::vector<RowBlock>{};
   std::int64_t steps = 0;

@@ -8,7 +8,8 @@
 // elements of a and loads 3 vectors of b for 12 FMAs). Either way an
 // element's sum does not depend on the tile or block it falls in. c is
 // computed in column blocks whose rows (or columns) of b stay in L1 while
-// every panel of rows of a passes them.
+// every panel of rows of a passes them; b stored k x n may be read from a
+// copy in strips (BStrips), the same loads from other addresses.
 #include "sgemm_rows_avx2.hpp"
 
 #include "vector_level.hpp"
@@ -45,6 +46,7 @@ struct Operands {
   bool accumulate;
   float* c;
   std::int64_t ldc;
+  const float* strips;  // b in BStrips, or null
 };
 
 // The 8 lanes of v summed: halves, then pairs, then the last two.
@@ -105,6 +107,19 @@ EQSAT_TARGET_avx2 void tile_transposed(const Operands& o, std::int64_t i, std::i
     }
 }
 
+// Where a tile reads b stored k x n: its vector q at step p along k lies
+// at at + p * along + q * across (in place, or in BStrips).
+struct BRead {
+  const float* at;
+  std::int64_t along, across;
+};
+
+// b's vectors from column j (a multiple of 8), in place or in strips.
+inline BRead b_from(const Operands& o, std::int64_t j) {
+  if (o.strips) return {o.strips + j * o.k, 8, 8 * o.k};
+  return {o.b + j, o.ldb, 8};
+}
+
 // Rows i.. i + R of c and C vectors of 8 columns from j, b stored k x n;
 // the last vector keeps the lanes of `last` (a row's end).
 template <int R, int C, bool kPartial>
@@ -112,13 +127,15 @@ EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_
   __m256 acc[R][C];
   zero(acc);
   const float* ar = o.a + i * o.lda;
-  const float* bp = o.b + j;
-  const std::int64_t k = o.k, lda = o.lda, ldb = o.ldb;
-  for (std::int64_t p = 0; p < k; ++p, bp += ldb) {
+  const BRead br = b_from(o, j);
+  const float* bp = br.at;
+  const std::int64_t k = o.k, lda = o.lda;
+  for (std::int64_t p = 0; p < k; ++p, bp += br.along) {
     __m256 bv[C];
 #pragma GCC unroll 4
     for (int q = 0; q < C; ++q)
-      bv[q] = kPartial ? _mm256_maskload_ps(bp + 8 * q, last) : _mm256_loadu_ps(bp + 8 * q);
+      bv[q] = kPartial ? _mm256_maskload_ps(bp + q * br.across, last)
+                       : _mm256_loadu_ps(bp + q * br.across);
     fma_step<R, C, true>(acc, bv, ar + p, lda);
   }
 #pragma GCC unroll 4
@@ -163,10 +180,10 @@ EQSAT_TARGET_avx2 void row_panel(const Operands& o, std::int64_t i, std::int64_t
 
 bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
                     std::int64_t lda, const float* b, std::int64_t ldb, bool accumulate, float* c,
-                    std::int64_t ldc) {
+                    std::int64_t ldc, const float* strips) {
 #ifdef __x86_64__
   if (vector_level() != VectorLevel::Avx2) return false;
-  const Operands o{tb, k, a, lda, b, ldb, accumulate, c, ldc};
+  const Operands o{tb, k, a, lda, b, ldb, accumulate, c, ldc, tb ? nullptr : strips};
   const std::int64_t block = m <= 2 ? std::max<std::int64_t>(n, 1) : kBlockCols;
   for (std::int64_t j0 = 0; j0 < n; j0 += block) {
     const std::int64_t j1 = std::min(n, j0 + block);
@@ -189,9 +206,27 @@ bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, con
   return true;
 #else
   (void)tb, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)accumulate;
-  (void)c, (void)ldc;
+  (void)c, (void)ldc, (void)strips;
   return false;
 #endif
+}
+
+const float* BStrips::of(const float* b, std::int64_t k, std::int64_t n, std::int64_t ldb) {
+  if (source_ == b && k_ == k && n_ == n && ldb_ == ldb) return start_;
+  const std::int64_t strips = (n + 7) / 8;
+  constexpr std::int64_t kLineFloats = 16;
+  data_.assign(static_cast<std::size_t>(strips * 8 * k + kLineFloats), 0.0f);
+  const auto misaligned = reinterpret_cast<std::uintptr_t>(data_.data()) % 64 / sizeof(float);
+  float* out = data_.data() + (misaligned ? kLineFloats - misaligned : 0);
+  for (std::int64_t s = 0; s < strips; ++s) {
+    const std::int64_t width = std::min<std::int64_t>(8, n - 8 * s);
+    float* strip = out + s * 8 * k;
+    for (std::int64_t p = 0; p < k; ++p) std::copy_n(b + p * ldb + 8 * s, width, strip + p * 8);
+  }
+  start_ = out;
+  source_ = b;
+  k_ = k, n_ = n, ldb_ = ldb;
+  return start_;
 }
 
 }  // namespace eqsat::backend::detail

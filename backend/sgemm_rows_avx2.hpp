@@ -6,18 +6,45 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace eqsat::backend::detail {
 
 // c = a op(b), plus c's old values when `accumulate`: a is m x k (leading
 // dimension lda), b is stored k x n or, when `tb`, n x k (ldb), c is m x n
-// (ldc), all row-major.
+// (ldc), all row-major. `strips`, when not null (b stored k x n only), is
+// b's copy in strips from its column 0 as given (BStrips::of, at a column
+// that is a multiple of 8): the kernel reads it there instead, with the
+// same arithmetic, so the bits do not change.
 // Each element is summed the same way whatever m, n and the block around
 // it, so a product split between threads has the bits of the whole. Runs on
 // the calling thread. False (c untouched) when the vector level in use is
 // not AVX2: the caller falls back to the libraries.
 bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
                     std::int64_t lda, const float* b, std::int64_t ldb, bool accumulate, float* c,
-                    std::int64_t ldc);
+                    std::int64_t ldc, const float* strips = nullptr);
+
+// A copy of a matrix b stored k x n in strips of 8 columns, kept while b
+// stays the same (a loop's recurrent weights: a non-sequence, read at every
+// step). Strip s holds columns 8s.. 8s + 7 of b's rows one after another
+// (8k floats, zeros past column n): a tile reads it as one run of memory.
+// Read in place, b's rows lie ldb floats apart, and at a power of two (an
+// LSTM's 512 columns) they fall into a few sets of L1, which then holds
+// little of a column block: the LSTM layer of bench/onnx_models.py ran
+// 1.05x faster from strips (bench/README.md, "Speed round 29").
+class BStrips {
+ public:
+  // The strips of b (k x n, leading dimension ldb), made on the first call
+  // for this b since forget(): the caller keeps b's values until then.
+  const float* of(const float* b, std::int64_t k, std::int64_t n, std::int64_t ldb);
+  // The copy no longer stands for anything (a loop ends).
+  void forget() { source_ = nullptr; }
+
+ private:
+  std::vector<float> data_;
+  const float* start_ = nullptr;  // data_'s first element on a 64-byte boundary
+  const float* source_ = nullptr;
+  std::int64_t k_ = 0, n_ = 0, ldb_ = 0;
+};
 
 }  // namespace eqsat::backend::detail

@@ -4,7 +4,8 @@
 // tail of k % 8, both layouts of b, beta 0 and 1, leading dimensions wider
 // than the matrices, c's padding left alone; and every element's bits
 // the same when the product is computed in blocks of rows or columns (a
-// product split between threads).
+// product split between threads), and when b is read from its strips
+// (BStrips).
 #include "backend/sgemm_rows_avx2.hpp"
 #include "backend/vector_level.hpp"
 
@@ -40,12 +41,14 @@ struct Product {
     for (float& x : c) x = u(rng);
   }
 
-  // The product of rows r0.. r1 and columns c0.. c1 into `out` (c's layout).
+  // The product of rows r0.. r1 and columns c0.. c1 into `out` (c's
+  // layout); b read from `strips` (all of b's, c0 a multiple of 8) if given.
   bool run(std::vector<float>& out, std::int64_t r0, std::int64_t r1, std::int64_t c0,
-           std::int64_t c1) const {
+           std::int64_t c1, const float* strips = nullptr) const {
     const float* pb = tb ? b.data() + c0 * ldb : b.data() + c0;
     return detail::own_sgemm_rows(tb, r1 - r0, c1 - c0, k, a.data() + r0 * lda, lda, pb, ldb,
-                                  accumulate, out.data() + r0 * ldc + c0, ldc);
+                                  accumulate, out.data() + r0 * ldc + c0, ldc,
+                                  strips ? strips + c0 * k : nullptr);
   }
 
   double want(std::int64_t i, std::int64_t j) const {
@@ -119,6 +122,37 @@ TEST_CASE("own_sgemm_rows gives the product, in blocks with the bits of the whol
             REQUIRE(p.run(split, 0, m, 0, std::min(q, n)));
             if (q < n) REQUIRE(p.run(split, 0, m, q, n));
             CHECK(same_bits(split, whole));
+            // b read from its strips, whole and split at a column multiple
+            // of 8: the same bits (tb ignores them).
+            detail::BStrips strips;
+            const float* from = strips.of(p.b.data(), k, n, p.ldb);
+            CHECK(strips.of(p.b.data(), k, n, p.ldb) == from);  // kept, not made again
+            std::vector<float> packed = p.c;
+            REQUIRE(p.run(packed, 0, m, 0, n, from));
+            CHECK(same_bits(packed, whole));
+            const std::int64_t q8 = n / 16 * 8;
+            packed = p.c;
+            REQUIRE(p.run(packed, 0, m, 0, q8, from));
+            REQUIRE(p.run(packed, 0, m, q8, n, from));
+            CHECK(same_bits(packed, whole));
           }
   set_vector_level(before);
+}
+
+TEST_CASE("BStrips copies b again once forgotten or for another b") {
+  std::vector<float> b(3 * 10), other(3 * 10);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(i), other[i] = -float(i);
+  detail::BStrips strips;
+  const float* s = strips.of(b.data(), 3, 10, 10);
+  // Strip 1 holds columns 8 and 9 of each row, then zeros.
+  CHECK(s[8 * 3 + 0] == 8);
+  CHECK(s[8 * 3 + 1] == 9);
+  CHECK(s[8 * 3 + 2] == 0);
+  CHECK(s[8 * 3 + 8] == 18);
+  CHECK(reinterpret_cast<std::uintptr_t>(s) % 64 == 0);
+  b[0] = 100;
+  CHECK(strips.of(b.data(), 3, 10, 10)[0] == 0);  // kept: b is promised unchanged
+  strips.forget();
+  CHECK(strips.of(b.data(), 3, 10, 10)[0] == 100);
+  CHECK(strips.of(other.data(), 3, 10, 10)[1] == -1);
 }
