@@ -28,22 +28,30 @@ ops::Array BufferPool::take(ops::DType dtype, const ops::Dims& shape) {
     if (a.shape() != shape) a = a.reshaped(shape);
     return a;
   }
-  (parent_ ? *parent_ : *this).charge(static_cast<std::uint64_t>(bytes));
+  charge(static_cast<std::uint64_t>(bytes));
   // Every kernel writes its result whole (a buffer from a bin above holds
   // an earlier value too): no zero pass needed.
   return ops::Array::uninitialized(dtype, shape);
 }
 
 void BufferPool::charge(std::uint64_t size) {
+  BufferPool& owner = parent_ ? *parent_ : *this;  // the pool with the counts and the limit
+  if (owner.try_charge(size)) return;
+  std::lock_guard lock(owner.mutex_);
+  throw RuntimeError(fmt::format(
+      "out of memory: a value of {} bytes would bring the run's values to {} bytes, past the "
+      "memory limit of {} bytes; raise --memory-limit",
+      size, owner.run_bytes_ + size, *owner.limit_));
+}
+
+bool BufferPool::try_charge(std::uint64_t bytes) {
+  if (parent_) return parent_->try_charge(bytes);
   std::lock_guard lock(mutex_);
-  if (limit_ && run_bytes_ + size > *limit_)
-    throw RuntimeError(fmt::format(
-        "out of memory: a value of {} bytes would bring the run's values to {} bytes, past the "
-        "memory limit of {} bytes; raise --memory-limit",
-        size, run_bytes_ + size, *limit_));
+  if (limit_ && run_bytes_ + bytes > *limit_) return false;
   ++allocations_;
-  bytes_allocated_ += size;
-  run_bytes_ += size;
+  bytes_allocated_ += bytes;
+  run_bytes_ += bytes;
+  return true;
 }
 
 void BufferPool::give(ops::Array&& a) {

@@ -29,6 +29,10 @@ class BufferPool {
   // Limits the bytes of new buffers one run may take (nullopt: none): the
   // memory limit checked as sizes become known at run time.
   void set_limit(std::optional<std::uint64_t> bytes) { limit_ = bytes; }
+  // Counts `bytes` of memory kept outside the pool (a product's copy of
+  // its b) as a new buffer of this run; false, counting nothing, when that
+  // would bring the run past the limit.
+  bool try_charge(std::uint64_t bytes);
   // Starts a run: its new buffers count from 0.
   void begin_run() { run_bytes_ = 0; }
   // Keeps `a`'s buffer for reuse when nothing else shares it.

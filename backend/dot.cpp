@@ -118,10 +118,18 @@ constexpr std::int64_t kOneDnnBlock = std::int64_t{1} << 16;
 // bench/README.md, "Speed round 28": deeper blocks go to OpenBLAS there.
 constexpr std::int64_t kOneDnnAvx2MaxDepth = 255;
 
+// A product of more rows goes to own_sgemm_rows with its b in strips when
+// b has at least this many columns: below, the tile of a row's last 16
+// columns holds 8 accumulators, too few FMAs in flight (4096 x 64 x 64 on
+// one thread ran at 60-78 GFLOP/s against oneDNN's 76-92; 4096 x 64 x 96
+// at 93-97 against 89-90; bench/README.md, "Speed round 30").
+constexpr std::int64_t kOwnStripsMinCols = 96;
+
 // Whether an f32 product goes to own_sgemm_rows where the vector level
-// allows.
+// allows: a few rows, or any number when b is read from strips (its copy
+// kept between calls).
 bool own_rows(const MatmulShape& s) {
-  return !s.ta && s.m <= kOwnRowsMax;
+  return !s.ta && (s.m <= kOwnRowsMax || s.b_strips);
 }
 
 // Whether an f32 block of rows x cols x k goes to oneDNN (the rest of the
@@ -486,7 +494,7 @@ void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans) {
 }
 
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotEpilogue* epilogue,
-             const DotRows* rows, bool accumulate, BStrips* invariant_b) {
+             const DotRows* rows, bool accumulate, BStrips* kept_b) {
   // Operands of another dtype are converted first.
   Array copies[2];
   for (int i = 0; i < 2; ++i)
@@ -498,12 +506,15 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotE
   const std::array<const Dims*, 2> batches{&s.a_batch, &s.b_batch};
   Dims batch;
   broadcast_shapes(op, batches, batch);
-  // A loop's b, the same at every step, read from strips made at its first
-  // step (where its products go to own_sgemm_rows: one product, b as is,
-  // and the executable's own OpenBLAS, so that product_block reaches it).
-  if (invariant_b && out.dtype() == DType::F32 && &b == in[1] && batch.empty() && !s.tb &&
-      s.k > 0 && own_rows(s) && vector_level() == VectorLevel::Avx2 && own_blas())
-    s.b_strips = invariant_b->of(b.data<float>(), s.k, s.n, s.n);
+  // A b that stays the same between calls (a constant, a loop's
+  // non-sequence) is read from strips made at the first: one matrix b as
+  // is (a stack of a's rows times it is one product, matmul_typed), a as
+  // is, on a CPU where own_sgemm_rows runs, with the executable's own
+  // OpenBLAS (so that product_block reaches it).
+  if (kept_b && out.dtype() == DType::F32 && &b == in[1] && num_elements(s.b_batch) == 1 && !s.ta &&
+      !s.tb && s.k > 0 && (s.m <= kOwnRowsMax || s.n >= kOwnStripsMinCols) &&
+      vector_level() == VectorLevel::Avx2 && own_blas())
+    s.b_strips = kept_b->of(b.data<float>(), s.k, s.n, s.n);
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
       matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),

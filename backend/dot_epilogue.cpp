@@ -175,12 +175,20 @@ void Function::run_dot(Instruction& in, const DotEpilogue* epilogue) {
   dot_shape(in.term, in.args, in.shape, in.trans);
   Array& dst = slots_[in.out];
   dst = context_->pool.take(in.term->tensor_type().dtype, in.shape);
-  detail::run_dot(in.term, in.args, dst, in.trans, epilogue, nullptr, false, invariant_b(in));
+  detail::run_dot(in.term, in.args, dst, in.trans, epilogue, nullptr, false, kept_b(in));
 }
 
-// The product's b copy to keep between runs, when b lies in a param this
-// run may assume Invariant (the param itself, or a view of it).
-BStrips* Function::invariant_b(Instruction& product) {
+bool Function::constant_b(const Instruction& product) const {
+  const auto s = static_cast<std::size_t>(product.operands[1]);
+  return s >= num_params_ && pinned_[s];
+}
+
+// The product's b copy to keep between runs, when b is a constant of the
+// program or lies in a param this run may assume Invariant (the param
+// itself, or a view of it). New copies count in the run's memory.
+BStrips* Function::kept_b(Instruction& product) {
+  product.b_strips.count_in(&context_->pool);
+  if (constant_b(product)) return &product.b_strips;
   const Array& b = *product.args[1];
   for (std::size_t p = 0; p < uses_.size() && p < num_params_; ++p) {
     const Array& param = slots_[p];
@@ -191,10 +199,20 @@ BStrips* Function::invariant_b(Instruction& product) {
   return nullptr;
 }
 
-void Function::start_loop() {
+void Function::release_copies() {
   for (Instruction& in : code_) {
-    in.b_strips.forget();
-    for (Instruction& member : in.members) member.b_strips.forget();
+    in.b_strips.release();
+    for (Instruction& member : in.members) member.b_strips.release();
+  }
+}
+
+void Function::start_loop() {
+  auto forget = [&](Instruction& product) {
+    if (!constant_b(product)) product.b_strips.forget();
+  };
+  for (Instruction& in : code_) {
+    if (in.step == Step::Dot) forget(in);
+    if (in.step == Step::DotEpilogue) forget(in.members[0]);
   }
 }
 
@@ -278,7 +296,7 @@ void Function::run_dot_epilogue(Instruction& in) {
   try {
     detail::run_dot(product.term, product.args, result, product.trans,
                     program.empty() ? nullptr : &epilogue, by_rows ? &rows : nullptr, accumulate,
-                    invariant_b(product));
+                    kept_b(product));
   } catch (const RuntimeError& e) {
     context_->fail_at(product.term, e.what());
   }

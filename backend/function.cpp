@@ -59,8 +59,12 @@ Function& Context::replica(TermRef fn, std::size_t k) {
 
 void Context::clear_pools() {
   pool.clear();
+  for (auto& [fn, body] : bodies) body->release_copies();
   for (auto& [fn, copies] : replicas)
-    for (Replica& r : copies) r.context->clear_pools();
+    for (Replica& r : copies) {
+      r.body->release_copies();
+      r.context->clear_pools();
+    }
 }
 
 void Context::fail_at(TermRef term, const std::string& message) const {
@@ -187,6 +191,10 @@ Function::Function(Context& context, std::vector<TermRef> params, std::vector<Te
   const auto reshaped = absorb_transposes(output_slots_);
   fuse_dot_epilogues(output_slots_);
   chain_row_followers();
+  // A product left on its own runs as Step::Dot, which may keep a copy of
+  // its b between runs (kept_b), as one with an epilogue does.
+  for (Instruction& in : code_)
+    if (in.step == Step::Kernel && in.term->kind() == OpKind::Dot) in.step = Step::Dot;
   // Each slot's static dims (a tuple's elements have none: never a leaf
   // of a group).
   std::vector<ops::Dims> dims(slots_.size());

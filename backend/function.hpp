@@ -53,7 +53,8 @@ struct Context {
   // Copy k of `fn`'s compiled body: body(fn) for k = 0, else one compiled
   // on first use that shares no state (pool included) with the others.
   Function& replica(ops::TermRef fn, std::size_t k);
-  // Frees the cached buffers of this pool and the copies' pools.
+  // Frees the cached buffers of this pool and the copies' pools, and the
+  // copies of b the bodies' products keep (Function::release_copies).
   void clear_pools();
   // Throws RuntimeError with `message`, prefixed by `term`'s position.
   [[noreturn]] void fail_at(ops::TermRef term, const std::string& message) const;
@@ -85,8 +86,11 @@ class Function {
   void run(std::span<const ops::Array* const> params, std::vector<ops::Array>& outputs,
            std::span<const ParamUse> uses = {});
   // A loop starts: copies of Invariant params kept by earlier runs are
-  // dropped (the arrays at those addresses may now hold other values).
+  // dropped (the arrays at those addresses may now hold other values);
+  // copies of constants stay.
   void start_loop();
+  // Frees the copies of b its products keep between runs (kept_b).
+  void release_copies();
 
   std::size_t num_params() const { return num_params_; }
   // The Context it was compiled in (its pool is the one it takes from).
@@ -160,7 +164,7 @@ class Function {
     std::vector<ops::Dims> planned_for;
     bool planned = false, plan_fits = false;
     std::int64_t work = 0;  // Fused: fused_work of the program
-    BStrips b_strips;       // Dot: b's copy when b is an Invariant param
+    BStrips b_strips;       // Dot: b's copy when b is a constant or an Invariant param
   };
 
   void fold_constants();
@@ -187,7 +191,8 @@ class Function {
   void run_dot(Instruction& in, const DotEpilogue* epilogue);
   void run_dot_epilogue(Instruction& in);
   bool may_accumulate(const Instruction& in) const;
-  BStrips* invariant_b(Instruction& product);
+  bool constant_b(const Instruction& product) const;
+  BStrips* kept_b(Instruction& product);
   void run_scan(Instruction& in);
   void run_call(Instruction& in);
 

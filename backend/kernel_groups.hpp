@@ -173,9 +173,9 @@ void run_softmax(TermRef op, Operands in, Array& out);
 // what done() adds to a row, for the grain of an unsplit product's rows.
 // `accumulate`: `out` already holds values of its shape, and the product
 // is added to them (the libraries' beta of 1) instead of overwriting them.
-// `invariant_b`, when given, may keep a copy of b for the next calls: b
-// holds the same values at every call until its owner forgets the copy
-// (a loop's non-sequence, sgemm_rows_avx2.hpp).
+// `kept_b`, when given, may keep a copy of b for the next calls: b holds
+// the same values at every call until its owner forgets the copy (a
+// program's constant, a loop's non-sequence; sgemm_rows_avx2.hpp).
 class BStrips;
 using DotTranspose = std::array<bool, 2>;
 using DotEpilogue = std::function<void(std::int64_t first, std::int64_t count)>;
@@ -186,7 +186,7 @@ struct DotRows {
 void dot_shape(TermRef op, Operands in, Dims& shape, DotTranspose trans = {});
 void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans = {},
              const DotEpilogue* epilogue = nullptr, const DotRows* rows = nullptr,
-             bool accumulate = false, BStrips* invariant_b = nullptr);
+             bool accumulate = false, BStrips* kept_b = nullptr);
 
 // shape_ops.cpp: reshape transpose expand_dims squeeze broadcast_to flip
 // concat stack dim.

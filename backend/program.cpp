@@ -105,6 +105,7 @@ const std::vector<OpTiming>& Program::op_timings() const {
 
 void Program::release_memory() {
   state_->context.clear_pools();
+  state_->main->release_copies();
 }
 
 void Program::set_memory_limit(std::optional<std::uint64_t> bytes) {

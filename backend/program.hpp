@@ -59,8 +59,9 @@ class Program {
   // Buffers allocated from the system so far (not counting reuse from the
   // pool); a measure of the memory plan, used by the tests.
   std::uint64_t buffers_allocated() const;
-  // Frees the buffers the program keeps for reuse between runs (the next
-  // run allocates them again).
+  // Frees the buffers the program keeps for reuse between runs, its
+  // products' copies of constant weights included (the next run allocates
+  // them again).
   void release_memory();
   // Refuses a run whose values need new buffers of more than `bytes` in
   // all (nullopt: no limit), checked as each size becomes known: a

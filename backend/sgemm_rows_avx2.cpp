@@ -4,14 +4,16 @@
 // (a step of 8 along k loads kRows vectors of a and 3 of b for 12 FMAs),
 // its lanes summed in a fixed order at the end, then the last k % 8 terms
 // one by one. With b stored as is (k x n) an accumulator is 8 elements of
-// a row of c, its terms added in order of k (a step broadcasts kRows
-// elements of a and loads 3 vectors of b for 12 FMAs). Either way an
+// a row of c, its terms added in order of k in blocks of kBlockK, each
+// block's sum added to c (a step broadcasts kRows elements of a and loads
+// 3 vectors of b for 12 FMAs). Either way an
 // element's sum does not depend on the tile or block it falls in. c is
 // computed in column blocks whose rows (or columns) of b stay in L1 while
 // every panel of rows of a passes them; b stored k x n may be read from a
 // copy in strips (BStrips), the same loads from other addresses.
 #include "sgemm_rows_avx2.hpp"
 
+#include "buffer_pool.hpp"
 #include "vector_level.hpp"
 
 #ifdef __x86_64__
@@ -35,6 +37,15 @@ constexpr int across(int rows) {
 // 48 columns: 48 x 128 floats of b (24 KB) at an LSTM step's k = 128. A
 // product of at most 2 rows reads each of b's elements once: one block.
 constexpr std::int64_t kBlockCols = 48;
+// With b stored as is, a tile sums k in blocks of 128: each block's terms
+// in order in its registers, then the block's sum added to c. The rounding
+// error then grows with the number of blocks rather than with k, as in the
+// libraries' kernels (64 x 2048 x 512, numbers in [0, 1): relative error
+// up to 2.5e-6 summed in one run, 2.8e-7 in blocks, OpenBLAS's 4.5e-7,
+// oneDNN's 3.8e-7; bench/README.md, "Speed round 30"). The tile goes on
+// through b's column block from one block to the next: made block by
+// block over all panels of rows, the product ran 3-6% slower.
+constexpr std::int64_t kBlockK = 128;
 
 struct Operands {
   bool tb;
@@ -125,31 +136,37 @@ inline BRead b_from(const Operands& o, std::int64_t j) {
 template <int R, int C, bool kPartial>
 EQSAT_TARGET_avx2 void tile_as_is(const Operands& o, std::int64_t i, std::int64_t j, __m256i last) {
   __m256 acc[R][C];
-  zero(acc);
   const float* ar = o.a + i * o.lda;
   const BRead br = b_from(o, j);
   const float* bp = br.at;
   const std::int64_t k = o.k, lda = o.lda;
-  for (std::int64_t p = 0; p < k; ++p, bp += br.along) {
-    __m256 bv[C];
+  // Blocks of k (one when k is 0: c is written all the same), each summed
+  // in the registers and added to c.
+  for (std::int64_t k0 = 0; k0 == 0 || k0 < k; k0 += kBlockK) {
+    zero(acc);
+    const std::int64_t k1 = std::min(k, k0 + kBlockK);
+    for (std::int64_t p = k0; p < k1; ++p, bp += br.along) {
+      __m256 bv[C];
 #pragma GCC unroll 4
-    for (int q = 0; q < C; ++q)
-      bv[q] = kPartial ? _mm256_maskload_ps(bp + q * br.across, last)
-                       : _mm256_loadu_ps(bp + q * br.across);
-    fma_step<R, C, true>(acc, bv, ar + p, lda);
-  }
+      for (int q = 0; q < C; ++q)
+        bv[q] = kPartial ? _mm256_maskload_ps(bp + q * br.across, last)
+                         : _mm256_loadu_ps(bp + q * br.across);
+      fma_step<R, C, true>(acc, bv, ar + p, lda);
+    }
+    const bool add = o.accumulate || k0 > 0;
 #pragma GCC unroll 4
-  for (int r = 0; r < R; ++r) {
-    float* out = o.c + (i + r) * o.ldc + j;
+    for (int r = 0; r < R; ++r) {
+      float* out = o.c + (i + r) * o.ldc + j;
 #pragma GCC unroll 4
-    for (int q = 0; q < C; ++q) {
-      __m256 v = acc[r][q];
-      if constexpr (kPartial) {
-        if (o.accumulate) v = _mm256_add_ps(_mm256_maskload_ps(out + 8 * q, last), v);
-        _mm256_maskstore_ps(out + 8 * q, last, v);
-      } else {
-        if (o.accumulate) v = _mm256_add_ps(_mm256_loadu_ps(out + 8 * q), v);
-        _mm256_storeu_ps(out + 8 * q, v);
+      for (int q = 0; q < C; ++q) {
+        __m256 v = acc[r][q];
+        if constexpr (kPartial) {
+          if (add) v = _mm256_add_ps(_mm256_maskload_ps(out + 8 * q, last), v);
+          _mm256_maskstore_ps(out + 8 * q, last, v);
+        } else {
+          if (add) v = _mm256_add_ps(_mm256_loadu_ps(out + 8 * q), v);
+          _mm256_storeu_ps(out + 8 * q, v);
+        }
       }
     }
   }
@@ -215,7 +232,11 @@ const float* BStrips::of(const float* b, std::int64_t k, std::int64_t n, std::in
   if (source_ == b && k_ == k && n_ == n && ldb_ == ldb) return start_;
   const std::int64_t strips = (n + 7) / 8;
   constexpr std::int64_t kLineFloats = 16;
-  data_.assign(static_cast<std::size_t>(strips * 8 * k + kLineFloats), 0.0f);
+  const auto floats = static_cast<std::size_t>(strips * 8 * k + kLineFloats);
+  if (pool_ && floats > data_.capacity() &&
+      !pool_->try_charge((floats - data_.capacity()) * sizeof(float)))
+    return nullptr;
+  data_.assign(floats, 0.0f);
   const auto misaligned = reinterpret_cast<std::uintptr_t>(data_.data()) % 64 / sizeof(float);
   float* out = data_.data() + (misaligned ? kLineFloats - misaligned : 0);
   for (std::int64_t s = 0; s < strips; ++s) {

@@ -1,12 +1,18 @@
-// eqsat's own f32 product for a few rows (a recurrent step: a batch of
-// hidden states times the recurrent weights), for CPUs whose vector level
-// is AVX2. The libraries pack b at every call, which for a few rows costs
-// as much as the product; here a and b are read where they lie
-// (bench/README.md, "Speed round 28").
+// eqsat's own f32 product for CPUs whose vector level is AVX2: for a few
+// rows (a recurrent step: a batch of hidden states times the recurrent
+// weights), where the libraries' packing of b at every call costs as much
+// as the product, a and b read where they lie (bench/README.md, "Speed
+// round 28"); and for any number of rows when b's copy in strips is kept
+// between calls (BStrips: weights), where it ran faster than OpenBLAS's
+// and as fast as oneDNN's (bench/README.md, "Speed round 30").
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+namespace eqsat::backend {
+class BufferPool;
+}
 
 namespace eqsat::backend::detail {
 
@@ -25,26 +31,39 @@ bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, con
                     std::int64_t ldc, const float* strips = nullptr);
 
 // A copy of a matrix b stored k x n in strips of 8 columns, kept while b
-// stays the same (a loop's recurrent weights: a non-sequence, read at every
-// step). Strip s holds columns 8s.. 8s + 7 of b's rows one after another
-// (8k floats, zeros past column n): a tile reads it as one run of memory.
-// Read in place, b's rows lie ldb floats apart, and at a power of two (an
-// LSTM's 512 columns) they fall into a few sets of L1, which then holds
-// little of a column block: the LSTM layer of bench/onnx_models.py ran
-// 1.05x faster from strips (bench/README.md, "Speed round 29").
+// stays the same: a loop's recurrent weights (a non-sequence, read at
+// every step) or a program's constant weights (read at every run), as
+// onnxruntime packs its initializers once. Strip s holds columns 8s..
+// 8s + 7 of b's rows one after another (8k floats, zeros past column n):
+// a tile reads it as one run of memory. Read in place, b's rows lie ldb
+// floats apart, and at a power of two (an LSTM's 512 columns) they fall
+// into a few sets of L1, which then holds little of a column block: the
+// LSTM layer of bench/onnx_models.py ran 1.05x faster from strips, and a
+// 128 x 512 x 512 product on one thread at 98 GFLOP/s against OpenBLAS's
+// 89 (bench/README.md, "Speed rounds 29 and 30").
 class BStrips {
  public:
   // The strips of b (k x n, leading dimension ldb), made on the first call
   // for this b since forget(): the caller keeps b's values until then.
+  // Null when a new copy would take the pool's run past its memory limit
+  // (count_in): the caller reads b in place instead.
   const float* of(const float* b, std::int64_t k, std::int64_t n, std::int64_t ldb);
   // The copy no longer stands for anything (a loop ends).
   void forget() { source_ = nullptr; }
+  // Forgets the copy and frees its memory.
+  void release() {
+    forget();
+    data_ = std::vector<float>();  // `= {}` would keep the capacity
+  }
+  // New copies count in `pool`'s bytes and limit (null: in none).
+  void count_in(BufferPool* pool) { pool_ = pool; }
 
  private:
   std::vector<float> data_;
   const float* start_ = nullptr;  // data_'s first element on a 64-byte boundary
   const float* source_ = nullptr;
   std::int64_t k_ = 0, n_ = 0, ldb_ = 0;
+  BufferPool* pool_ = nullptr;
 };
 
 }  // namespace eqsat::backend::detail

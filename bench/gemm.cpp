@@ -1,7 +1,8 @@
 // Matrix products against the machine's peak: OpenBLAS, oneDNN (dnnl_sgemm,
 // f32 only), BLIS (when libblis.so.4 is installed: loaded at run time, its
 // typed API, so its BLAS symbols never meet OpenBLAS's) and eqsat's own
-// `dot` (the executor, whatever it chose) on small, square, tall-skinny and
+// `dot` (the executor, whatever it chose; `eqsat-weights`: b a constant of
+// the program, as a layer's weights are) on small, square, tall-skinny and
 // batched shapes, f32 and f64, all threads. The best of the repetitions is
 // kept. The libraries split on eqsat's threads (and eqsat) alternate within
 // each repetition, so a change of machine load hits them alike. A library on
@@ -25,6 +26,7 @@
 #include "backend/thread_pool.hpp"
 #include "backend/vector_level.hpp"
 #include "ops/graph_parser.hpp"
+#include "ops/term.hpp"
 
 #include <cblas.h>
 #include <dlfcn.h>
@@ -171,6 +173,15 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
       "gemm.eg", ".");
   backend::Program program = backend::compile(g);
   const std::vector<ops::Array> inputs{a, b};
+  // The same product with b a constant of the program, as a layer's
+  // weights are: eqsat may keep a copy of b between runs (BStrips,
+  // backend/sgemm_rows_avx2.hpp), as onnxruntime packs its initializers.
+  ops::Graph weights_graph = g;
+  weights_graph.inputs.resize(1);
+  weights_graph.outputs[0].term =
+      ops::Term::make(ops::OpKind::Dot, {}, {g.inputs[0], ops::Term::constant(b)});
+  backend::Program weights = backend::compile(weights_graph);
+  const std::vector<ops::Array> weights_inputs{a};
 
   std::vector<std::pair<std::string, std::function<void()>>> libs;
   // Those on threads of their own (see the top of the file).
@@ -229,6 +240,10 @@ void run_case(const Case& c, int reps, double peak, Blis& blis) {
   libs.emplace_back("eqsat", [&] {
     openblas_set_num_threads(1);  // as the executor leaves it
     program.run(inputs);
+  });
+  libs.emplace_back("eqsat-weights", [&] {
+    openblas_set_num_threads(1);
+    weights.run(weights_inputs);
   });
 
   std::vector<double> best(libs.size(), INFINITY);

@@ -1,5 +1,6 @@
-// eqsat's own f32 product for a few rows (sgemm_rows_avx2.hpp) against a
-// double triple loop: shapes at and around its tile edges (4 rows, 3
+// eqsat's own f32 product (sgemm_rows_avx2.hpp; a few rows, or more with b
+// in strips) against a double triple loop: shapes at and around its tile
+// edges (4 rows, 3
 // columns or 3 vectors of 8, blocks of 48 columns), k with and without a
 // tail of k % 8, both layouts of b, beta 0 and 1, leading dimensions wider
 // than the matrices, c's padding left alone; and every element's bits
@@ -89,9 +90,9 @@ TEST_CASE("own_sgemm_rows gives the product, in blocks with the bits of the whol
   const VectorLevel before = vector_level();
   REQUIRE(set_vector_level(VectorLevel::Avx2));
   std::mt19937_64 rng(28);
-  const std::int64_t rows[] = {1, 2, 3, 4, 5, 7, 8, 13, 32};
+  const std::int64_t rows[] = {1, 2, 3, 4, 5, 7, 8, 13, 32, 61};
   const std::int64_t cols[] = {1, 2, 3, 7, 8, 9, 24, 25, 47, 48, 49, 100};
-  const std::int64_t depths[] = {0, 1, 7, 8, 9, 64, 101};
+  const std::int64_t depths[] = {0, 1, 7, 8, 9, 64, 101, 300};
   for (bool tb : {false, true})
     for (bool accumulate : {false, true})
       for (std::int64_t m : rows)
@@ -159,4 +160,37 @@ TEST_CASE("BStrips copies b again once forgotten or for another b") {
   strips.forget();
   CHECK(strips.of(b.data(), 3, 10, 10)[0] == 100);
   CHECK(strips.of(other.data(), 3, 10, 10)[1] == -1);
+}
+
+TEST_CASE("own_sgemm_rows sums a long product in blocks - its error does not grow with k") {
+  if (cpu_vector_level() < VectorLevel::Avx2) {
+    WARN("this CPU has no AVX2: own_sgemm_rows declines every product");
+    CHECK(cpu_vector_level() < VectorLevel::Avx2);
+    return;
+  }
+  const VectorLevel before = vector_level();
+  REQUIRE(set_vector_level(VectorLevel::Avx2));
+  // Terms in [0, 1): no cancellation, the relative error is the rounding
+  // of the sums alone. Summed in one run of 4096 terms it reached 2.9e-6
+  // relatively; in blocks of 128 (and OpenBLAS, oneDNN) below 5e-7.
+  const std::int64_t m = 8, n = 64, k = 4096;
+  std::mt19937_64 rng(33);
+  std::uniform_real_distribution<float> u(0, 1);
+  std::vector<float> a(m * k), b(k * n), c(m * n);
+  for (float& x : a) x = u(rng);
+  for (float& x : b) x = u(rng);
+  detail::BStrips strips;
+  for (const float* from : {static_cast<const float*>(nullptr), strips.of(b.data(), k, n, n)}) {
+    REQUIRE(
+        detail::own_sgemm_rows(false, m, n, k, a.data(), k, b.data(), n, false, c.data(), n, from));
+    double worst = 0;
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (std::int64_t p = 0; p < k; ++p) s += double(a[i * k + p]) * double(b[p * n + j]);
+        worst = std::max(worst, std::abs(c[i * n + j] - s) / s);
+      }
+    CHECK(worst < 1e-6);
+  }
+  set_vector_level(before);
 }
