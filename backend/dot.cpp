@@ -120,9 +120,8 @@ constexpr std::int64_t kOneDnnAvx2MaxDepth = 255;
 
 // A product of more rows goes to own_sgemm_rows with its b in strips when
 // b has at least this many columns: below, the tile of a row's last 16
-// columns holds 8 accumulators, too few FMAs in flight (4096 x 64 x 64 on
-// one thread ran at 60-78 GFLOP/s against oneDNN's 76-92; 4096 x 64 x 96
-// at 93-97 against 89-90; bench/README.md, "Speed round 30").
+// columns holds 8 accumulators, too few FMAs in flight, and a 4096 x 64 x
+// 64 product ran slower than in oneDNN, where 4096 x 64 x 96 did not.
 constexpr std::int64_t kOwnStripsMinCols = 96;
 
 // Whether an f32 product goes to own_sgemm_rows where the vector level

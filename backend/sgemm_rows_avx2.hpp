@@ -3,8 +3,9 @@
 // weights), where the libraries' packing of b at every call costs as much
 // as the product, a and b read where they lie (bench/README.md, "Speed
 // round 28"); and for any number of rows when b's copy in strips is kept
-// between calls (BStrips: weights), where it ran faster than OpenBLAS's
-// and as fast as oneDNN's (bench/README.md, "Speed round 30").
+// between calls (BStrips: a layer's weights; the f32 MLP and encoder
+// layer of bench/onnx_models.py ran 1.07-1.15x faster, bench/README.md,
+// "Speed round 30").
 #pragma once
 
 #include <cstdint>
@@ -38,9 +39,9 @@ bool own_sgemm_rows(bool tb, std::int64_t m, std::int64_t n, std::int64_t k, con
 // a tile reads it as one run of memory. Read in place, b's rows lie ldb
 // floats apart, and at a power of two (an LSTM's 512 columns) they fall
 // into a few sets of L1, which then holds little of a column block: the
-// LSTM layer of bench/onnx_models.py ran 1.05x faster from strips, and a
-// 128 x 512 x 512 product on one thread at 98 GFLOP/s against OpenBLAS's
-// 89 (bench/README.md, "Speed rounds 29 and 30").
+// LSTM layer of bench/onnx_models.py ran 1.05x faster from strips
+// (bench/README.md, "Speed round 29"), the MLP and encoder layer with
+// their weights in strips 1.07-1.15x ("Speed round 30").
 class BStrips {
  public:
   // The strips of b (k x n, leading dimension ldb), made on the first call
