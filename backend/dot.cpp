@@ -47,8 +47,12 @@ struct MatmulShape {
   Dims a_batch, b_batch;
   std::int64_t m = 1, k = 1, n = 1;
   bool ta = false, tb = false;
-  bool accumulate = false;          // c holds values the product is added to (beta 1)
-  const float* b_strips = nullptr;  // b in BStrips (an f32 loop's invariant b), or null
+  bool accumulate = false;  // c holds values the product is added to (beta 1)
+  // b stays the same between calls (BStrips, run_dot): own_sgemm_rows
+  // takes the product whatever its rows; b_strips is its copy in strips,
+  // or null when the copy was refused (read in place: the same bits).
+  bool kept = false;
+  const float* b_strips = nullptr;
 };
 
 // The shape a stored operand has once its last two dimensions are swapped
@@ -125,10 +129,11 @@ constexpr std::int64_t kOneDnnAvx2MaxDepth = 255;
 constexpr std::int64_t kOwnStripsMinCols = 96;
 
 // Whether an f32 product goes to own_sgemm_rows where the vector level
-// allows: a few rows, or any number when b is read from strips (its copy
-// kept between calls).
+// allows: a few rows, or any number when b is kept between calls (whether
+// or not its copy could be made: the choice, and so the bits, do not
+// depend on the memory limit).
 bool own_rows(const MatmulShape& s) {
-  return !s.ta && (s.m <= kOwnRowsMax || s.b_strips);
+  return !s.ta && (s.m <= kOwnRowsMax || s.kept);
 }
 
 // Whether an f32 block of rows x cols x k goes to oneDNN (the rest of the
@@ -512,8 +517,10 @@ void run_dot(TermRef op, Operands in, Array& out, DotTranspose trans, const DotE
   // OpenBLAS (so that product_block reaches it).
   if (kept_b && out.dtype() == DType::F32 && &b == in[1] && num_elements(s.b_batch) == 1 && !s.ta &&
       !s.tb && s.k > 0 && (s.m <= kOwnRowsMax || s.n >= kOwnStripsMinCols) &&
-      vector_level() == VectorLevel::Avx2 && own_blas())
+      vector_level() == VectorLevel::Avx2 && own_blas()) {
+    s.kept = true;
     s.b_strips = kept_b->of(b.data<float>(), s.k, s.n, s.n);
+  }
   ops::visit_dtype(out.dtype(), [&]<class T>(std::type_identity<T>) {
     if constexpr (!std::is_same_v<T, bool>)
       matmul_typed<T>(s, batch, a.data<T>(), b.data<T>(), out.data<T>(),

@@ -68,8 +68,9 @@ class Program {
   // RuntimeError at the op that would pass it (`--memory-limit`).
   void set_memory_limit(std::optional<std::uint64_t> bytes);
   // Bytes of the buffers allocated from the system so far (values and
-  // outputs the program computed; inputs and kernels' temporaries
-  // excluded): with buffers reused across runs, the program's peak.
+  // outputs the program computed, and its products' copies of constant
+  // weights; inputs and kernels' temporaries excluded): with buffers
+  // reused across runs, the program's peak.
   std::uint64_t bytes_allocated() const;
   // Per-instruction timing of the top-level program (a loop or call counts
   // as one instruction, its body included). Off by default, and then free:
