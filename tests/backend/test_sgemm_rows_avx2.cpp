@@ -60,6 +60,18 @@ struct Product {
   }
 };
 
+// Sets the AVX2 level for a case; false, with a warning, on a CPU without
+// it (the case's caller restores the level it saved).
+bool use_avx2() {
+  if (cpu_vector_level() < VectorLevel::Avx2) {
+    WARN("this CPU has no AVX2: own_sgemm_rows declines every product");
+    CHECK(cpu_vector_level() < VectorLevel::Avx2);
+    return false;
+  }
+  REQUIRE(set_vector_level(VectorLevel::Avx2));
+  return true;
+}
+
 bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
@@ -82,13 +94,8 @@ TEST_CASE("own_sgemm_rows runs only at the AVX2 level, below and above it c is l
 }
 
 TEST_CASE("own_sgemm_rows gives the product, in blocks with the bits of the whole") {
-  if (cpu_vector_level() < VectorLevel::Avx2) {
-    WARN("this CPU has no AVX2: own_sgemm_rows declines every product");
-    CHECK(cpu_vector_level() < VectorLevel::Avx2);
-    return;
-  }
   const VectorLevel before = vector_level();
-  REQUIRE(set_vector_level(VectorLevel::Avx2));
+  if (!use_avx2()) return;
   std::mt19937_64 rng(28);
   const std::int64_t rows[] = {1, 2, 3, 4, 5, 7, 8, 13, 32, 61};
   const std::int64_t cols[] = {1, 2, 3, 7, 8, 9, 24, 25, 47, 48, 49, 100};
@@ -163,13 +170,8 @@ TEST_CASE("BStrips copies b again once forgotten or for another b") {
 }
 
 TEST_CASE("own_sgemm_rows sums a long product in blocks - its error does not grow with k") {
-  if (cpu_vector_level() < VectorLevel::Avx2) {
-    WARN("this CPU has no AVX2: own_sgemm_rows declines every product");
-    CHECK(cpu_vector_level() < VectorLevel::Avx2);
-    return;
-  }
   const VectorLevel before = vector_level();
-  REQUIRE(set_vector_level(VectorLevel::Avx2));
+  if (!use_avx2()) return;
   // Terms in [0, 1): no cancellation, the relative error is the rounding
   // of the sums alone. Summed in one run of 4096 terms it reached 2.9e-6
   // relatively; in blocks of 128 (and OpenBLAS, oneDNN) below 5e-7.
