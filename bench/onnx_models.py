@@ -11,7 +11,7 @@ kept. The outputs are compared (`eqsat run`) before any timing counts.
 
   /usr/bin/python3 bench/onnx_models.py --eqsat build/tools/eqsat \
       --ort build/bench/ort/node_modules/onnxruntime-node [--threads 2] \
-      [--rounds 3] [--reps 20] [--only mlp,attention] [--source eg|onnx]
+      [--rounds 3] [--reps 20] [--only mlp,attention] [--source eg|onnx] [--keep DIR]
 
 Prints a Markdown table: model, dtype, onnxruntime, eqsat, ratio (ort/eqsat:
 above 1 means eqsat is faster), max relative difference of the outputs.
@@ -308,6 +308,8 @@ def main():
     p.add_argument("--dtypes", default="f32,f64")
     p.add_argument("--source", choices=["eg", "onnx"], default="eg",
                    help="eqsat reads the hand-written graph (eg) or imports model.onnx (onnx)")
+    p.add_argument("--keep", help="write each model's folder (model.onnx, model.eg, its inputs "
+                   "and weights as .npy) under this folder and keep it")
     args = p.parse_args()
     env = dict(os.environ, EQSAT_NUM_THREADS=str(args.threads),
                ORT_NODE_MODULE=os.path.abspath(args.ort))
@@ -320,8 +322,8 @@ def main():
                 if (name, dt) in ORT_UNSUPPORTED:
                     print(f"{name} {dt}: skipped, onnxruntime cannot run it", file=sys.stderr)
                     continue
-                folder = os.path.join(tmp, f"{name}_{dt}")
-                os.makedirs(folder)
+                folder = os.path.join(args.keep or tmp, f"{name}_{dt}")
+                os.makedirs(folder, exist_ok=bool(args.keep))
                 m = MODELS[name](dt, np.random.default_rng(7))
                 m.save(folder)
                 ort_result = ort_time(args, folder, m, env)
