@@ -16,16 +16,17 @@ bench/run_onnx.sh installs onnxruntime-node into build/bench/ort.
 """
 
 import argparse
-import json
 import os
 import subprocess
 import tempfile
+from types import SimpleNamespace
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper
+
+from onnx_models import Model, ort_time
 
 RANGES = ((0, 1e-3), (1e-3, 1), (1, 4), (4, 8), (8, 20))
+FUNCTIONS = (("sigmoid", "Sigmoid"), ("tanh", "Tanh"))
 
 
 def arguments(stride):
@@ -34,34 +35,27 @@ def arguments(stride):
     return np.concatenate([positive, -positive[1:]]).astype(np.float32)
 
 
-def onnxruntime_results(x, folder, ort, runner):
-    n = x.size
-    vec = lambda name: helper.make_tensor_value_info(name, TensorProto.FLOAT, [n])
-    graph = helper.make_graph([helper.make_node("Sigmoid", ["x"], ["sigmoid"]),
-                               helper.make_node("Tanh", ["x"], ["tanh"])],
-                              "activations", [vec("x")], [vec("sigmoid"), vec("tanh")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.save(model, os.path.join(folder, "model.onnx"))
-    x.tofile(os.path.join(folder, "x.bin"))
-    manifest = os.path.join(folder, "manifest.json")
-    with open(manifest, "w") as f:
-        json.dump({"model": os.path.join(folder, "model.onnx"), "threads": 1, "reps": 1,
-                   "out": folder, "inputs": [{"name": "x", "dtype": "float32", "shape": [n],
-                                              "file": os.path.join(folder, "x.bin")}]}, f)
+def activations(x):
+    """Both functions of x, as an ONNX model and the equal eqsat graph."""
+    m = Model("activations", "f32")
+    m.input("x", x)
+    for name, op in FUNCTIONS:
+        m.node(op, ["x"], [name])
+        m.output(name, [x.size])
+        m.eg.append(f"(output {name} ({name} x))")
+    return m
+
+
+def results(m, folder, eqsat, ort):
+    """Each side's outputs, by name: onnxruntime through bench/ort_run.js, eqsat by `eqsat run`."""
     env = dict(os.environ, ORT_NODE_MODULE=os.path.abspath(ort))
-    subprocess.run(["node", runner, manifest], check=True, env=env, stdout=subprocess.DEVNULL)
-    return {name: np.fromfile(os.path.join(folder, name + ".ort.bin"), dtype=np.float32)
-            for name in ("sigmoid", "tanh")}
-
-
-def eqsat_results(x, folder, eqsat):
-    graph = os.path.join(folder, "activations.eg")
-    with open(graph, "w") as f:
-        f.write(f"(input x (f32 {x.size}))\n(output sigmoid (sigmoid x))\n(output tanh (tanh x))\n")
-    np.save(os.path.join(folder, "x.npy"), x)
-    subprocess.run([eqsat, "run", graph, "--input", "x=" + os.path.join(folder, "x.npy"),
-                    "--out", folder], check=True, stdout=subprocess.DEVNULL)
-    return {name: np.load(os.path.join(folder, name + ".npy")) for name in ("sigmoid", "tanh")}
+    ran = ort_time(SimpleNamespace(threads=1, reps=1), folder, m, env)
+    theirs = {o["name"]: np.fromfile(o["file"], np.float32) for o in ran["outputs"]}
+    subprocess.run([eqsat, "run", os.path.join(folder, "model.eg"), "--input",
+                    "x=" + os.path.join(folder, "x.npy"), "--out", folder],
+                   check=True, stdout=subprocess.DEVNULL)
+    ours = {name: np.load(os.path.join(folder, name + ".npy")) for name, _ in FUNCTIONS}
+    return theirs, ours
 
 
 def main():
@@ -70,11 +64,13 @@ def main():
     p.add_argument("--ort", required=True, help="the onnxruntime-node package folder")
     p.add_argument("--stride", type=int, default=61)
     args = p.parse_args()
+    if args.stride < 1:
+        p.error("--stride must be a positive count")
     x = arguments(args.stride)
-    runner = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ort_run.js")
     with tempfile.TemporaryDirectory() as folder:
-        ort = onnxruntime_results(x, folder, args.ort, runner)
-        ours = eqsat_results(x, folder, args.eqsat)
+        m = activations(x)
+        m.save(folder)
+        ort, ours = results(m, folder, args.eqsat, args.ort)
     xd = x.astype(np.float64)
     want = {"sigmoid": 1.0 / (1.0 + np.exp(-xd)), "tanh": np.tanh(xd)}
     print(f"{x.size} float32 arguments (bit patterns a stride of {args.stride} apart, |x| <= 20); "
@@ -82,7 +78,7 @@ def main():
     print("| function | abs(x) in | arguments | onnxruntime max | onnxruntime 99.9% "
           "| eqsat max | eqsat 99.9% |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    for name in ("sigmoid", "tanh"):
+    for name, _ in FUNCTIONS:
         spacing = np.spacing(np.abs(want[name]).astype(np.float32)).astype(np.float64)
         for lo, hi in RANGES:
             sel = (np.abs(x) >= lo) & (np.abs(x) < hi)
